@@ -1,0 +1,26 @@
+package org.phos.workbench.cli;
+
+import java.util.List;
+
+import org.phos.workbench.internal.cli.commands.BenchCommand;
+import org.phos.workbench.internal.cli.commands.ExportCommand;
+import org.phos.workbench.internal.cli.commands.GenerateCommand;
+import org.phos.workbench.internal.cli.commands.InfoCommand;
+
+/**
+ * The commands of {@code workbench}, in the order {@code workbench help} lists them. To add a command, write a class
+ * implementing {@link Command} and add an instance here; {@code help} is added by {@link Main}.
+ */
+public final class BuiltinCommands {
+
+	private BuiltinCommands() {
+	}
+
+	public static List<Command> all() {
+		return List.of(
+				new InfoCommand(),
+				new ExportCommand(),
+				new GenerateCommand(),
+				new BenchCommand());
+	}
+}

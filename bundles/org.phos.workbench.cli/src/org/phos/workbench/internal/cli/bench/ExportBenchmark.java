@@ -1,0 +1,127 @@
+package org.phos.workbench.internal.cli.bench;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import javax.management.JMException;
+import javax.management.ObjectName;
+
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.phos.workbench.internal.cli.export.TraceExporter;
+import org.phos.workbench.trace.core.Trace;
+
+/**
+ * Measures an exporter on a loaded trace: events per second (wall and CPU time of the exporting thread, median of
+ * the runs after warm-up), bytes written, and two memory figures that show whether the export streams: the bytes
+ * the exporting thread allocated during one export ({@code com.sun.management.ThreadMXBean}) and the peak heap
+ * growth over the heap in use before the export (after GC, peak usage of the heap pools). Output goes to a real
+ * file in {@code directory}, deleted after each run.
+ */
+public final class ExportBenchmark {
+
+	/** The figures of one exporter on one trace. */
+	public record ExportFigures(String format, long launches, long events, long outputBytes, int runs,
+			double[] wallSeconds, double medianEventsPerSecond, double[] cpuSeconds, double medianEventsPerCpuSecond,
+			long allocatedBytes, long peakHeapGrowthBytes) {
+	}
+
+	private ExportBenchmark() {
+	}
+
+	public static ExportFigures measure(Trace trace, TraceExporter exporter, Path directory, int runs, int warmups)
+			throws IOException {
+		if (runs < 1 || warmups < 0) {
+			throw new IllegalArgumentException("runs must be >= 1 and warmups >= 0: " + runs + ", " + warmups);
+		}
+		Path file = Files.createTempFile(directory, "phos-bench-export-", "." + exporter.formatName());
+		try {
+			for (int w = 0; w < warmups; w++) {
+				exportOnce(trace, exporter, file);
+			}
+			ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+			double[] wall = new double[runs];
+			double[] cpu = new double[runs];
+			long bytes = 0;
+			for (int r = 0; r < runs; r++) {
+				long c = threads.getCurrentThreadCpuTime();
+				long t = System.nanoTime();
+				bytes = exportOnce(trace, exporter, file);
+				wall[r] = (System.nanoTime() - t) / 1e9;
+				cpu[r] = (threads.getCurrentThreadCpuTime() - c) / 1e9;
+			}
+			// memory: one more export with the heap measured around it
+			long baseline = usedAfterGc();
+			for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+				if (pool.getType() == MemoryType.HEAP) {
+					pool.resetPeakUsage();
+				}
+			}
+			long allocatedBefore = allocatedBytes();
+			exportOnce(trace, exporter, file);
+			long allocated = allocatedBytes() - allocatedBefore;
+			long peak = 0;
+			for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+				if (pool.getType() == MemoryType.HEAP) {
+					peak += pool.getPeakUsage().getUsed();
+				}
+			}
+			int n = trace.eventCount();
+			return new ExportFigures(exporter.formatName(), trace.launchCount(), n, bytes, runs, wall,
+					n / median(wall), cpu, n / median(cpu), allocated, Math.max(0, peak - baseline));
+		} finally {
+			Files.deleteIfExists(file);
+		}
+	}
+
+	private static long exportOnce(Trace trace, TraceExporter exporter, Path file) throws IOException {
+		try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+			exporter.export(trace, file.getFileName().toString(), out, new NullProgressMonitor());
+		}
+		return Files.size(file);
+	}
+
+	/**
+	 * Bytes allocated so far by this thread, or -1 when the JVM cannot tell. Read through JMX (the Threading MXBean's
+	 * {@code CurrentThreadAllocatedBytes} attribute of HotSpot) so that no {@code com.sun} class is needed.
+	 */
+	static long allocatedBytes() {
+		try {
+			Object value = ManagementFactory.getPlatformMBeanServer()
+					.getAttribute(new ObjectName(ManagementFactory.THREAD_MXBEAN_NAME), "CurrentThreadAllocatedBytes");
+			return value instanceof Long bytes ? bytes : -1;
+		} catch (JMException | RuntimeException e) {
+			return -1;
+		}
+	}
+
+	static double median(double[] values) {
+		double[] sorted = values.clone();
+		Arrays.sort(sorted);
+		int n = sorted.length;
+		return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	}
+
+	static long usedAfterGc() {
+		Runtime rt = Runtime.getRuntime();
+		long used = Long.MAX_VALUE;
+		for (int k = 0; k < 3; k++) {
+			System.gc();
+			try {
+				Thread.sleep(30);
+			} catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+			used = Math.min(used, rt.totalMemory() - rt.freeMemory());
+		}
+		return used;
+	}
+}

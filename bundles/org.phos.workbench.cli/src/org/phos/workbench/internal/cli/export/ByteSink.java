@@ -1,0 +1,297 @@
+package org.phos.workbench.internal.cli.export;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A buffered byte writer for text formats, with the formatting an exporter needs done straight into the buffer
+ * (decimal and hexadecimal numbers, microseconds from nanoseconds, JSON and CSV string escaping), so that writing
+ * millions of events creates no garbage. Output is UTF-8.
+ */
+public final class ByteSink implements Closeable {
+
+	private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+	private static final byte[] LONG_MIN = "-9223372036854775808".getBytes(StandardCharsets.US_ASCII);
+
+	private final OutputStream out;
+	private final byte[] buffer;
+	private int position;
+	private long flushed;
+
+	public ByteSink(OutputStream out, int bufferSize) {
+		this.out = out;
+		this.buffer = new byte[bufferSize];
+	}
+
+	public ByteSink(OutputStream out) {
+		this(out, 1 << 16);
+	}
+
+	/** Bytes written so far, including those still buffered. */
+	public long written() {
+		return flushed + position;
+	}
+
+	private void ensure(int n) throws IOException {
+		if (position + n > buffer.length) {
+			flushBuffer();
+			if (n > buffer.length) {
+				throw new IllegalArgumentException("write of " + n + " bytes exceeds the buffer");
+			}
+		}
+	}
+
+	private void flushBuffer() throws IOException {
+		out.write(buffer, 0, position);
+		flushed += position;
+		position = 0;
+	}
+
+	/** Bytes as they are (already encoded, e.g. a pre-escaped name). */
+	public ByteSink raw(byte[] bytes) throws IOException {
+		if (bytes.length > buffer.length / 2) {
+			flushBuffer();
+			out.write(bytes);
+			flushed += bytes.length;
+			return this;
+		}
+		ensure(bytes.length);
+		System.arraycopy(bytes, 0, buffer, position, bytes.length);
+		position += bytes.length;
+		return this;
+	}
+
+	/** {@code length} bytes of {@code bytes} from {@code offset}, as they are. */
+	public ByteSink raw(byte[] bytes, int offset, int length) throws IOException {
+		ensure(length);
+		System.arraycopy(bytes, offset, buffer, position, length);
+		position += length;
+		return this;
+	}
+
+	/**
+	 * Formats a non-negative value in decimal into {@code dst} at {@code offset} (20 bytes of room needed); returns
+	 * the number of bytes written. For numbers written more than once, formatted once.
+	 */
+	public static int putDecimal(long value, byte[] dst, int offset) {
+		int end = offset + digitCount(value);
+		putDigits(value, dst, end);
+		return end - offset;
+	}
+
+	/** {@link #micros(long)} into {@code dst} at {@code offset} (24 bytes of room); returns the bytes written. */
+	public static int putMicros(long nanos, byte[] dst, int offset) {
+		if (nanos < 0) {
+			throw new IllegalArgumentException("negative time " + nanos);
+		}
+		long whole = nanos / 1000;
+		int frac = (int) (nanos - whole * 1000);
+		int p = offset + digitCount(whole);
+		putDigits(whole, dst, p);
+		dst[p] = '.';
+		dst[p + 1] = (byte) ('0' + frac / 100);
+		int lastTwo = frac % 100;
+		dst[p + 2] = DIGIT_PAIRS[2 * lastTwo];
+		dst[p + 3] = DIGIT_PAIRS[2 * lastTwo + 1];
+		return p + 4 - offset;
+	}
+
+	/** A string known to be ASCII (literals of the format). */
+	public ByteSink ascii(String text) throws IOException {
+		int n = text.length();
+		if (n > buffer.length / 2) {
+			return raw(text.getBytes(StandardCharsets.UTF_8));
+		}
+		ensure(n);
+		for (int i = 0; i < n; i++) {
+			buffer[position++] = (byte) text.charAt(i);
+		}
+		return this;
+	}
+
+	public ByteSink ch(char c) throws IOException {
+		ensure(1);
+		buffer[position++] = (byte) c;
+		return this;
+	}
+
+	/** A signed decimal integer. */
+	public ByteSink decimal(long value) throws IOException {
+		if (value == Long.MIN_VALUE) {
+			return raw(LONG_MIN);
+		}
+		ensure(20);
+		if (value < 0) {
+			buffer[position++] = '-';
+			value = -value;
+		}
+		writeDigits(value);
+		return this;
+	}
+
+	/** An unsigned 64-bit integer in decimal. */
+	public ByteSink unsignedDecimal(long value) throws IOException {
+		if (value >= 0) {
+			return decimal(value);
+		}
+		long quotient = (value >>> 1) / 5;
+		long remainder = value - quotient * 10;
+		decimal(quotient);
+		return ch((char) ('0' + remainder));
+	}
+
+	private static final byte[] DIGIT_PAIRS = new byte[200];
+	private static final byte[] HEX_PAIRS = new byte[512];
+	private static final long[] POW10 = new long[19];
+	static {
+		for (int i = 0; i < 100; i++) {
+			DIGIT_PAIRS[2 * i] = (byte) ('0' + i / 10);
+			DIGIT_PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+		}
+		for (int i = 0; i < 256; i++) {
+			HEX_PAIRS[2 * i] = HEX[i >>> 4];
+			HEX_PAIRS[2 * i + 1] = HEX[i & 0xf];
+		}
+		POW10[0] = 1;
+		for (int i = 1; i < POW10.length; i++) {
+			POW10[i] = POW10[i - 1] * 10;
+		}
+	}
+
+	/** Number of decimal digits of a non-negative value. */
+	static int digitCount(long value) {
+		int log2 = 63 - Long.numberOfLeadingZeros(value | 1);
+		int guess = (log2 * 1233) >>> 12; // floor(log10) or one less
+		return guess + 1 + (guess + 1 < POW10.length && value >= POW10[guess + 1] ? 1 : 0);
+	}
+
+	/** Writes a non-negative value, two digits per step (the buffer has room: callers ensured 20 bytes). */
+	private void writeDigits(long value) {
+		int end = position + digitCount(value);
+		putDigits(value, buffer, end);
+		position = end;
+	}
+
+	/** Writes the digits of a non-negative value so that the last one lands at {@code end - 1}. */
+	private static void putDigits(long value, byte[] b, int end) {
+		int p = end;
+		while (value > Integer.MAX_VALUE) {
+			long q = value / 100;
+			int r = (int) (value - q * 100);
+			b[--p] = DIGIT_PAIRS[2 * r + 1];
+			b[--p] = DIGIT_PAIRS[2 * r];
+			value = q;
+		}
+		int v = (int) value;
+		while (v >= 100) {
+			int q = v / 100;
+			int r = v - q * 100;
+			b[--p] = DIGIT_PAIRS[2 * r + 1];
+			b[--p] = DIGIT_PAIRS[2 * r];
+			v = q;
+		}
+		if (v >= 10) {
+			b[--p] = DIGIT_PAIRS[2 * v + 1];
+			b[--p] = DIGIT_PAIRS[2 * v];
+		} else {
+			b[--p] = (byte) ('0' + v);
+		}
+	}
+
+	/**
+	 * Nanoseconds as microseconds with three decimals ({@code 1234567 -> 1234.567}), the unit and precision of the
+	 * {@code ts}/{@code dur} fields Kineto writes.
+	 */
+	public ByteSink micros(long nanos) throws IOException {
+		if (nanos < 0) {
+			ch('-');
+			if (nanos == Long.MIN_VALUE) {
+				return ascii("9223372036854775.808");
+			}
+			nanos = -nanos;
+		}
+		ensure(24);
+		long whole = nanos / 1000;
+		int frac = (int) (nanos - whole * 1000);
+		writeDigits(whole);
+		byte[] b = buffer;
+		int p = position;
+		b[p] = '.';
+		b[p + 1] = (byte) ('0' + frac / 100);
+		int lastTwo = frac % 100;
+		b[p + 2] = DIGIT_PAIRS[2 * lastTwo];
+		b[p + 3] = DIGIT_PAIRS[2 * lastTwo + 1];
+		position = p + 4;
+		return this;
+	}
+
+	/** {@code 0x} and the lower-case hexadecimal of an unsigned 64-bit value, without leading zeros. */
+	public ByteSink hexAddress(long value) throws IOException {
+		ensure(18);
+		buffer[position++] = '0';
+		buffer[position++] = 'x';
+		int digits = Math.max(1, (64 - Long.numberOfLeadingZeros(value) + 3) / 4);
+		for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) {
+			buffer[position++] = HEX[(int) (value >>> shift) & 0xf];
+		}
+		return this;
+	}
+
+	/** Bytes as lower-case hexadecimal, two digits each. */
+	public ByteSink hexBytes(byte[] bytes, int offset, int length) throws IOException {
+		int chunk = buffer.length / 4;
+		for (int start = 0; start < length; start += chunk) {
+			int n = Math.min(chunk, length - start);
+			ensure(2 * n);
+			byte[] out = buffer;
+			int p = position;
+			int from = offset + start;
+			for (int i = 0; i < n; i++) {
+				int b = (bytes[from + i] & 0xff) << 1;
+				out[p++] = HEX_PAIRS[b];
+				out[p++] = HEX_PAIRS[b + 1];
+			}
+			position = p;
+		}
+		return this;
+	}
+
+	/** A JSON string literal with its quotes, escaped per RFC 8259. */
+	public ByteSink jsonString(String text) throws IOException {
+		return raw(JsonEscape.quoted(text));
+	}
+
+	/**
+	 * A CSV field per RFC 4180: as it is when it has no comma, quote, CR or LF, else quoted with quotes doubled.
+	 */
+	public ByteSink csvField(String text) throws IOException {
+		boolean quote = false;
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c == ',' || c == '"' || c == '\n' || c == '\r') {
+				quote = true;
+				break;
+			}
+		}
+		if (!quote) {
+			return raw(text.getBytes(StandardCharsets.UTF_8));
+		}
+		return raw(("\"" + text.replace("\"", "\"\"") + "\"").getBytes(StandardCharsets.UTF_8));
+	}
+
+	public void flush() throws IOException {
+		flushBuffer();
+		out.flush();
+	}
+
+	@Override
+	public void close() throws IOException {
+		try {
+			flushBuffer();
+		} finally {
+			out.close();
+		}
+	}
+}

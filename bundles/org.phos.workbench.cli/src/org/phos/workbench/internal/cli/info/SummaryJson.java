@@ -1,0 +1,143 @@
+package org.phos.workbench.internal.cli.info;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.phos.workbench.internal.cli.info.TraceSummary.AllocationEntry;
+import org.phos.workbench.internal.cli.info.TraceSummary.AllocationStats;
+import org.phos.workbench.internal.cli.info.TraceSummary.CopyStats;
+import org.phos.workbench.internal.cli.info.TraceSummary.KernelStats;
+import org.phos.workbench.internal.cli.info.TraceSummary.KindStats;
+import org.phos.workbench.internal.cli.info.TraceSummary.StreamStats;
+import org.phos.workbench.internal.cli.info.TraceSummary.TimeSpan;
+import org.phos.workbench.internal.cli.json.JsonWriter;
+import org.phos.workbench.trace.core.AllocKind;
+import org.phos.workbench.trace.core.CopyKind;
+import org.phos.workbench.trace.core.EventKind;
+import org.phos.workbench.trace.core.TraceEnd;
+import org.phos.workbench.trace.core.TraceHeader;
+import org.phos.workbench.trace.core.TraceWarning;
+
+/**
+ * The {@code --json} form of {@code workbench info}: one object per trace with the same content as the text, in
+ * raw units (bytes, ns since the trace start, addresses as hex strings).
+ */
+public final class SummaryJson {
+
+	private SummaryJson() {
+	}
+
+	public static void write(String file, TraceSummary s, List<TraceWarning> warnings, int top, JsonWriter json) {
+		TraceHeader h = s.header();
+		json.beginObject();
+		json.field("file", file);
+		json.name("header").beginObject();
+		json.field("formatVersion", h.formatVersion());
+		json.field("recorder", h.recorder());
+		json.field("recorderVersion", h.recorderVersion());
+		json.field("host", h.host());
+		json.name("pid").unsignedValue(Integer.toUnsignedLong(h.pid()));
+		json.name("argv").beginArray();
+		for (String arg : h.argv()) {
+			json.value(arg);
+		}
+		json.endArray();
+		json.field("device", h.deviceName());
+		json.field("computeCapability", h.ccMajor() + "." + h.ccMinor());
+		json.field("driverVersion", h.driverVersion());
+		json.field("runtimeVersion", h.runtimeVersion());
+		json.field("clockDomain", h.clockDomain());
+		json.name("startUnixNs").unsignedValue(h.startUnixNs());
+		json.name("deviceMemory").unsignedValue(h.deviceMemory());
+		json.name("payloadLimit").unsignedValue(h.payloadLimit());
+		json.field("gpuTiming", h.gpuTiming());
+		json.endObject();
+		TraceEnd end = s.end();
+		json.field("closedCleanly", end != null);
+		if (end != null) {
+			json.field("droppedEvents", end.droppedEvents());
+		}
+		json.field("events", s.eventCount());
+		json.name("counts").beginObject();
+		for (Map.Entry<EventKind, Integer> e : s.counts().entrySet()) {
+			json.field(e.getKey().name().toLowerCase(Locale.ROOT), e.getValue());
+		}
+		json.endObject();
+		json.field("modules", s.modules());
+		json.field("functions", s.functions());
+		json.field("parameterBytes", s.parameterBytes());
+		json.field("payloadBytes", s.payloadBytes());
+		TimeSpan span = s.span();
+		json.name("timeSpan").beginObject();
+		json.field("hostFirstNs", span.hostFirstNs());
+		json.field("hostLastNs", span.hostLastNs());
+		json.field("gpuFirstNs", span.gpuFirstNs());
+		json.field("gpuLastNs", span.gpuLastNs());
+		json.field("gpuOperations", span.gpuOps());
+		json.field("timedGpuOperations", span.timedOps());
+		json.endObject();
+		json.name("kernelsByLaunches").beginArray();
+		for (KernelStats k : s.kernels().subList(0, Math.min(top, s.kernels().size()))) {
+			kernel(json, k);
+		}
+		json.endArray();
+		json.name("kernelsByGpuTime").beginArray();
+		List<KernelStats> byTime = s.kernelsByGpuTime();
+		for (KernelStats k : byTime.subList(0, Math.min(top, byTime.size()))) {
+			kernel(json, k);
+		}
+		json.endArray();
+		json.field("kernelCount", s.kernels().size());
+		AllocationStats a = s.allocations();
+		json.name("allocations").beginObject();
+		json.field("allocs", a.allocs());
+		json.field("frees", a.frees());
+		json.field("freesOfUnknownAddresses", a.unknownFrees());
+		json.field("peakLiveBytes", a.peakLiveBytes());
+		json.field("peakEvent", a.peakEvent());
+		json.field("liveBytesAtEnd", a.liveBytesAtEnd());
+		json.field("liveCountAtEnd", a.liveCountAtEnd());
+		json.name("byKind").beginObject();
+		for (Map.Entry<AllocKind, KindStats> e : a.byKind().entrySet()) {
+			json.name(e.getKey().name().toLowerCase(Locale.ROOT)).beginObject().field("count", e.getValue().count())
+					.field("bytes", e.getValue().bytes()).endObject();
+		}
+		json.endObject();
+		json.name("largest").beginArray();
+		for (AllocationEntry e : a.largest()) {
+			json.beginObject().field("event", e.event()).field("address", "0x" + Long.toHexString(e.address()))
+					.field("size", e.size()).field("kind", e.kind().name().toLowerCase(Locale.ROOT))
+					.field("liveAtEnd", e.liveAtEnd()).endObject();
+		}
+		json.endArray();
+		json.endObject();
+		json.name("copies").beginObject();
+		for (Map.Entry<CopyKind, CopyStats> e : s.copies().entrySet()) {
+			json.name(e.getKey().name()).beginObject().field("count", e.getValue().count())
+					.field("bytes", e.getValue().bytes()).field("withPayload", e.getValue().withPayload()).endObject();
+		}
+		json.endObject();
+		json.name("streams").beginArray();
+		for (StreamStats st : s.streams()) {
+			json.beginObject().field("stream", "0x" + Long.toHexString(st.stream())).field("launches", st.launches())
+					.field("copies", st.copies()).field("memsets", st.memsets()).field("syncs", st.syncs())
+					.field("other", st.other()).field("gpuBusyNs", st.gpuBusyNs()).endObject();
+		}
+		json.endArray();
+		json.name("warnings").beginArray();
+		for (TraceWarning w : warnings) {
+			json.beginObject().field("offset", w.offset()).field("message", w.message()).endObject();
+		}
+		for (String note : s.notes()) {
+			json.beginObject().field("message", note).endObject();
+		}
+		json.endArray();
+		json.endObject();
+	}
+
+	private static void kernel(JsonWriter json, KernelStats k) {
+		json.beginObject().field("function", k.functionId()).field("name", k.name()).field("launches", k.launches())
+				.field("timedLaunches", k.timedLaunches()).field("gpuNs", k.gpuNs()).endObject();
+	}
+}

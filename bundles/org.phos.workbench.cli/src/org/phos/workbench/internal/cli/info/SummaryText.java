@@ -1,0 +1,187 @@
+package org.phos.workbench.internal.cli.info;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.phos.workbench.internal.cli.util.Human;
+import org.phos.workbench.trace.core.AllocKind;
+import org.phos.workbench.trace.core.CopyKind;
+import org.phos.workbench.trace.core.EventKind;
+import org.phos.workbench.trace.core.TraceEnd;
+import org.phos.workbench.trace.core.TraceHeader;
+import org.phos.workbench.trace.core.TraceWarning;
+import org.phos.workbench.internal.cli.info.TraceSummary.AllocationEntry;
+import org.phos.workbench.internal.cli.info.TraceSummary.AllocationStats;
+import org.phos.workbench.internal.cli.info.TraceSummary.CopyStats;
+import org.phos.workbench.internal.cli.info.TraceSummary.KernelStats;
+import org.phos.workbench.internal.cli.info.TraceSummary.KindStats;
+import org.phos.workbench.internal.cli.info.TraceSummary.StreamStats;
+import org.phos.workbench.internal.cli.info.TraceSummary.TimeSpan;
+
+/**
+ * The text of {@code workbench info}: a header block, then aligned tables (events, kernels by launches and by GPU
+ * time, allocations, copies, streams) and the warnings, in at most about 100 columns.
+ */
+public final class SummaryText {
+
+	private static final int NAME_WIDTH = 60;
+
+	private SummaryText() {
+	}
+
+	public static void print(String file, TraceSummary s, List<TraceWarning> warnings, int top, PrintStream out) {
+		TraceHeader h = s.header();
+		out.println(file);
+		field(out, "recorder", h.recorder() + " " + h.recorderVersion()
+				+ (h.host().isEmpty() ? "" : " on " + h.host()) + ", pid " + Integer.toUnsignedString(h.pid()));
+		field(out, "command", h.argv().isEmpty() ? "(not recorded)" : Human.printable(String.join(" ", h.argv())));
+		String device = h.deviceName().isEmpty() ? "(unknown device)" : h.deviceName();
+		device += ", compute capability " + h.ccMajor() + "." + h.ccMinor();
+		if (h.deviceMemory() != 0) {
+			device += ", " + Human.bytes(h.deviceMemory());
+		}
+		field(out, "device", device);
+		field(out, "CUDA", "driver " + Human.cudaVersion(h.driverVersion()) + ", runtime "
+				+ Human.cudaVersion(h.runtimeVersion()) + ", GPU timing " + (h.gpuTiming() ? "on" : "off")
+				+ ", payloads up to " + Human.bytes(h.payloadLimit()));
+		field(out, "started", Human.unixTime(h.startUnixNs()) + " (" + h.clockDomain() + ")");
+		TraceEnd end = s.end();
+		field(out, "closed", end == null ? "NO: the trace was not closed cleanly (the recorder stopped early?)"
+				: "cleanly, " + Human.count(end.eventCount()) + " events written, " + Human.count(end.droppedEvents())
+						+ " dropped");
+		field(out, "contents", Human.count(s.eventCount()) + " events, " + plural(s.modules(), "module") + ", "
+				+ plural(s.functions(), "function") + ", " + Human.bytes(s.parameterBytes()) + " of launch parameters, "
+				+ Human.bytes(s.payloadBytes()) + " of copy payloads");
+		TimeSpan span = s.span();
+		field(out, "host time", Human.duration(span.hostLastNs() - span.hostFirstNs()) + " ("
+				+ Human.duration(span.hostFirstNs()) + " .. " + Human.duration(span.hostLastNs()) + " after start)");
+		field(out, "GPU time", span.timedOps() == 0
+				? "not measured (" + Human.count(span.gpuOps()) + " GPU operations without GPU times)"
+				: Human.duration(span.gpuLastNs() - span.gpuFirstNs()) + " (" + Human.duration(span.gpuFirstNs())
+						+ " .. " + Human.duration(span.gpuLastNs()) + "), " + Human.count(span.timedOps()) + " of "
+						+ Human.count(span.gpuOps()) + " GPU operations timed");
+
+		out.println();
+		out.println("Events");
+		for (Map.Entry<EventKind, Integer> e : s.counts().entrySet()) {
+			out.printf(Locale.ROOT, "  %-14s %12s%n", e.getKey().name().toLowerCase(Locale.ROOT).replace('_', ' '),
+					Human.count(e.getValue()));
+		}
+		out.printf(Locale.ROOT, "  %-14s %12s%n", "total", Human.count(s.eventCount()));
+
+		List<KernelStats> kernels = s.kernels();
+		if (!kernels.isEmpty()) {
+			long allLaunches = kernels.stream().mapToLong(KernelStats::launches).sum();
+			out.println();
+			out.println("Kernels by launches (" + shown(top, kernels.size()) + ")");
+			out.printf(Locale.ROOT, "  %12s %7s %11s  %s%n", "launches", "share", "GPU time", "kernel");
+			for (KernelStats k : kernels.subList(0, Math.min(top, kernels.size()))) {
+				out.printf(Locale.ROOT, "  %12s %7s %11s  %s%n", Human.count(k.launches()),
+						Human.percent((double) k.launches() / allLaunches), gpuTime(k), Human.clip(k.name(), NAME_WIDTH));
+			}
+			long total = s.kernelGpuNs();
+			out.println();
+			if (total == 0) {
+				out.println("Kernels by GPU time: no launch has GPU times (record with GPU timing on)");
+			} else {
+				out.println("Kernels by GPU time (" + shown(top, kernels.size()) + ", " + Human.duration(total)
+						+ " in all)");
+				out.printf(Locale.ROOT, "  %11s %7s %12s %10s  %s%n", "GPU time", "share", "launches", "average",
+						"kernel");
+				for (KernelStats k : s.kernelsByGpuTime().subList(0, Math.min(top, kernels.size()))) {
+					out.printf(Locale.ROOT, "  %11s %7s %12s %10s  %s%n", gpuTime(k),
+							Human.percent((double) k.gpuNs() / total), Human.count(k.launches()),
+							k.timedLaunches() == 0 ? "-" : Human.duration(k.gpuNs() / k.timedLaunches()),
+							Human.clip(k.name(), NAME_WIDTH));
+				}
+			}
+		}
+
+		AllocationStats a = s.allocations();
+		out.println();
+		if (a.allocs() == 0 && a.frees() == 0) {
+			out.println("Allocations: none");
+		} else {
+			out.println("Allocations: " + Human.count(a.allocs()) + " allocations, " + Human.count(a.frees())
+					+ " frees; peak live " + Human.bytes(a.peakLiveBytes()) + " at event " + a.peakEvent()
+					+ "; live at end " + Human.bytes(a.liveBytesAtEnd()) + " in " + Human.count(a.liveCountAtEnd())
+					+ " allocations");
+			out.printf(Locale.ROOT, "  %-12s %12s %12s%n", "kind", "count", "bytes");
+			for (Map.Entry<AllocKind, KindStats> e : a.byKind().entrySet()) {
+				out.printf(Locale.ROOT, "  %-12s %12s %12s%n", e.getKey().name().toLowerCase(Locale.ROOT),
+						Human.count(e.getValue().count()), Human.bytes(e.getValue().bytes()));
+			}
+			if (!a.largest().isEmpty()) {
+				out.println("  largest:");
+				out.printf(Locale.ROOT, "  %12s  %-18s %-12s %10s  %s%n", "size", "address", "kind", "event", "");
+				for (AllocationEntry e : a.largest()) {
+					out.printf(Locale.ROOT, "  %12s  %-18s %-12s %10s  %s%n", Human.bytes(e.size()),
+							Human.hex(e.address()), e.kind().name().toLowerCase(Locale.ROOT), e.event(),
+							e.liveAtEnd() ? "live at end" : "freed");
+				}
+			}
+		}
+
+		if (!s.copies().isEmpty()) {
+			out.println();
+			out.println("Copies");
+			out.printf(Locale.ROOT, "  %-10s %12s %12s %14s%n", "direction", "count", "bytes", "with payload");
+			for (Map.Entry<CopyKind, CopyStats> e : s.copies().entrySet()) {
+				out.printf(Locale.ROOT, "  %-10s %12s %12s %14s%n", e.getKey().name(), Human.count(e.getValue().count()),
+						Human.bytes(e.getValue().bytes()), Human.count(e.getValue().withPayload()));
+			}
+		}
+
+		if (!s.streams().isEmpty()) {
+			out.println();
+			out.println("Streams (" + s.streams().size() + ")");
+			out.printf(Locale.ROOT, "  %-30s %10s %9s %9s %9s %9s %11s%n", "stream", "launches", "copies", "memsets",
+					"syncs", "other", "GPU busy");
+			for (StreamStats st : s.streams()) {
+				out.printf(Locale.ROOT, "  %-30s %10s %9s %9s %9s %9s %11s%n", streamName(st.stream()),
+						Human.count(st.launches()), Human.count(st.copies()), Human.count(st.memsets()),
+						Human.count(st.syncs()), Human.count(st.other()),
+						st.gpuBusyNs() == 0 ? "-" : Human.duration(st.gpuBusyNs()));
+			}
+		}
+
+		if (!warnings.isEmpty() || !s.notes().isEmpty()) {
+			out.println();
+			out.println("Warnings");
+			for (TraceWarning w : warnings) {
+				out.println("  at byte offset " + w.offset() + ": " + w.message());
+			}
+			for (String note : s.notes()) {
+				out.println("  " + note);
+			}
+		}
+	}
+
+	static String streamName(long stream) {
+		if (stream == 0) {
+			return "0 (legacy default)";
+		}
+		if (stream == 2) {
+			return "2 (per-thread default)";
+		}
+		return Human.hex(stream);
+	}
+
+	private static String plural(long n, String noun) {
+		return Human.count(n) + " " + noun + (n == 1 ? "" : "s");
+	}
+
+	private static String gpuTime(KernelStats k) {
+		return k.timedLaunches() == 0 ? "-" : Human.duration(k.gpuNs());
+	}
+
+	private static String shown(int top, int all) {
+		return all <= top ? "all " + all : "top " + top + " of " + all;
+	}
+
+	private static void field(PrintStream out, String name, String value) {
+		out.printf(Locale.ROOT, "  %-10s %s%n", name, value);
+	}
+}

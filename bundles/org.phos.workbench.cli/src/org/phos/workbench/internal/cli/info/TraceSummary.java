@@ -1,0 +1,297 @@
+package org.phos.workbench.internal.cli.info;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+import org.eclipse.jdt.annotation.Nullable;
+
+import org.phos.workbench.internal.cli.util.LongLongMap;
+import org.phos.workbench.trace.core.AllocKind;
+import org.phos.workbench.trace.core.CopyKind;
+import org.phos.workbench.trace.core.EventKind;
+import org.phos.workbench.trace.core.FunctionInfo;
+import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.TraceEnd;
+import org.phos.workbench.trace.core.TraceHeader;
+
+/**
+ * What {@code workbench info} reports about one trace: counts, kernels, allocations, copies, streams and time span,
+ * computed in one pass over the events by {@link #of(Trace, int)}.
+ *
+ * @param header         the trace header
+ * @param end            the TraceEnd record, null when the trace was not closed cleanly
+ * @param eventCount     events in the model
+ * @param counts         events by kind (kinds with none left out)
+ * @param modules        modules in the trace
+ * @param functions      functions in the trace
+ * @param kernels        every launched function with its launches and GPU time, by launches (descending)
+ * @param allocations    allocation statistics
+ * @param copies         copies by direction
+ * @param streams        streams in order of first use
+ * @param span           host and GPU time span
+ * @param parameterBytes sum of launch parameter buffers
+ * @param payloadBytes   sum of captured copy payloads
+ * @param notes          things a reader should know (frees of unknown addresses, dropped events)
+ */
+public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int eventCount, Map<EventKind, Integer> counts,
+		int modules, int functions, List<KernelStats> kernels, AllocationStats allocations,
+		Map<CopyKind, CopyStats> copies, List<StreamStats> streams, TimeSpan span, long parameterBytes,
+		long payloadBytes, List<String> notes) {
+
+	/** Launches and GPU time of one function. */
+	public record KernelStats(int functionId, String name, long launches, long timedLaunches, long gpuNs) {
+	}
+
+	/** One allocation, for the largest-allocations list. */
+	public record AllocationEntry(int event, long address, long size, AllocKind kind, boolean liveAtEnd) {
+	}
+
+	/** Count and bytes of one allocation kind. */
+	public record KindStats(long count, long bytes) {
+	}
+
+	/**
+	 * @param allocs          allocation events
+	 * @param frees           free events
+	 * @param unknownFrees    frees of addresses with no live allocation
+	 * @param peakLiveBytes   largest sum of live allocation sizes
+	 * @param peakEvent       event index at which the peak was reached, -1 when none
+	 * @param liveBytesAtEnd  bytes still allocated after the last event
+	 * @param liveCountAtEnd  allocations still live after the last event
+	 * @param byKind          allocations by kind
+	 * @param largest         the largest allocations, largest first
+	 */
+	public record AllocationStats(long allocs, long frees, long unknownFrees, long peakLiveBytes, int peakEvent,
+			long liveBytesAtEnd, long liveCountAtEnd, Map<AllocKind, KindStats> byKind,
+			List<AllocationEntry> largest) {
+	}
+
+	/** Copies of one direction. */
+	public record CopyStats(long count, long bytes, long withPayload) {
+	}
+
+	/** The operations issued to one stream. */
+	public record StreamStats(long stream, long launches, long copies, long memsets, long syncs, long other,
+			long gpuBusyNs) {
+		public long total() {
+			return launches + copies + memsets + syncs + other;
+		}
+	}
+
+	/**
+	 * @param hostFirstNs first host timestamp (ns since trace start)
+	 * @param hostLastNs  last host timestamp
+	 * @param gpuFirstNs  earliest GPU start of a timed operation, 0 when none was timed
+	 * @param gpuLastNs   latest GPU end
+	 * @param timedOps    GPU operations with GPU times
+	 * @param gpuOps      GPU operations (launches, copies, fills)
+	 */
+	public record TimeSpan(long hostFirstNs, long hostLastNs, long gpuFirstNs, long gpuLastNs, long timedOps,
+			long gpuOps) {
+	}
+
+	/** The kernels ordered by GPU time (descending), then launches. */
+	public List<KernelStats> kernelsByGpuTime() {
+		List<KernelStats> sorted = new ArrayList<>(kernels);
+		sorted.sort(Comparator.comparingLong(KernelStats::gpuNs).reversed()
+				.thenComparing(Comparator.comparingLong(KernelStats::launches).reversed()));
+		return sorted;
+	}
+
+	/** Total GPU time of all kernels. */
+	public long kernelGpuNs() {
+		long sum = 0;
+		for (KernelStats k : kernels) {
+			sum += k.gpuNs();
+		}
+		return sum;
+	}
+
+	/** Computes the summary in one pass; {@code top} bounds the largest-allocations list. */
+	public static TraceSummary of(Trace trace, int top) {
+		int n = trace.eventCount();
+		// kernels: function id -> slot
+		LongLongMap functionSlots = new LongLongMap(Math.max(16, trace.functions().size()));
+		List<Integer> slotIds = new ArrayList<>();
+		long[] launches = new long[16];
+		long[] timed = new long[16];
+		long[] gpuNs = new long[16];
+		// allocations: address -> event index of the live allocation
+		LongLongMap live = new LongLongMap(1024);
+		long liveBytes = 0;
+		long peak = 0;
+		int peakEvent = -1;
+		long allocs = 0;
+		long frees = 0;
+		long unknownFrees = 0;
+		Map<AllocKind, long[]> byKind = new EnumMap<>(AllocKind.class);
+		PriorityQueue<long[]> largest = new PriorityQueue<>(Comparator.comparingLong((long[] e) -> e[1])
+				.thenComparing(e -> -e[0]));
+		Map<CopyKind, long[]> copies = new EnumMap<>(CopyKind.class);
+		LongLongMap streamSlots = new LongLongMap();
+		List<long[]> streamRows = new ArrayList<>(); // stream, launches, copies, memsets, syncs, other, busy
+		long hostFirst = n > 0 ? Long.MAX_VALUE : 0;
+		long hostLast = 0;
+		long gpuFirst = Long.MAX_VALUE;
+		long gpuLast = 0;
+		long timedOps = 0;
+		long gpuOps = 0;
+		for (int i = 0; i < n; i++) {
+			EventKind kind = trace.kind(i);
+			long host = trace.hostNs(i);
+			hostFirst = Math.min(hostFirst, host);
+			hostLast = Math.max(hostLast, host);
+			long[] streamRow = null;
+			if (kind != EventKind.UNKNOWN) {
+				long stream = trace.stream(i);
+				long slot = streamSlots.get(stream, -1);
+				if (slot < 0) {
+					slot = streamRows.size();
+					streamSlots.put(stream, slot);
+					streamRows.add(new long[] { stream, 0, 0, 0, 0, 0, 0 });
+				}
+				streamRow = streamRows.get((int) slot);
+			}
+			switch (kind) {
+			case LAUNCH, MEMCPY, MEMSET -> {
+				gpuOps++;
+				long start = trace.gpuStartNs(i);
+				long duration = 0;
+				if (start != 0) {
+					long end = trace.gpuEndNs(i);
+					duration = Math.max(0, end - start);
+					timedOps++;
+					gpuFirst = Math.min(gpuFirst, start);
+					gpuLast = Math.max(gpuLast, end);
+				}
+				streamRow[6] += duration;
+				if (kind == EventKind.LAUNCH) {
+					streamRow[1]++;
+					int id = trace.functionId(i);
+					long slot = functionSlots.get(id, -1);
+					if (slot < 0) {
+						slot = slotIds.size();
+						functionSlots.put(id, slot);
+						slotIds.add(id);
+						if (slot == launches.length) {
+							launches = java.util.Arrays.copyOf(launches, launches.length * 2);
+							timed = java.util.Arrays.copyOf(timed, timed.length * 2);
+							gpuNs = java.util.Arrays.copyOf(gpuNs, gpuNs.length * 2);
+						}
+					}
+					launches[(int) slot]++;
+					if (start != 0) {
+						timed[(int) slot]++;
+						gpuNs[(int) slot] += duration;
+					}
+				} else if (kind == EventKind.MEMCPY) {
+					streamRow[2]++;
+					long[] c = copies.computeIfAbsent(trace.copyKind(i), k -> new long[3]);
+					c[0]++;
+					c[1] += trace.bytes(i);
+					if (trace.payloadLength(i) > 0) {
+						c[2]++;
+					}
+				} else {
+					streamRow[3]++;
+				}
+			}
+			case ALLOC -> {
+				streamRow[5]++;
+				allocs++;
+				long address = trace.address(i);
+				long size = trace.size(i);
+				long previous = live.get(address, -1);
+				if (previous >= 0) {
+					liveBytes -= trace.size((int) previous); // re-allocation without a free: count the new one
+				}
+				live.put(address, i);
+				liveBytes += size;
+				if (liveBytes > peak) {
+					peak = liveBytes;
+					peakEvent = i;
+				}
+				long[] k = byKind.computeIfAbsent(trace.allocKind(i), x -> new long[2]);
+				k[0]++;
+				k[1] += size;
+				if (top > 0) {
+					largest.add(new long[] { i, size });
+					if (largest.size() > top) {
+						largest.poll();
+					}
+				}
+			}
+			case FREE -> {
+				streamRow[5]++;
+				frees++;
+				long allocEvent = live.remove(trace.address(i), -1);
+				if (allocEvent < 0) {
+					unknownFrees++;
+				} else {
+					liveBytes -= trace.size((int) allocEvent);
+				}
+			}
+			case SYNC -> streamRow[4]++;
+			case GRAPH_LAUNCH -> streamRow[5]++;
+			default -> {
+				// unknown events have no stream
+			}
+			}
+		}
+		List<KernelStats> kernels = new ArrayList<>();
+		for (int s = 0; s < slotIds.size(); s++) {
+			int id = slotIds.get(s);
+			FunctionInfo f = trace.functionById(id);
+			String name = f != null ? f.displayName() : "function " + Integer.toUnsignedString(id) + " (not in trace)";
+			kernels.add(new KernelStats(id, name, launches[s], timed[s], gpuNs[s]));
+		}
+		kernels.sort(Comparator.comparingLong(KernelStats::launches).reversed()
+				.thenComparing(Comparator.comparingLong(KernelStats::gpuNs).reversed()));
+		List<AllocationEntry> largestList = new ArrayList<>();
+		for (long[] e : largest) {
+			int event = (int) e[0];
+			long address = trace.address(event);
+			largestList.add(new AllocationEntry(event, address, e[1], trace.allocKind(event),
+					live.get(address, -1) == event));
+		}
+		largestList.sort(Comparator.comparingLong(AllocationEntry::size).reversed()
+				.thenComparingInt(AllocationEntry::event));
+		Map<AllocKind, KindStats> kinds = new EnumMap<>(AllocKind.class);
+		byKind.forEach((k, v) -> kinds.put(k, new KindStats(v[0], v[1])));
+		AllocationStats allocationStats = new AllocationStats(allocs, frees, unknownFrees, peak, peakEvent, liveBytes,
+				live.size(), kinds, largestList);
+		Map<CopyKind, CopyStats> copyStats = new EnumMap<>(CopyKind.class);
+		copies.forEach((k, v) -> copyStats.put(k, new CopyStats(v[0], v[1], v[2])));
+		List<StreamStats> streams = new ArrayList<>();
+		for (long[] r : streamRows) {
+			streams.add(new StreamStats(r[0], r[1], r[2], r[3], r[4], r[5], r[6]));
+		}
+		Map<EventKind, Integer> counts = new EnumMap<>(EventKind.class);
+		for (EventKind kind : EventKind.values()) {
+			int c = trace.count(kind);
+			if (c > 0) {
+				counts.put(kind, c);
+			}
+		}
+		List<String> notes = new ArrayList<>();
+		if (unknownFrees > 0) {
+			notes.add(unknownFrees + " free(s) of addresses with no live allocation in the trace");
+		}
+		TraceEnd end = trace.end();
+		if (end != null && end.droppedEvents() > 0) {
+			notes.add("the recorder dropped " + end.droppedEvents() + " events (its buffer overflowed)");
+		}
+		if (end != null && end.eventCount() != n) {
+			notes.add("TraceEnd says " + end.eventCount() + " events were written, the file holds " + n);
+		}
+		TimeSpan span = new TimeSpan(hostFirst == Long.MAX_VALUE ? 0 : hostFirst, hostLast,
+				timedOps == 0 ? 0 : gpuFirst, gpuLast, timedOps, gpuOps);
+		return new TraceSummary(trace.header(), end, n, counts, trace.modules().size(), trace.functions().size(),
+				kernels, allocationStats, copyStats, streams, span, trace.parameterBytes(), trace.payloadBytes(),
+				notes);
+	}
+}

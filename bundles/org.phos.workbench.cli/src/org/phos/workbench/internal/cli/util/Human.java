@@ -1,0 +1,105 @@
+package org.phos.workbench.internal.cli.util;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/**
+ * Numbers for people: thousands separators, binary byte units, durations in the unit that fits.
+ */
+public final class Human {
+
+	private static final DateTimeFormatter UTC_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS 'UTC'")
+			.withZone(ZoneOffset.UTC);
+
+	private Human() {
+	}
+
+	/** {@code 1234567 -> "1,234,567"}. */
+	public static String count(long value) {
+		return String.format(Locale.ROOT, "%,d", value);
+	}
+
+	/** Unsigned bytes in binary units: {@code 512 B}, {@code 1.5 KiB}, {@code 12.3 GiB}. */
+	public static String bytes(long value) {
+		if (value >= 0 && value < 1024) {
+			return value + " B";
+		}
+		double v = value >= 0 ? value : (value >>> 1) * 2.0;
+		String[] units = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+		int u = -1;
+		while (v >= 1024 && u < units.length - 1) {
+			v /= 1024;
+			u++;
+		}
+		return String.format(Locale.ROOT, v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : "%.2f %s", v, units[u]);
+	}
+
+	/** Nanoseconds in the unit that fits: {@code 850 ns}, {@code 12.5 us}, {@code 3.20 ms}, {@code 1.234 s}. */
+	public static String duration(long nanos) {
+		if (nanos < 0) {
+			return "-" + duration(-nanos);
+		}
+		if (nanos < 1_000) {
+			return nanos + " ns";
+		}
+		if (nanos < 1_000_000) {
+			return String.format(Locale.ROOT, "%.1f us", nanos / 1e3);
+		}
+		if (nanos < 1_000_000_000) {
+			return String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
+		}
+		return String.format(Locale.ROOT, "%.3f s", nanos / 1e9);
+	}
+
+	/** A wall-clock time in UTC with milliseconds, or "unknown" for 0. */
+	public static String unixTime(long unixNanos) {
+		if (unixNanos == 0) {
+			return "unknown";
+		}
+		return UTC_TIME.format(Instant.ofEpochSecond(Long.divideUnsigned(unixNanos, 1_000_000_000L),
+				Long.remainderUnsigned(unixNanos, 1_000_000_000L)));
+	}
+
+	/** A percentage with one decimal, {@code "12.5%"}. */
+	public static String percent(double share) {
+		return String.format(Locale.ROOT, "%.1f%%", 100 * share);
+	}
+
+	/** A CUDA version number ({@code 13000 -> "13.0"}), or "unknown" for 0. */
+	public static String cudaVersion(int version) {
+		if (version == 0) {
+			return "unknown";
+		}
+		return (version / 1000) + "." + (version % 1000 / 10);
+	}
+
+	/** {@code 0x} and lower-case hex of an unsigned value. */
+	public static String hex(long value) {
+		return "0x" + Long.toHexString(value);
+	}
+
+	/** The text with control characters shown as escapes ({@code \n}, {@code \t}, {@code \x01}), for one line. */
+	public static String printable(String text) {
+		StringBuilder out = null;
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c < 0x20 || c == 0x7f) {
+				if (out == null) {
+					out = new StringBuilder(text.substring(0, i));
+				}
+				out.append(c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : String.format("\\x%02x", (int) c));
+			} else if (out != null) {
+				out.append(c);
+			}
+		}
+		return out == null ? text : out.toString();
+	}
+
+	/** Shortens text to {@code width} characters with a trailing ellipsis. */
+	public static String clip(String text, int width) {
+		text = printable(text);
+		return text.length() <= width ? text : text.substring(0, Math.max(0, width - 3)) + "...";
+	}
+}

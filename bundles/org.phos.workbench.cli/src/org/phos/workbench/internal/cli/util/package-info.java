@@ -1,0 +1,3 @@
+/** Small helpers of the CLI: primitive maps and human-readable number formatting. */
+@org.eclipse.jdt.annotation.NonNullByDefault
+package org.phos.workbench.internal.cli.util;

@@ -1,0 +1,194 @@
+package org.phos.workbench.live;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.phos.workbench.internal.live.JCudaExecutor;
+import org.phos.workbench.internal.live.SelfTestTrace;
+import org.phos.workbench.speculation.core.instrument.AccessTableLayout;
+import org.phos.workbench.trace.core.Dim3;
+import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.Trace;
+
+/**
+ * The replay's bookkeeping on the CPU (an executor that keeps device memory in host arrays and records launches),
+ * and, tagged {@code gpu}, the self-test trace on a real GPU against the kernels' known accesses.
+ */
+class GpuReplayTest {
+
+	private static String samplePtx() throws Exception {
+		Path p = Path.of(System.getProperty("phos.repo", ".")).resolve("sample-traces/programs/ptx/ptx_kernels.ptx");
+		return Files.readString(p);
+	}
+
+	/** Device memory as host arrays at made-up addresses; launches are recorded, not run. */
+	static final class HostExecutor implements ReplayExecutor {
+		final List<long[]> allocations = new ArrayList<>(); // base, size
+		final List<byte[]> memory = new ArrayList<>();
+		final List<List<byte[]>> launches = new ArrayList<>();
+		final List<String> loaded = new ArrayList<>();
+		long next = 0x5000_0000L;
+		int tableWrites;
+
+		@Override
+		public String deviceName() {
+			return "host";
+		}
+
+		@Override
+		public long allocate(long bytes) {
+			long base = next;
+			next += (bytes + 0xffff) & ~0xffffL;
+			allocations.add(new long[] { base, bytes });
+			memory.add(new byte[(int) bytes]);
+			return base;
+		}
+
+		private int block(long address) {
+			for (int i = 0; i < allocations.size(); i++) {
+				long[] a = allocations.get(i);
+				if (address >= a[0] && address < a[0] + a[1]) {
+					return i;
+				}
+			}
+			throw new AssertionError("0x" + Long.toHexString(address) + " not allocated");
+		}
+
+		@Override
+		public void free(long address) {
+			int b = block(address);
+			assertEquals(address, allocations.get(b)[0]);
+			allocations.remove(b);
+			memory.remove(b);
+		}
+
+		@Override
+		public void copyToDevice(long dst, byte[] data, int offset, int length, long stream) {
+			if (dst == 0x10) {
+				tableWrites++;
+				return;
+			}
+			int b = block(dst);
+			System.arraycopy(data, offset, memory.get(b), (int) (dst - allocations.get(b)[0]), length);
+		}
+
+		@Override
+		public void copyOnDevice(long dst, long src, long bytes, long stream) {
+		}
+
+		@Override
+		public void copyToHost(long src, byte[] data, int offset, int length) {
+			// the table as the host wrote it: nothing touched
+			byte[] image = org.phos.workbench.speculation.core.instrument.AccessTable
+					.of(new AccessTableLayout(8), List.of()).image();
+			ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN).putLong(0, allocations.size());
+			System.arraycopy(image, 0, data, offset, length);
+		}
+
+		@Override
+		public void fill(long dst, int value, int elementSize, long count, long stream) {
+			int b = block(dst);
+			int from = (int) (dst - allocations.get(b)[0]);
+			java.util.Arrays.fill(memory.get(b), from, from + (int) (count * elementSize), (byte) value);
+		}
+
+		@Override
+		public long loadModule(String ptx) {
+			loaded.add(ptx);
+			return loaded.size();
+		}
+
+		@Override
+		public long function(long module, String name) {
+			return 1;
+		}
+
+		@Override
+		public DeviceSymbol global(long module, String name) {
+			assertEquals(AccessTableLayout.SYMBOL, name);
+			return new DeviceSymbol(0x10, new AccessTableLayout(8).bytes());
+		}
+
+		@Override
+		public void launch(long function, Dim3 grid, Dim3 block, int sharedMem, long stream, List<byte[]> params) {
+			launches.add(params);
+		}
+
+		@Override
+		public long createStream(boolean nonBlocking) {
+			return 1;
+		}
+
+		@Override
+		public long createEvent() {
+			return 1;
+		}
+
+		@Override
+		public void recordEvent(long event, long stream) {
+		}
+
+		@Override
+		public void waitEvent(long stream, long event) {
+		}
+
+		@Override
+		public float elapsedMs(long start, long end) {
+			return 1f;
+		}
+
+		@Override
+		public void synchronize() {
+		}
+
+		@Override
+		public void close() {
+		}
+	}
+
+	@Test
+	void relocatesLaunchParametersAndReplaysCopies() throws Exception {
+		Trace trace = SelfTestTrace.build(samplePtx());
+		HostExecutor host = new HostExecutor();
+		GpuReplayResult r = GpuReplay.run(trace, host, new GpuReplay.Options(true, new AccessTableLayout(8)), null);
+		assertEquals(3, r.replayedLaunches());
+		assertEquals(0, r.skippedLaunches());
+		assertEquals(3, host.tableWrites, "the table is filled before every launch");
+		assertEquals(1, host.loaded.size());
+		assertTrue(host.loaded.get(0).contains(AccessTableLayout.SYMBOL), "the instrumented module is loaded");
+		// saxpy(x, y, 2f, 1000): pointers moved to the replay allocations (x first, y second), scalars kept
+		List<byte[]> saxpy = host.launches.get(0);
+		assertEquals(4, saxpy.size());
+		assertEquals(0x5000_0000L, ByteBuffer.wrap(saxpy.get(0)).order(ByteOrder.LITTLE_ENDIAN).getLong());
+		assertEquals(0x5001_0000L, ByteBuffer.wrap(saxpy.get(1)).order(ByteOrder.LITTLE_ENDIAN).getLong());
+		assertEquals(2f, ByteBuffer.wrap(saxpy.get(2)).order(ByteOrder.LITTLE_ENDIAN).getFloat());
+		assertEquals(1000, ByteBuffer.wrap(saxpy.get(3)).order(ByteOrder.LITTLE_ENDIAN).getInt());
+		// block_sum(x, n, out): out is the third allocation
+		assertEquals(0x5002_0000L,
+				ByteBuffer.wrap(host.launches.get(2).get(2)).order(ByteOrder.LITTLE_ENDIAN).getLong());
+		assertEquals(2 * 3 + 1, r.relocatedWords());
+		assertEquals(3, r.timings().size());
+		assertTrue(host.allocations.isEmpty(), "everything is freed at the end");
+		assertEquals(List.of(), r.observed(), "an untouched table decodes to nothing");
+	}
+
+	@Test
+	@Tag("gpu")
+	void observesTheKnownAccessesOfTheSampleKernels() throws Exception {
+		Trace trace = SelfTestTrace.build(samplePtx());
+		try (JCudaExecutor gpu = new JCudaExecutor()) {
+			GpuReplayResult r = GpuReplay.run(trace, gpu, new GpuReplay.Options(true, AccessTableLayout.DEFAULT),
+					null);
+			List<ObservedAccess> expected = SelfTestTrace.expected(GpuReplay.TOOL);
+			assertEquals(expected, r.observed());
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package org.phos.workbench.internal.speculation.core.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.phos.workbench.speculation.core.AccessSink;
+import org.phos.workbench.speculation.core.EngineRegistry;
+import org.phos.workbench.speculation.core.SpeculationEngine;
+import org.phos.workbench.speculation.core.TraceSpeculator;
+import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.TraceReader;
+import org.phos.workbench.trace.core.synthetic.SyntheticTraceGenerator;
+import org.phos.workbench.trace.core.synthetic.SyntheticTraceOptions;
+
+/**
+ * Speculation throughput: generates a synthetic trace (1M launches, 10k live allocations by default), loads it, and
+ * walks it once per engine and round with a sink that only counts, measuring launches per second of wall and of CPU
+ * time (the latter is the stable figure on a shared machine). The walk itself (replaying allocations, tracking copy
+ * payloads) is included in each engine's time, and measured alone as {@code walk-only}. Usage:
+ * {@code SpeculationBenchmark [--launches N] [--live N] [--rounds N] [--trace FILE] [ENGINE...]}.
+ */
+public final class SpeculationBenchmark {
+
+	/** The launch rate every engine but ptx-flow must reach. */
+	public static final double TARGET_LAUNCHES_PER_SECOND = 5e6;
+
+	/**
+	 * One engine's figures.
+	 *
+	 * @param engine the engine (or {@code walk-only})
+	 * @param launchesPerSecond best round, wall clock
+	 * @param launchesPerCpuSecond best round, thread CPU time
+	 * @param accesses accesses emitted in one walk
+	 */
+	public record EngineFigures(String engine, double launchesPerSecond, double launchesPerCpuSecond, long accesses) {
+	}
+
+	/**
+	 * What a run measured.
+	 *
+	 * @param launches launches in the trace
+	 * @param events events in the trace
+	 * @param liveAllocations the generator's live allocation target
+	 * @param engines per engine
+	 */
+	public record Figures(long launches, long events, int liveAllocations, List<EngineFigures> engines) {
+	}
+
+	private static final class CountingSink implements AccessSink {
+		long count;
+		long bytes;
+
+		@Override
+		public void access(long id, long base, long begin, long end, int mode, int param, int offset) {
+			count++;
+			bytes += end - begin;
+		}
+	}
+
+	private SpeculationBenchmark() {
+	}
+
+	/**
+	 * Measures engines on a trace.
+	 *
+	 * @param trace the trace
+	 * @param liveAllocations what the trace was generated with (for the record)
+	 * @param engines engine names
+	 * @param rounds rounds per engine (the best is kept)
+	 * @return the figures
+	 */
+	public static Figures measure(Trace trace, int liveAllocations, List<String> engines, int rounds) {
+		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+		List<EngineFigures> result = new ArrayList<>();
+		List<String> all = new ArrayList<>();
+		all.add("walk-only");
+		all.addAll(engines);
+		for (String name : all) {
+			double bestWall = 0;
+			double bestCpu = 0;
+			long accesses = 0;
+			for (int r = 0; r < rounds; r++) {
+				CountingSink sink = new CountingSink();
+				long start = System.nanoTime();
+				long cpuStart = threads.getCurrentThreadCpuTime();
+				if (name.equals("walk-only")) {
+					new TraceSpeculator(trace, true).run(null, launch -> sink.count++);
+					sink.count = 0;
+				} else {
+					SpeculationEngine engine = EngineRegistry.create(name, trace);
+					TraceSpeculator.forEngines(trace, List.of(engine)).run(null,
+							launch -> engine.speculate(launch, sink));
+				}
+				double wall = (System.nanoTime() - start) / 1e9;
+				double cpu = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
+				bestWall = Math.max(bestWall, trace.launchCount() / wall);
+				bestCpu = Math.max(bestCpu, trace.launchCount() / cpu);
+				accesses = sink.count;
+			}
+			result.add(new EngineFigures(name, bestWall, bestCpu, accesses));
+		}
+		return new Figures(trace.launchCount(), trace.eventCount(), liveAllocations, result);
+	}
+
+	/**
+	 * @param args options and engine names (default: phos, arg-scan, ptx-flow, arg-scan+indirect,
+	 *        ptx-flow/arg-scan, best)
+	 * @throws IOException when the trace cannot be written or read
+	 */
+	public static void main(String[] args) throws IOException {
+		long launches = 1_000_000;
+		int live = 10_000;
+		int rounds = 3;
+		Path traceFile = null;
+		List<String> engines = new ArrayList<>();
+		for (int i = 0; i < args.length; i++) {
+			switch (args[i]) {
+				case "--launches" -> launches = Long.parseLong(args[++i]);
+				case "--live" -> live = Integer.parseInt(args[++i]);
+				case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+				case "--trace" -> traceFile = Path.of(args[++i]);
+				default -> engines.add(args[i]);
+			}
+		}
+		if (engines.isEmpty()) {
+			engines = List.of("phos", "arg-scan", "ptx-flow", "arg-scan+indirect", "ptx-flow/arg-scan", "best");
+		}
+		boolean temporary = traceFile == null;
+		Path file = temporary ? Files.createTempFile("speculation-bench", ".phos") : traceFile;
+		try {
+			if (temporary || !Files.exists(file)) {
+				SyntheticTraceOptions options = SyntheticTraceOptions.defaults(launches).withLiveAllocations(live);
+				SyntheticTraceGenerator.generate(file, options, null);
+			}
+			Trace trace = TraceReader.read(file, null).trace();
+			Figures f = measure(trace, live, engines, rounds);
+			System.out.printf("%d launches, %d events, %d live allocations%n", f.launches(), f.events(),
+					f.liveAllocations());
+			for (EngineFigures e : f.engines()) {
+				boolean exempt = e.engine().equals("walk-only") || e.engine().startsWith("ptx-flow")
+						|| e.engine().equals("best");
+				System.out.printf("%-26s %8.2f M launches/s wall  %8.2f M launches/CPU-s  %10d accesses  %s%n",
+						e.engine(), e.launchesPerSecond() / 1e6, e.launchesPerCpuSecond() / 1e6, e.accesses(),
+						exempt ? "" : e.launchesPerCpuSecond() >= TARGET_LAUNCHES_PER_SECOND ? "meets 5M" : "BELOW 5M");
+			}
+		} finally {
+			if (temporary) {
+				Files.deleteIfExists(file);
+			}
+		}
+	}
+}

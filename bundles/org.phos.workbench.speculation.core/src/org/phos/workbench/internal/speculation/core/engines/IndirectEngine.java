@@ -1,0 +1,110 @@
+package org.phos.workbench.internal.speculation.core.engines;
+
+import static org.phos.workbench.speculation.core.SpeculatedAccess.INDIRECT;
+import static org.phos.workbench.speculation.core.SpeculatedAccess.READ_WRITE;
+import static org.phos.workbench.speculation.core.SpeculatedAccess.WHOLE_ALLOCATION;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.LongConsumer;
+
+import org.phos.workbench.speculation.core.AccessSink;
+import org.phos.workbench.speculation.core.LaunchContext;
+import org.phos.workbench.speculation.core.SpeculationEngine;
+import org.phos.workbench.speculation.core.StoredPointers;
+
+/**
+ * The {@code +indirect} modifier: adds to another engine's speculation the allocations whose addresses were copied
+ * into device memory (captured host-to-device payloads, see {@link StoredPointers}) that the launch can reach: held
+ * in an allocation the base engine speculated, or, transitively, in one found that way. Each is read-write, whole
+ * allocation, flagged {@link org.phos.workbench.speculation.core.SpeculatedAccess#INDIRECT}. This covers pointer
+ * tables built on the host (arrays of device pointers, structures of arrays); pointers a kernel writes into memory
+ * itself are not visible in a trace.
+ */
+public final class IndirectEngine implements SpeculationEngine {
+
+	/** The suffix naming the modifier. */
+	public static final String SUFFIX = "+indirect";
+
+	private final SpeculationEngine base;
+	private final String name;
+	/** Allocations queued for expansion this launch, and the generation-stamped sets of queued and emitted ones. */
+	private long[] queue = new long[16];
+	private int queued;
+	private final LongIntMap expanded = new LongIntMap(256);
+	private final LongIntMap emitted = new LongIntMap(256);
+	private int generation;
+	private LaunchContext launch;
+	private AccessSink out;
+	private final AccessSink forward = this::forward;
+	private final LongConsumer follow = this::follow;
+
+	/** @param base the engine whose accesses are the roots */
+	public IndirectEngine(SpeculationEngine base) {
+		this.base = base;
+		this.name = base.name() + SUFFIX;
+	}
+
+	@Override
+	public String name() {
+		return name;
+	}
+
+	@Override
+	public boolean usesStoredPointers() {
+		return true;
+	}
+
+	@Override
+	public List<String> notes() {
+		return base.notes();
+	}
+
+	@Override
+	public boolean speculate(LaunchContext launch, AccessSink sink) {
+		StoredPointers stored = launch.storedPointers();
+		if (stored.allocationCount() == 0) {
+			return base.speculate(launch, sink);
+		}
+		this.launch = launch;
+		this.out = sink;
+		if (++generation == LongIntMap.MISSING) {
+			generation = 1;
+			expanded.clear();
+			emitted.clear();
+		}
+		queued = 0;
+		boolean covered = base.speculate(launch, forward);
+		for (int next = 0; next < queued; next++) {
+			stored.forEach(queue[next], follow);
+		}
+		return covered;
+	}
+
+	private void forward(long id, long allocationBase, long begin, long end, int mode, int param, int offset) {
+		out.access(id, allocationBase, begin, end, mode, param, offset);
+		enqueue(id);
+	}
+
+	private void enqueue(long id) {
+		if (expanded.get(id) == generation || !launch.storedPointers().holdsPointers(id)) {
+			return;
+		}
+		expanded.put(id, generation);
+		if (queued == queue.length) {
+			queue = Arrays.copyOf(queue, queued * 2);
+		}
+		queue[queued++] = id;
+	}
+
+	private void follow(long pointer) {
+		long id = launch.findAllocation(pointer);
+		if (id < 0 || emitted.get(id) == generation) {
+			return;
+		}
+		emitted.put(id, generation);
+		long b = launch.allocationBase(id);
+		out.access(id, b, b, b + launch.allocationSize(id), READ_WRITE | WHOLE_ALLOCATION | INDIRECT, -1, -1);
+		enqueue(id);
+	}
+}

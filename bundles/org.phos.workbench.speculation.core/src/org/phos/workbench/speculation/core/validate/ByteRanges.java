@@ -1,0 +1,110 @@
+package org.phos.workbench.speculation.core.validate;
+
+import java.util.Arrays;
+
+/**
+ * A reusable set of byte addresses as half-open ranges: add ranges, then ask sizes, intersections and inclusion.
+ * Ranges are sorted and merged lazily.
+ */
+final class ByteRanges {
+
+	private long[] begins = new long[8];
+	private long[] ends = new long[8];
+	private int count;
+	private boolean normal = true;
+
+	void clear() {
+		count = 0;
+		normal = true;
+	}
+
+	boolean isEmpty() {
+		return count == 0;
+	}
+
+	void add(long begin, long end) {
+		if (end <= begin) {
+			return;
+		}
+		if (count == begins.length) {
+			begins = Arrays.copyOf(begins, count * 2);
+			ends = Arrays.copyOf(ends, count * 2);
+		}
+		begins[count] = begin;
+		ends[count++] = end;
+		normal = count == 1 || (normal && begin > ends[count - 2]);
+	}
+
+	void addAll(ByteRanges other) {
+		for (int i = 0; i < other.count; i++) {
+			add(other.begins[i], other.ends[i]);
+		}
+	}
+
+	private void normalize() {
+		if (normal) {
+			return;
+		}
+		// insertion sort by begin: range lists per launch and allocation are short
+		for (int i = 1; i < count; i++) {
+			long b = begins[i];
+			long e = ends[i];
+			int j = i - 1;
+			while (j >= 0 && begins[j] > b) {
+				begins[j + 1] = begins[j];
+				ends[j + 1] = ends[j];
+				j--;
+			}
+			begins[j + 1] = b;
+			ends[j + 1] = e;
+		}
+		int n = 0;
+		for (int i = 0; i < count; i++) {
+			if (n > 0 && begins[i] <= ends[n - 1]) {
+				ends[n - 1] = Math.max(ends[n - 1], ends[i]);
+			} else {
+				begins[n] = begins[i];
+				ends[n++] = ends[i];
+			}
+		}
+		count = n;
+		normal = true;
+	}
+
+	/** @return the number of bytes in the set */
+	long size() {
+		normalize();
+		long total = 0;
+		for (int i = 0; i < count; i++) {
+			total += ends[i] - begins[i];
+		}
+		return total;
+	}
+
+	/** @return the number of bytes in both sets */
+	long intersection(ByteRanges other) {
+		normalize();
+		other.normalize();
+		long total = 0;
+		int i = 0;
+		int j = 0;
+		while (i < count && j < other.count) {
+			long lo = Math.max(begins[i], other.begins[j]);
+			long hi = Math.min(ends[i], other.ends[j]);
+			if (hi > lo) {
+				total += hi - lo;
+			}
+			if (ends[i] < other.ends[j]) {
+				i++;
+			} else {
+				j++;
+			}
+		}
+		return total;
+	}
+
+	/** @return the bytes of {@code other} not in this set */
+	long missing(ByteRanges other) {
+		return other.size() - intersection(other);
+	}
+}

@@ -1,0 +1,216 @@
+package org.phos.workbench.internal.trace.core.format;
+
+import java.util.Arrays;
+
+import org.phos.workbench.internal.trace.core.model.TraceColumns;
+import org.phos.workbench.trace.core.TraceEvent;
+
+/**
+ * Events on the wire. Encoding writes {@code Event} messages into an {@code EventBatch}; decoding walks an
+ * {@code EventBatch} payload and appends each event straight to {@link TraceColumns}, holding the fields of the
+ * event being decoded in a reused scratch array (no object per event). Protobuf rules are kept: unknown fields are
+ * skipped, the last value of a scalar wins, a repeated oneof member merges, a different one replaces it.
+ */
+public final class EventCodec {
+    // Event fields
+    private static final int HOST_NS = 1, THREAD = 2;
+    static final int ALLOC = 10, FREE = 11, MEMCPY = 12, MEMSET = 13, LAUNCH = 14, SYNC = 15, GRAPH_LAUNCH = 16;
+
+    private final ProtoWriter body = new ProtoWriter(256);
+    private final ProtoWriter event = new ProtoWriter(256);
+
+    // decoding scratch: v[f] is the varint field f of the current body
+    private final long[] v = new long[17];
+    private int bytesOffset;
+    private int bytesLength;
+    private final ProtoReader r = new ProtoReader(new byte[0], 0, 0);
+
+    /** Appends {@code e} as field 2 (an Event) of the batch being built in {@code batch}. */
+    void encode(TraceEvent e, ProtoWriter batch) {
+        ProtoWriter b = body;
+        b.reset();
+        int field;
+        switch (e) {
+            case TraceEvent.Alloc a -> {
+                field = ALLOC;
+                b.uint64(1, a.address());
+                b.uint64(2, a.size());
+                b.uint64(3, code(a.allocKind().code(), a));
+                b.uint64(4, a.stream());
+            }
+            case TraceEvent.Free f -> {
+                field = FREE;
+                b.uint64(1, f.address());
+                b.uint64(2, code(f.allocKind().code(), f));
+                b.uint64(3, f.stream());
+            }
+            case TraceEvent.Memcpy m -> {
+                field = MEMCPY;
+                b.uint64(1, code(m.copyKind().code(), m));
+                b.uint64(2, m.src());
+                b.uint64(3, m.dst());
+                b.uint64(4, m.bytes());
+                b.uint64(5, m.stream());
+                b.bool(6, m.async());
+                b.bytes(7, m.payload(), 0, m.payload().length);
+                b.uint64(8, m.gpuStartNs());
+                b.uint64(9, m.gpuEndNs());
+            }
+            case TraceEvent.Memset s -> {
+                field = MEMSET;
+                b.uint64(1, s.dst());
+                b.uint64(2, s.bytes());
+                b.uint32(3, s.value());
+                b.uint32(4, s.elementSize());
+                b.uint64(5, s.stream());
+                b.bool(6, s.async());
+                b.uint64(8, s.gpuStartNs());
+                b.uint64(9, s.gpuEndNs());
+            }
+            case TraceEvent.Launch l -> {
+                field = LAUNCH;
+                b.uint32(1, l.function());
+                b.uint32(2, l.grid().x());
+                b.uint32(3, l.grid().y());
+                b.uint32(4, l.grid().z());
+                b.uint32(5, l.block().x());
+                b.uint32(6, l.block().y());
+                b.uint32(7, l.block().z());
+                b.uint32(8, l.sharedMem());
+                b.uint64(9, l.stream());
+                b.bytes(10, l.params(), 0, l.params().length);
+                b.uint64(11, l.gpuStartNs());
+                b.uint64(12, l.gpuEndNs());
+                b.uint64(13, code(l.launchKind().code(), l));
+                b.uint64(14, l.graphLaunch());
+            }
+            case TraceEvent.Sync s -> {
+                field = SYNC;
+                b.uint64(1, code(s.syncKind().code(), s));
+                b.uint64(2, s.stream());
+                b.uint64(3, s.event());
+                b.uint32(4, s.flags());
+            }
+            case TraceEvent.GraphLaunch g -> {
+                field = GRAPH_LAUNCH;
+                b.uint64(1, g.graphExec());
+                b.uint64(2, g.stream());
+                b.uint32(3, g.kernelNodes());
+            }
+            case TraceEvent.Unknown u -> throw new IllegalArgumentException(
+                    "an event of unknown kind cannot be written: " + u);
+        }
+        ProtoWriter ev = event;
+        ev.reset();
+        ev.uint64(HOST_NS, e.hostNs());
+        ev.uint32(THREAD, e.thread());
+        ev.message(field, b);
+        batch.message(2, ev);
+    }
+
+    private static int code(int code, TraceEvent e) {
+        if (code < 0) {
+            throw new IllegalArgumentException("an UNRECOGNIZED enum value cannot be written: " + e);
+        }
+        return code;
+    }
+
+    /**
+     * Decodes the EventBatch in {@code buf[off, off + len)} into {@code out}; returns the number of events. On a
+     * {@link WireFormatException} some events may have been appended: the caller rolls them back.
+     *
+     * @param expectedFirst index the batch's first event must have (events already loaded)
+     */
+    public int decodeBatch(byte[] buf, int off, int len, TraceColumns out, long expectedFirst)
+            throws WireFormatException {
+        ProtoReader r = this.r;
+        r.reset(buf, off, off + len);
+        long firstIndex = 0;
+        int before = out.eventCount();
+        while (r.more()) {
+            int t = r.tag();
+            if (t == (2 << 3 | ProtoReader.LEN)) {
+                int n = r.length();
+                int end = r.pos + n;
+                decodeEvent(r, end, out);
+                r.pos = end;
+                r.limit = off + len;
+            } else if (t == (1 << 3)) {
+                firstIndex = r.varint();
+            } else {
+                r.skip(t);
+            }
+        }
+        if (firstIndex != expectedFirst) {
+            throw new WireFormatException("batch first_index is " + Long.toUnsignedString(firstIndex)
+                    + " but " + expectedFirst + " events precede it (a batch is missing or repeated)");
+        }
+        return out.eventCount() - before;
+    }
+
+    private void decodeEvent(ProtoReader r, int end, TraceColumns out) throws WireFormatException {
+        int outer = r.limit;
+        r.limit = end;
+        long host = 0;
+        int thread = 0;
+        int kind = 0;
+        long[] v = this.v;
+        while (r.pos < end) {
+            int t = r.tag();
+            int f = t >>> 3;
+            if (t == (HOST_NS << 3)) {
+                host = r.varint();
+            } else if (t == (THREAD << 3)) {
+                thread = (int) r.varint();
+            } else if (f >= ALLOC && f <= GRAPH_LAUNCH && (t & 7) == ProtoReader.LEN) {
+                if (f != kind) {
+                    Arrays.fill(v, 0);
+                    bytesOffset = 0;
+                    bytesLength = 0;
+                    kind = f;
+                }
+                int n = r.length();
+                decodeBody(r, r.pos + n, f);
+                r.limit = end;
+            } else {
+                r.skip(t);
+            }
+        }
+        r.limit = outer;
+        switch (kind) {
+            case ALLOC -> out.addAlloc(host, thread, v[1], v[2], (int) v[3], v[4]);
+            case FREE -> out.addFree(host, thread, v[1], (int) v[2], v[3]);
+            case MEMCPY -> out.addMemcpy(host, thread, (int) v[1], v[2], v[3], v[4], v[5], v[6] != 0, r.buf,
+                    bytesOffset, bytesLength, v[8], v[9]);
+            case MEMSET -> out.addMemset(host, thread, v[1], v[2], (int) v[3], (int) v[4], v[5], v[6] != 0, v[8],
+                    v[9]);
+            case LAUNCH -> out.addLaunch(host, thread, (int) v[1], (int) v[2], (int) v[3], (int) v[4], (int) v[5],
+                    (int) v[6], (int) v[7], (int) v[8], v[9], r.buf, bytesOffset, bytesLength, v[11], v[12],
+                    (int) v[13], v[14]);
+            case SYNC -> out.addSync(host, thread, (int) v[1], v[2], v[3], (int) v[4]);
+            case GRAPH_LAUNCH -> out.addGraphLaunch(host, thread, v[1], v[2], (int) v[3]);
+            default -> out.addUnknown(host, thread);
+        }
+    }
+
+    private void decodeBody(ProtoReader r, int end, int kind) throws WireFormatException {
+        r.limit = end;
+        long[] v = this.v;
+        int bytesField = kind == LAUNCH ? 10 : kind == MEMCPY ? 7 : -1;
+        while (r.pos < end) {
+            int t = r.tag();
+            int f = t >>> 3;
+            int wt = t & 7;
+            if (wt == ProtoReader.VARINT && f <= 16) {
+                v[f] = r.varint();
+            } else if (wt == ProtoReader.LEN && f == bytesField) {
+                int n = r.length();
+                bytesOffset = r.pos;
+                bytesLength = n;
+                r.pos += n;
+            } else {
+                r.skip(t);
+            }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+package org.phos.workbench.internal.trace.core.format;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.phos.workbench.trace.core.AddressRange;
+import org.phos.workbench.trace.core.FunctionInfo;
+import org.phos.workbench.trace.core.ModuleInfo;
+import org.phos.workbench.trace.core.ModuleKind;
+import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ParamInfo;
+import org.phos.workbench.trace.core.TraceEnd;
+import org.phos.workbench.trace.core.TraceHeader;
+
+/** Encoding and decoding of the v1 messages other than events (field numbers from phos-trace-v1.proto). */
+final class Messages {
+    private Messages() {
+    }
+
+    static void encodeHeader(TraceHeader h, ProtoWriter w) {
+        w.uint32(1, h.formatVersion());
+        w.string(2, h.recorder());
+        w.string(3, h.recorderVersion());
+        w.string(4, h.host());
+        w.uint32(5, h.pid());
+        for (String a : h.argv()) {
+            w.repeatedString(6, a);
+        }
+        w.string(7, h.deviceName());
+        w.uint32(8, h.ccMajor());
+        w.uint32(9, h.ccMinor());
+        w.uint32(10, h.driverVersion());
+        w.uint32(11, h.runtimeVersion());
+        w.string(12, h.clockDomain());
+        w.uint64(13, h.startUnixNs());
+        w.uint64(14, h.startMonoNs());
+        w.uint64(15, h.payloadLimit());
+        w.bool(16, h.gpuTiming());
+        w.uint64(17, h.deviceMemory());
+    }
+
+    static TraceHeader decodeHeader(ProtoReader r) throws WireFormatException {
+        int version = 0, pid = 0, ccMajor = 0, ccMinor = 0, driver = 0, runtime = 0;
+        String recorder = "", recorderVersion = "", host = "", device = "", clock = "";
+        List<String> argv = new ArrayList<>();
+        long startUnix = 0, startMono = 0, payloadLimit = 0, deviceMemory = 0;
+        boolean gpuTiming = false;
+        while (r.more()) {
+            int t = r.tag();
+            switch (t) {
+                case 1 << 3 -> version = (int) r.varint();
+                case 2 << 3 | 2 -> recorder = r.string();
+                case 3 << 3 | 2 -> recorderVersion = r.string();
+                case 4 << 3 | 2 -> host = r.string();
+                case 5 << 3 -> pid = (int) r.varint();
+                case 6 << 3 | 2 -> argv.add(r.string());
+                case 7 << 3 | 2 -> device = r.string();
+                case 8 << 3 -> ccMajor = (int) r.varint();
+                case 9 << 3 -> ccMinor = (int) r.varint();
+                case 10 << 3 -> driver = (int) r.varint();
+                case 11 << 3 -> runtime = (int) r.varint();
+                case 12 << 3 | 2 -> clock = r.string();
+                case 13 << 3 -> startUnix = r.varint();
+                case 14 << 3 -> startMono = r.varint();
+                case 15 << 3 -> payloadLimit = r.varint();
+                case 16 << 3 -> gpuTiming = r.varint() != 0;
+                case 17 << 3 -> deviceMemory = r.varint();
+                default -> r.skip(t);
+            }
+        }
+        return new TraceHeader(version, recorder, recorderVersion, host, pid, argv, device, ccMajor, ccMinor, driver,
+                runtime, clock, startUnix, startMono, payloadLimit, gpuTiming, deviceMemory);
+    }
+
+    static void encodeModule(ModuleInfo m, ProtoWriter w) {
+        w.uint32(1, m.id());
+        w.uint64(2, m.kind().code());
+        w.bytes(3, m.image(), 0, m.image().length);
+        w.fixed64(4, m.hash());
+        w.string(5, m.origin());
+        w.uint64(6, m.imageSize());
+    }
+
+    static ModuleInfo decodeModule(ProtoReader r) throws WireFormatException {
+        int id = 0;
+        int kind = 0;
+        byte[] image = new byte[0];
+        long hash = 0, size = 0;
+        String origin = "";
+        while (r.more()) {
+            int t = r.tag();
+            switch (t) {
+                case 1 << 3 -> id = (int) r.varint();
+                case 2 << 3 -> kind = (int) r.varint();
+                case 3 << 3 | 2 -> image = r.bytes();
+                case 4 << 3 | 1 -> hash = r.fixed64();
+                case 5 << 3 | 2 -> origin = r.string();
+                case 6 << 3 -> size = r.varint();
+                default -> r.skip(t);
+            }
+        }
+        return new ModuleInfo(id, ModuleKind.ofCode(kind), image, hash, origin, size);
+    }
+
+    static void encodeFunction(FunctionInfo f, ProtoWriter w, ProtoWriter scratch) {
+        w.uint32(1, f.id());
+        w.uint32(2, f.moduleId());
+        w.string(3, f.mangledName());
+        w.string(4, f.demangledName());
+        for (ParamInfo p : f.params()) {
+            scratch.reset();
+            scratch.uint32(1, p.offset());
+            scratch.uint32(2, p.size());
+            w.message(5, scratch);
+        }
+    }
+
+    static FunctionInfo decodeFunction(ProtoReader r) throws WireFormatException {
+        int id = 0, module = 0;
+        String mangled = "", demangled = "";
+        List<ParamInfo> params = new ArrayList<>();
+        while (r.more()) {
+            int t = r.tag();
+            switch (t) {
+                case 1 << 3 -> id = (int) r.varint();
+                case 2 << 3 -> module = (int) r.varint();
+                case 3 << 3 | 2 -> mangled = r.string();
+                case 4 << 3 | 2 -> demangled = r.string();
+                case 5 << 3 | 2 -> {
+                    int n = r.length();
+                    int end = r.pos + n;
+                    int saved = r.limit;
+                    r.limit = end;
+                    int offset = 0, size = 0;
+                    while (r.more()) {
+                        int pt = r.tag();
+                        switch (pt) {
+                            case 1 << 3 -> offset = (int) r.varint();
+                            case 2 << 3 -> size = (int) r.varint();
+                            default -> r.skip(pt);
+                        }
+                    }
+                    r.limit = saved;
+                    params.add(new ParamInfo(offset, size));
+                }
+                default -> r.skip(t);
+            }
+        }
+        return new FunctionInfo(id, module, mangled, demangled, params);
+    }
+
+    static void encodeObserved(ObservedAccess a, ProtoWriter w, ProtoWriter scratch) {
+        w.uint64(1, a.launchEvent());
+        w.uint64(2, a.allocation());
+        for (AddressRange range : a.read()) {
+            encodeRange(3, range, w, scratch);
+        }
+        for (AddressRange range : a.written()) {
+            encodeRange(4, range, w, scratch);
+        }
+        w.uint64(5, a.readCount());
+        w.uint64(6, a.writeCount());
+        w.string(7, a.tool());
+    }
+
+    private static void encodeRange(int field, AddressRange range, ProtoWriter w, ProtoWriter scratch) {
+        scratch.reset();
+        scratch.uint64(1, range.begin());
+        scratch.uint64(2, range.end());
+        w.message(field, scratch);
+    }
+
+    /** Decodes an ObservedBatch into {@code out}. */
+    static void decodeObservedBatch(ProtoReader r, List<ObservedAccess> out) throws WireFormatException {
+        while (r.more()) {
+            int t = r.tag();
+            if (t == (1 << 3 | 2)) {
+                int n = r.length();
+                int end = r.pos + n;
+                int saved = r.limit;
+                r.limit = end;
+                out.add(decodeObserved(r));
+                r.limit = saved;
+            } else {
+                r.skip(t);
+            }
+        }
+    }
+
+    private static ObservedAccess decodeObserved(ProtoReader r) throws WireFormatException {
+        long launch = 0, allocation = 0, readCount = 0, writeCount = 0;
+        List<AddressRange> read = new ArrayList<>();
+        List<AddressRange> written = new ArrayList<>();
+        String tool = "";
+        while (r.more()) {
+            int t = r.tag();
+            switch (t) {
+                case 1 << 3 -> launch = r.varint();
+                case 2 << 3 -> allocation = r.varint();
+                case 3 << 3 | 2 -> read.add(decodeRange(r));
+                case 4 << 3 | 2 -> written.add(decodeRange(r));
+                case 5 << 3 -> readCount = r.varint();
+                case 6 << 3 -> writeCount = r.varint();
+                case 7 << 3 | 2 -> tool = r.string();
+                default -> r.skip(t);
+            }
+        }
+        return new ObservedAccess(launch, allocation, read, written, readCount, writeCount, tool);
+    }
+
+    private static AddressRange decodeRange(ProtoReader r) throws WireFormatException {
+        int n = r.length();
+        int saved = r.limit;
+        r.limit = r.pos + n;
+        long begin = 0, end = 0;
+        while (r.more()) {
+            int t = r.tag();
+            switch (t) {
+                case 1 << 3 -> begin = r.varint();
+                case 2 << 3 -> end = r.varint();
+                default -> r.skip(t);
+            }
+        }
+        r.limit = saved;
+        return new AddressRange(begin, end);
+    }
+
+    static void encodeEnd(TraceEnd e, ProtoWriter w) {
+        w.uint64(1, e.eventCount());
+        w.uint64(2, e.droppedEvents());
+        w.uint64(3, e.endNs());
+    }
+
+    static TraceEnd decodeEnd(ProtoReader r) throws WireFormatException {
+        long count = 0, dropped = 0, end = 0;
+        while (r.more()) {
+            int t = r.tag();
+            switch (t) {
+                case 1 << 3 -> count = r.varint();
+                case 2 << 3 -> dropped = r.varint();
+                case 3 << 3 -> end = r.varint();
+                default -> r.skip(t);
+            }
+        }
+        return new TraceEnd(count, dropped, end);
+    }
+}

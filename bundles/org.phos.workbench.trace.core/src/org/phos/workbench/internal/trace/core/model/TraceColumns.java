@@ -1,0 +1,323 @@
+package org.phos.workbench.internal.trace.core.model;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.trace.core.EventKind;
+import org.phos.workbench.trace.core.FunctionInfo;
+import org.phos.workbench.trace.core.LaunchKind;
+import org.phos.workbench.trace.core.ModuleInfo;
+import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.TraceEnd;
+import org.phos.workbench.trace.core.TraceHeader;
+
+/**
+ * The columns of a trace, filled by the reader (through the primitive {@code add*} methods, one call per decoded
+ * event, nothing allocated) or by {@link TraceModelBuilder}, then frozen into a {@link ColumnarTrace}.
+ * <p>
+ * Layout: every event has a kind, host time, thread and a <i>row</i>, its index in the table of its kind. Each
+ * kind has its own table of columns. Launches store an interned {@link LaunchShapes shape} id, a reference into
+ * the parameter arena, and GPU start plus duration; the rare graph-node back references live in a sparse table.
+ * Appends of a chunk can be undone with {@link #mark()}/{@link #rollback(Mark)} when the chunk turns out damaged.
+ */
+public final class TraceColumns {
+    private static final int KINDS = EventKind.values().length;
+    static final int NO_DURATION = -1;
+    static final char BIG_THREAD = Character.MAX_VALUE;
+
+    final TraceHeader header;
+    final List<ModuleInfo> modules = new ArrayList<>();
+    final Map<Integer, ModuleInfo> modulesById = new HashMap<>();
+    final List<FunctionInfo> functions = new ArrayList<>();
+    final Map<Integer, FunctionInfo> functionsById = new HashMap<>();
+    final List<ObservedAccess> observed = new ArrayList<>();
+    @Nullable TraceEnd end;
+
+    int eventCount;
+    final int[] counts = new int[KINDS];
+    final ByteColumn kind = new ByteColumn();
+    final TimeColumn hostNs = new TimeColumn();
+    final CharColumn thread = new CharColumn();
+    final Map<Integer, Integer> bigThreads = new LinkedHashMap<>();
+    final IntColumn row = new IntColumn();
+
+    final LongInterner streams = new LongInterner();
+    final LaunchShapes shapes = new LaunchShapes();
+    final ByteArena params = new ByteArena();
+    final ByteArena payloads = new ByteArena();
+
+    final IntColumn launchEvent = new IntColumn();
+    final IntColumn launchShape = new IntColumn();
+    final LongColumn launchParams = new LongColumn();
+    final TimeColumn launchGpuStart = new TimeColumn();
+    final IntColumn launchGpuDuration = new IntColumn();
+    final Map<Integer, Long> launchGpuEnds = new LinkedHashMap<>();
+    final IntColumn graphNodeLaunch = new IntColumn();
+    final LongColumn graphNodeOwner = new LongColumn();
+
+    final LongColumn allocAddress = new LongColumn();
+    final LongColumn allocSize = new LongColumn();
+    final ByteColumn allocKind = new ByteColumn();
+    final IntColumn allocStream = new IntColumn();
+
+    final LongColumn freeAddress = new LongColumn();
+    final ByteColumn freeKind = new ByteColumn();
+    final IntColumn freeStream = new IntColumn();
+
+    /** Copy kind code in the low 7 bits, async in bit 7. */
+    final ByteColumn copyKindAsync = new ByteColumn();
+    final LongColumn copySrc = new LongColumn();
+    final LongColumn copyDst = new LongColumn();
+    final LongColumn copyBytes = new LongColumn();
+    final IntColumn copyStream = new IntColumn();
+    final LongColumn copyPayload = new LongColumn();
+    final TimeColumn copyGpuStart = new TimeColumn();
+    final TimeColumn copyGpuEnd = new TimeColumn();
+
+    final LongColumn setDst = new LongColumn();
+    final LongColumn setBytes = new LongColumn();
+    final IntColumn setValue = new IntColumn();
+    final IntColumn setElementSize = new IntColumn();
+    final ByteColumn setAsync = new ByteColumn();
+    final IntColumn setStream = new IntColumn();
+    final TimeColumn setGpuStart = new TimeColumn();
+    final TimeColumn setGpuEnd = new TimeColumn();
+
+    final ByteColumn syncKind = new ByteColumn();
+    final IntColumn syncStream = new IntColumn();
+    final LongColumn syncEvent = new LongColumn();
+    final IntColumn syncFlags = new IntColumn();
+
+    final LongColumn graphExec = new LongColumn();
+    final IntColumn graphStream = new IntColumn();
+    final IntColumn graphNodes = new IntColumn();
+
+    private final Column[] eventColumns = { kind, hostNs, thread, row };
+    private final Column[][] tables = new Column[KINDS][];
+    {
+        tables[EventKind.ALLOC.ordinal()] = new Column[] { allocAddress, allocSize, allocKind, allocStream };
+        tables[EventKind.FREE.ordinal()] = new Column[] { freeAddress, freeKind, freeStream };
+        tables[EventKind.MEMCPY.ordinal()] = new Column[] { copyKindAsync, copySrc, copyDst, copyBytes, copyStream,
+                copyPayload, copyGpuStart, copyGpuEnd };
+        tables[EventKind.MEMSET.ordinal()] = new Column[] { setDst, setBytes, setValue, setElementSize, setAsync,
+                setStream, setGpuStart, setGpuEnd };
+        tables[EventKind.LAUNCH.ordinal()] = new Column[] { launchEvent, launchShape, launchParams, launchGpuStart,
+                launchGpuDuration };
+        tables[EventKind.SYNC.ordinal()] = new Column[] { syncKind, syncStream, syncEvent, syncFlags };
+        tables[EventKind.GRAPH_LAUNCH.ordinal()] = new Column[] { graphExec, graphStream, graphNodes };
+        tables[EventKind.UNKNOWN.ordinal()] = new Column[0];
+    }
+
+    public TraceColumns(TraceHeader header) {
+        this.header = header;
+    }
+
+    /** Stores an open-enum wire number in a byte: 0..126 as is, anything else as 127 (unrecognized). */
+    static byte enumCode(int code) {
+        return (byte) (code >= 0 && code < 127 ? code : 127);
+    }
+
+    private int addEvent(EventKind k, long host, int thr) {
+        int i = eventCount++;
+        kind.add((byte) k.ordinal());
+        hostNs.add(host);
+        if (thr >= 0 && thr < BIG_THREAD) {
+            thread.add((char) thr);
+        } else {
+            thread.add(BIG_THREAD);
+            bigThreads.put(i, thr);
+        }
+        int r = counts[k.ordinal()]++;
+        row.add(r);
+        return r;
+    }
+
+    public void addAlloc(long host, int thr, long address, long size, int kindCode, long stream) {
+        addEvent(EventKind.ALLOC, host, thr);
+        allocAddress.add(address);
+        allocSize.add(size);
+        allocKind.add(enumCode(kindCode));
+        allocStream.add(streams.intern(stream));
+    }
+
+    public void addFree(long host, int thr, long address, int kindCode, long stream) {
+        addEvent(EventKind.FREE, host, thr);
+        freeAddress.add(address);
+        freeKind.add(enumCode(kindCode));
+        freeStream.add(streams.intern(stream));
+    }
+
+    public void addMemcpy(long host, int thr, int kindCode, long src, long dst, long bytes, long stream,
+            boolean async, byte[] payload, int payloadOffset, int payloadLength, long gpuStart, long gpuEnd) {
+        addEvent(EventKind.MEMCPY, host, thr);
+        copyKindAsync.add((byte) (enumCode(kindCode) | (async ? 0x80 : 0)));
+        copySrc.add(src);
+        copyDst.add(dst);
+        copyBytes.add(bytes);
+        copyStream.add(streams.intern(stream));
+        copyPayload.add(payloads.add(payload, payloadOffset, payloadLength));
+        copyGpuStart.add(gpuStart);
+        copyGpuEnd.add(gpuEnd);
+    }
+
+    public void addMemset(long host, int thr, long dst, long bytes, int value, int elementSize, long stream,
+            boolean async, long gpuStart, long gpuEnd) {
+        addEvent(EventKind.MEMSET, host, thr);
+        setDst.add(dst);
+        setBytes.add(bytes);
+        setValue.add(value);
+        setElementSize.add(elementSize);
+        setAsync.add((byte) (async ? 1 : 0));
+        setStream.add(streams.intern(stream));
+        setGpuStart.add(gpuStart);
+        setGpuEnd.add(gpuEnd);
+    }
+
+    public void addLaunch(long host, int thr, int function, int gx, int gy, int gz, int bx, int by, int bz, int shm,
+            long stream, byte[] buf, int paramOffset, int paramLength, long gpuStart, long gpuEnd, int kindCode,
+            long graphLaunch) {
+        int event = eventCount;
+        int r = addEvent(EventKind.LAUNCH, host, thr);
+        byte kc = enumCode(kindCode);
+        launchEvent.add(event);
+        launchShape.add(shapes.intern(function, gx, gy, gz, bx, by, bz, shm, kc, streams.intern(stream)));
+        launchParams.add(params.add(buf, paramOffset, paramLength));
+        launchGpuStart.add(gpuStart);
+        long d = gpuEnd - gpuStart;
+        if (d >= 0 && d < 0xFFFF_FFFFL) {
+            launchGpuDuration.add((int) d);
+        } else {
+            launchGpuDuration.add(NO_DURATION);
+            launchGpuEnds.put(r, gpuEnd);
+        }
+        if (kc == LaunchKind.GRAPH_NODE.code() || graphLaunch != 0) {
+            graphNodeLaunch.add(r);
+            graphNodeOwner.add(graphLaunch);
+        }
+    }
+
+    public void addSync(long host, int thr, int kindCode, long stream, long cudaEvent, int flags) {
+        addEvent(EventKind.SYNC, host, thr);
+        syncKind.add(enumCode(kindCode));
+        syncStream.add(streams.intern(stream));
+        syncEvent.add(cudaEvent);
+        syncFlags.add(flags);
+    }
+
+    public void addGraphLaunch(long host, int thr, long exec, long stream, int kernelNodes) {
+        addEvent(EventKind.GRAPH_LAUNCH, host, thr);
+        graphExec.add(exec);
+        graphStream.add(streams.intern(stream));
+        graphNodes.add(kernelNodes);
+    }
+
+    public void addUnknown(long host, int thr) {
+        addEvent(EventKind.UNKNOWN, host, thr);
+    }
+
+    public void addModule(ModuleInfo m) {
+        modules.add(m);
+        modulesById.putIfAbsent(m.id(), m);
+    }
+
+    public void addFunction(FunctionInfo f) {
+        functions.add(f);
+        functionsById.putIfAbsent(f.id(), f);
+    }
+
+    public void addObserved(ObservedAccess a) {
+        observed.add(a);
+    }
+
+    public void setEnd(TraceEnd e) {
+        end = e;
+    }
+
+    public int eventCount() {
+        return eventCount;
+    }
+
+    public int count(EventKind k) {
+        return counts[k.ordinal()];
+    }
+
+    /** Where appends stood; see {@link #rollback(Mark)}. */
+    public record Mark(int events, int[] counts, long[] params, long[] payloads, int graphNodes, int observed) {
+    }
+
+    public Mark mark() {
+        return new Mark(eventCount, counts.clone(), params.mark(), payloads.mark(), graphNodeLaunch.size(),
+                observed.size());
+    }
+
+    /** Undoes every event and observed access appended since {@code m}. */
+    public void rollback(Mark m) {
+        for (Column c : eventColumns) {
+            c.truncate(m.events);
+        }
+        bigThreads.keySet().removeIf(i -> i >= m.events);
+        for (int k = 0; k < KINDS; k++) {
+            for (Column c : tables[k]) {
+                c.truncate(m.counts[k]);
+            }
+        }
+        int launches = m.counts[EventKind.LAUNCH.ordinal()];
+        launchGpuEnds.keySet().removeIf(r -> r >= launches);
+        graphNodeLaunch.truncate(m.graphNodes);
+        graphNodeOwner.truncate(m.graphNodes);
+        params.rollback(m.params);
+        payloads.rollback(m.payloads);
+        while (observed.size() > m.observed) {
+            observed.remove(observed.size() - 1);
+        }
+        eventCount = m.events;
+        System.arraycopy(m.counts, 0, counts, 0, KINDS);
+    }
+
+    /** Trims all columns and returns the immutable model; this object must not be used afterwards. */
+    public ColumnarTrace freeze() {
+        for (Column c : eventColumns) {
+            c.trim();
+        }
+        for (Column[] t : tables) {
+            for (Column c : t) {
+                c.trim();
+            }
+        }
+        graphNodeLaunch.trim();
+        graphNodeOwner.trim();
+        params.trim();
+        payloads.trim();
+        return new ColumnarTrace(this);
+    }
+
+    long footprintBytes() {
+        long bytes = 0;
+        for (Column c : eventColumns) {
+            bytes += c.footprintBytes();
+        }
+        for (Column[] t : tables) {
+            for (Column c : t) {
+                bytes += c.footprintBytes();
+            }
+        }
+        bytes += graphNodeLaunch.footprintBytes() + graphNodeOwner.footprintBytes();
+        bytes += params.footprintBytes() + payloads.footprintBytes();
+        bytes += streams.footprintBytes() + shapes.footprintBytes();
+        bytes += 64L * (bigThreads.size() + launchGpuEnds.size());
+        for (ModuleInfo m : modules) {
+            bytes += 64 + m.image().length;
+        }
+        for (FunctionInfo f : functions) {
+            bytes += 128 + 2L * (f.mangledName().length() + f.demangledName().length()) + 32L * f.params().size();
+        }
+        for (ObservedAccess a : observed) {
+            bytes += 96 + 40L * (a.read().size() + a.written().size());
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,34 @@
+package org.phos.workbench.trace.core;
+
+/**
+ * What an event of a trace is: the body of a v1 {@code Event} message. Every event also has a host timestamp and
+ * a thread number ({@link Trace#hostNs(int)}, {@link Trace#thread(int)}).
+ */
+public enum EventKind {
+    /** A device, managed, pool, VMM or pinned host allocation ({@code Alloc}). */
+    ALLOC,
+    /** The release of an allocation ({@code Free}). */
+    FREE,
+    /** A memory copy ({@code Memcpy}), possibly carrying the payload of a small host-to-device copy. */
+    MEMCPY,
+    /** A memory fill ({@code Memset}). */
+    MEMSET,
+    /** A kernel launch ({@code Launch}), including the kernel nodes a graph launch expands to. */
+    LAUNCH,
+    /** A stream or CUDA-event operation: create, destroy, record, wait, synchronize, graph capture ({@code Sync}). */
+    SYNC,
+    /** The launch of an executable graph ({@code GraphLaunch}); its kernel nodes follow as {@link #LAUNCH} events. */
+    GRAPH_LAUNCH,
+    /**
+     * An event whose body this reader does not know (written by a newer recorder). It is kept, with its time and
+     * thread, so that event indices stay those of the file.
+     */
+    UNKNOWN;
+
+    private static final EventKind[] VALUES = values();
+
+    /** The kind with the given {@link #ordinal()}, as stored in compact columns. */
+    public static EventKind ofOrdinal(int ordinal) {
+        return VALUES[ordinal];
+    }
+}

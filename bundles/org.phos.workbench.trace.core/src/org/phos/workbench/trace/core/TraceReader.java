@@ -1,0 +1,37 @@
+package org.phos.workbench.trace.core;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.internal.trace.core.format.TraceFileLoader;
+
+/**
+ * Loads {@code .phos} files (format v1) into a {@link Trace}.
+ * <p>
+ * A damaged file loads as far as it is intact: loading stops at the first chunk that is truncated or fails a
+ * check, keeps everything before it and reports a {@link TraceWarning} naming the chunk's byte offset. A file
+ * without a {@code TraceEnd} chunk loads with a "not closed cleanly" warning. Only a file that is not a trace at
+ * all, has an unknown format version, or whose first chunk (the header) is bad fails, with a
+ * {@link TraceFormatException} naming file and offset.
+ */
+public final class TraceReader {
+    private TraceReader() {
+    }
+
+    /**
+     * Reads a whole trace.
+     *
+     * @param file    a {@code .phos} file
+     * @param monitor progress in file bytes and cooperative cancellation; may be {@code null}
+     * @return the trace and the warnings about its file
+     * @throws TraceFormatException       when the file cannot be loaded as a trace at all
+     * @throws IOException                when the file cannot be read
+     * @throws OperationCanceledException when the monitor was cancelled
+     */
+    public static TraceLoadResult read(Path file, @Nullable IProgressMonitor monitor) throws IOException {
+        return new TraceFileLoader(file).load(monitor);
+    }
+}

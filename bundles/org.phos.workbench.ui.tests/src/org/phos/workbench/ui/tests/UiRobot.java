@@ -1,0 +1,196 @@
+package org.phos.workbench.ui.tests;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.graphics.GC;
+import org.eclipse.swt.graphics.Image;
+import org.eclipse.swt.graphics.ImageData;
+import org.eclipse.swt.graphics.ImageLoader;
+import org.eclipse.swt.graphics.Point;
+import org.eclipse.swt.graphics.Rectangle;
+import org.eclipse.swt.widgets.Composite;
+import org.eclipse.swt.widgets.Control;
+import org.eclipse.swt.widgets.Display;
+import org.eclipse.swt.widgets.Event;
+import org.eclipse.swt.widgets.Shell;
+
+/**
+ * Drives the running workbench the way a person does, with real input events ({@link Display#post}, which goes
+ * through XTest under X11/Xvfb), in place of SWTBot (not on Maven Central). Runs on the UI thread: every wait spins
+ * the event loop so the workbench keeps painting and reacting.
+ */
+public final class UiRobot {
+    private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+    private final Display display;
+
+    public UiRobot(Display display) {
+        this.display = display;
+    }
+
+    public Display display() {
+        return display;
+    }
+
+    /** Processes events for {@code millis} milliseconds. */
+    public void spin(long millis) {
+        long end = System.nanoTime() + millis * 1_000_000;
+        while (System.nanoTime() < end) {
+            if (!display.readAndDispatch()) {
+                display.timerExec(10, () -> { });
+                display.sleep();
+            }
+        }
+    }
+
+    /** Spins the event loop until {@code condition} holds; fails naming {@code what} after the timeout. */
+    public void waitUntil(String what, BooleanSupplier condition) {
+        waitUntil(what, condition, DEFAULT_TIMEOUT);
+    }
+
+    public void waitUntil(String what, BooleanSupplier condition, Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("Timed out after " + timeout.toMillis() + " ms waiting until " + what);
+            }
+            spin(25);
+        }
+    }
+
+    /** All controls of the given type below {@code root} (depth first) that match {@code filter}. */
+    public static <T extends Control> List<T> findAll(Control root, Class<T> type, Predicate<? super T> filter) {
+        List<T> found = new ArrayList<>();
+        collect(root, type, filter, found);
+        return found;
+    }
+
+    private static <T extends Control> void collect(Control c, Class<T> type, Predicate<? super T> filter,
+            List<T> out) {
+        if (type.isInstance(c) && filter.test(type.cast(c))) {
+            out.add(type.cast(c));
+        }
+        if (c instanceof Composite composite) {
+            for (Control child : composite.getChildren()) {
+                collect(child, type, filter, out);
+            }
+        }
+    }
+
+    /** The one visible control of {@code type} below {@code root} whose data {@code key} equals {@code value}. */
+    public <T extends Control> T findByData(Control root, Class<T> type, String key, Object value) {
+        List<T> hits = findAll(root, type, c -> c.isVisible() && value.equals(c.getData(key)));
+        if (hits.size() != 1) {
+            throw new AssertionError("Expected one visible " + type.getSimpleName() + " with " + key + "=" + value
+                    + " but found " + hits.size());
+        }
+        return hits.get(0);
+    }
+
+    public <T extends Control> Optional<T> find(Control root, Class<T> type, Predicate<? super T> filter) {
+        return findAll(root, type, filter).stream().findFirst();
+    }
+
+    /** Moves the pointer to the centre of {@code control} and clicks the left button. */
+    public void click(Control control) {
+        Point size = control.getSize();
+        click(control, size.x / 2, size.y / 2);
+    }
+
+    /** Clicks at ({@code x}, {@code y}) in {@code control}'s coordinates. */
+    public void click(Control control, int x, int y) {
+        control.getShell().forceActive();
+        spin(50);
+        Point p = display.map(control, null, x, y);
+        Event move = new Event();
+        move.type = SWT.MouseMove;
+        move.x = p.x;
+        move.y = p.y;
+        post(move);
+        for (int type : new int[] { SWT.MouseDown, SWT.MouseUp }) {
+            Event e = new Event();
+            e.type = type;
+            e.button = 1;
+            post(e);
+        }
+        spin(100);
+    }
+
+    /** Types {@code text} character by character, as key presses. */
+    public void type(String text) {
+        for (char c : text.toCharArray()) {
+            for (int type : new int[] { SWT.KeyDown, SWT.KeyUp }) {
+                Event e = new Event();
+                e.type = type;
+                e.character = c;
+                post(e);
+            }
+        }
+        spin(100);
+    }
+
+    /** Presses and releases a key given by its SWT key code (for example {@code SWT.F5}, {@code SWT.CR}). */
+    public void key(int keyCode) {
+        keyWith(0, keyCode, '\0');
+    }
+
+    /** Presses {@code character} while holding the modifier key (for example {@code SWT.CTRL}, {@code 'a'}). */
+    public void keyWith(int modifier, int keyCode, char character) {
+        if (modifier != 0) {
+            post(keyEvent(SWT.KeyDown, modifier, '\0'));
+        }
+        post(keyEvent(SWT.KeyDown, keyCode, character));
+        post(keyEvent(SWT.KeyUp, keyCode, character));
+        if (modifier != 0) {
+            post(keyEvent(SWT.KeyUp, modifier, '\0'));
+        }
+        spin(100);
+    }
+
+    private static Event keyEvent(int type, int keyCode, char character) {
+        Event e = new Event();
+        e.type = type;
+        e.keyCode = keyCode;
+        e.character = character;
+        return e;
+    }
+
+    private void post(Event e) {
+        if (!display.post(e)) {
+            throw new AssertionError("Display.post refused event type " + e.type + " (no XTest on this display?)");
+        }
+        spin(15);
+    }
+
+    /**
+     * Saves what is on screen inside {@code shell} as PNG into the folder named by system property
+     * {@code phos.screenshots} (default: the temp folder); returns the file.
+     */
+    public Path screenshot(Shell shell, String name) throws Exception {
+        spin(100);
+        Path dir = Path.of(System.getProperty("phos.screenshots", System.getProperty("java.io.tmpdir")));
+        Files.createDirectories(dir);
+        Path file = dir.resolve(name + ".png");
+        Rectangle b = shell.getBounds();
+        Image image = new Image(display, b.width, b.height);
+        GC gc = new GC(display);
+        try {
+            gc.copyArea(image, b.x, b.y);
+            ImageLoader loader = new ImageLoader();
+            loader.data = new ImageData[] { image.getImageData() };
+            loader.save(file.toString(), SWT.IMAGE_PNG);
+        } finally {
+            gc.dispose();
+            image.dispose();
+        }
+        System.out.println("UI screenshot: " + file);
+        return file;
+    }
+}

@@ -1,0 +1,71 @@
+package org.phos.workbench.internal.ui;
+
+import org.eclipse.equinox.app.IApplication;
+import org.eclipse.equinox.app.IApplicationContext;
+import org.eclipse.swt.graphics.Point;
+import org.eclipse.swt.widgets.Display;
+import org.eclipse.ui.PlatformUI;
+import org.eclipse.ui.application.IWorkbenchConfigurer;
+import org.eclipse.ui.application.IWorkbenchWindowConfigurer;
+import org.eclipse.ui.application.WorkbenchAdvisor;
+import org.eclipse.ui.application.WorkbenchWindowAdvisor;
+import org.phos.workbench.ui.PhoenixUi;
+
+/**
+ * The Phoenix Workbench application: one workbench window titled "Phoenix Workbench" that opens in the Phoenix
+ * perspective. Started by the product (through the Equinox launcher jar) and by the UI test harness.
+ */
+public final class PhoenixApplication implements IApplication {
+
+    @Override
+    public Object start(IApplicationContext context) {
+        Display display = PlatformUI.createDisplay();
+        try {
+            int code = PlatformUI.createAndRunWorkbench(display, new PhoenixWorkbenchAdvisor());
+            return code == PlatformUI.RETURN_RESTART ? IApplication.EXIT_RESTART : IApplication.EXIT_OK;
+        } finally {
+            display.dispose();
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (!PlatformUI.isWorkbenchRunning()) {
+            return;
+        }
+        var workbench = PlatformUI.getWorkbench();
+        Display display = workbench.getDisplay();
+        display.syncExec(() -> {
+            if (!display.isDisposed()) {
+                workbench.close();
+            }
+        });
+    }
+
+    /** Opens the Phoenix perspective and does not restore a previous session's layout. */
+    static final class PhoenixWorkbenchAdvisor extends WorkbenchAdvisor {
+        @Override
+        public String getInitialWindowPerspectiveId() {
+            return PhoenixUi.PERSPECTIVE_ID;
+        }
+
+        @Override
+        public void initialize(IWorkbenchConfigurer configurer) {
+            configurer.setSaveAndRestore(false);
+        }
+
+        @Override
+        public WorkbenchWindowAdvisor createWorkbenchWindowAdvisor(IWorkbenchWindowConfigurer configurer) {
+            return new WorkbenchWindowAdvisor(configurer) {
+                @Override
+                public void preWindowOpen() {
+                    IWorkbenchWindowConfigurer window = getWindowConfigurer();
+                    window.setInitialSize(new Point(1100, 720));
+                    window.setShowCoolBar(false);
+                    window.setShowStatusLine(true);
+                    window.setTitle(PhoenixUi.WINDOW_TITLE);
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,3 @@
+/** Public identifiers of the Phoenix Workbench user interface (perspective, views). */
+@org.eclipse.jdt.annotation.NonNullByDefault
+package org.phos.workbench.ui;

@@ -1,0 +1,215 @@
+/*
+ * Test program for the recorder's CPU tests, run against the fake libcuda (tests/fake_cuda.c). It reaches libcuda
+ * both ways real programs do: like cudart (dlopen + dlsym("cuGetProcAddress_v2") + cuGetProcAddress for every entry
+ * point, including cuGetProcAddress itself) and like JCuda (linked against libcuda, calling the ABI names).
+ * Usage: fake_app MODE EXPECT.json [N]
+ *   basic  every kind of call once; writes what the trace must contain to EXPECT.json
+ *   many   N launches (chunking); crash: N launches then SIGSEGV; hang: N launches, prints "ready", sleeps
+ * Prints "checksum <hex>" of the computed outputs so runs with and without the recorder can be compared.
+ */
+#define _GNU_SOURCE
+#include <cuda.h>
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#undef cuGetProcAddress
+CUresult cuMemAllocAsync_ptsz(CUdeviceptr *, size_t, CUstream);
+CUresult cuMemFreeAsync_ptsz(CUdeviceptr, CUstream);
+typedef CUresult (*gpa_t)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
+typedef int (*iswrap_t)(const void *);
+typedef const char *(*wname_t)(const void *);
+typedef long (*calls_t)(const char *);
+
+static FILE *ex;
+static int failures;
+#define CHECK(c, ...) do { if (!(c)) { failures++; fprintf(stderr, "fake_app: CHECK failed: " __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#define OK(call) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) { fprintf(stderr, "fake_app: %s -> %d\n", #call, r_); exit(3); } } while (0)
+
+static gpa_t gpa;
+static void *get(const char *sym, int ver, cuuint64_t flags) {
+    void *p = NULL;
+    CUdriverProcAddressQueryResult st;
+    if (gpa(sym, &p, ver, flags, &st) != CUDA_SUCCESS) return NULL;
+    return p;
+}
+
+static uint64_t fnv(const void *d, size_t n) {
+    const uint8_t *p = d;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) { h ^= p[i]; h *= 0x100000001b3ull; }
+    return h;
+}
+
+int main(int argc, char **argv) {
+    const char *mode = argc > 1 ? argv[1] : "basic";
+    ex = fopen(argc > 2 ? argv[2] : "/dev/null", "w");
+    long n_iter = argc > 3 ? atol(argv[3]) : 1000;
+
+    /* cudart's way in */
+    void *h = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!h) { fprintf(stderr, "no libcuda: %s\n", dlerror()); return 2; }
+    gpa_t gpa0 = (gpa_t)dlsym(h, "cuGetProcAddress_v2");
+    iswrap_t iswrap = (iswrap_t)dlsym(RTLD_DEFAULT, "phos_recorder_is_wrapper");
+    wname_t wname = (wname_t)dlsym(RTLD_DEFAULT, "phos_recorder_wrapper_name");
+    calls_t calls = (calls_t)dlsym(h, "fake_calls");
+    int recorded = iswrap != NULL;
+    void *p = NULL;
+    CUdriverProcAddressQueryResult qr;
+    OK(gpa0("cuGetProcAddress", &p, 13000, 0, &qr)); /* the self-query */
+    gpa = (gpa_t)p;
+    fprintf(ex, "{\"recorded\": %d", recorded);
+    if (recorded) {
+        CHECK(iswrap(gpa0), "dlsym(cuGetProcAddress_v2) did not return the wrapper");
+        CHECK(iswrap(p) && !strcmp(wname(p), "cuGetProcAddress_v2"), "self-query not wrapped (%s)", wname(p) ? wname(p) : "-");
+        void *old = get("cuGetProcAddress", 11000, 0);
+        CHECK(old && wname(old) && !strcmp(wname(old), "cuGetProcAddress"), "old caller must get the v1 cuGetProcAddress wrapper");
+        void *v1 = get("cuMemAlloc", 3000, 0);
+        CHECK(v1 == dlsym(h, "cuMemAlloc"), "cuMemAlloc for CUDA 3.0 must be the real v1 entry point, untouched");
+        void *v2 = get("cuMemAlloc", 13000, 0);
+        CHECK(v2 && wname(v2) && !strcmp(wname(v2), "cuMemAlloc_v2"), "cuMemAlloc for 13.0 must be the cuMemAlloc_v2 wrapper");
+        void *lk = get("cuLaunchKernel", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM);
+        CHECK(lk && wname(lk) && !strcmp(wname(lk), "cuLaunchKernel_ptsz"), "per-thread cuLaunchKernel must be the _ptsz wrapper");
+        void *lk0 = get("cuLaunchKernel", 13000, CU_GET_PROC_ADDRESS_LEGACY_STREAM);
+        CHECK(lk0 && wname(lk0) && !strcmp(wname(lk0), "cuLaunchKernel"), "legacy cuLaunchKernel must be the legacy wrapper");
+        void *et = get("cuGetExportTable", 13000, 0);
+        CHECK(et == dlsym(h, "cuGetExportTable") && !iswrap(et), "cuGetExportTable must pass through");
+        void *fi = get("cuFakeInternal", 13000, 0);
+        CHECK(fi && !iswrap(fi), "an unknown symbol must pass through");
+        void *ss = get("cuStreamSynchronize", 13000, 0);
+        CHECK(ss && wname(ss) && !strcmp(wname(ss), "cuStreamSynchronize"), "unexported 13.0 entry point must be wrapped");
+        void *ss2 = get("cuStreamSynchronize", 13000, 0);
+        CHECK(ss2 == ss, "table lookup must be stable");
+    }
+
+    CUresult (*pInit)(unsigned) = get("cuInit", 13000, 0);
+    CUresult (*pAlloc)(CUdeviceptr *, size_t) = get("cuMemAlloc", 13000, 0);
+    CUresult (*pHtoD)(CUdeviceptr, const void *, size_t) = get("cuMemcpyHtoD", 13000, 0);
+    CUresult (*pHtoDpt)(CUdeviceptr, const void *, size_t) = get("cuMemcpyHtoD", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM);
+    CUresult (*pLaunch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void **, void **) =
+        get("cuLaunchKernel", 13000, 0);
+    CUresult (*pLaunchPt)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void **, void **) =
+        get("cuLaunchKernel", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM);
+    CUresult (*pSync)(CUstream) = get("cuStreamSynchronize", 13000, 0);
+    OK(pInit(0));
+
+    if (!strcmp(mode, "basic")) {
+        CUdeviceptr x, y, sc;
+        OK(pAlloc(&x, 4096));          /* through cuGetProcAddress */
+        OK(cuMemAlloc_v2(&y, 1024));   /* through the ABI name, as JCuda does */
+        OK(cuMemAlloc_v2(&sc, 8));
+        float hx[64], hy[64], s = 2.0f;
+        for (int i = 0; i < 64; i++) { hx[i] = (float)i; hy[i] = 1.0f; }
+        OK(pHtoD(x, hx, sizeof hx));
+        OK(pHtoDpt(y, hy, sizeof hy));
+        OK(cuMemcpyHtoD_v2(sc, &s, sizeof s));
+        fprintf(ex, ", \"x\": %llu, \"y\": %llu, \"sc\": %llu, \"hx_fnv\": %llu",
+                (unsigned long long)x, (unsigned long long)y, (unsigned long long)sc, (unsigned long long)fnv(hx, sizeof hx));
+        /* a PTX module and a fatbin library */
+        static const char ptx[] = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry axpy() { ret; }\n";
+        CUmodule mod;
+        OK(cuModuleLoadData(&mod, ptx));
+        static struct { uint32_t magic; uint16_t ver, hsize; uint64_t fsize; uint8_t body[48]; } fatbin = {0xBA55ED50u, 1, 16, 48, {1, 2, 3}};
+        struct { int magic, version; const void *data; void *fn; } wrapper = {0x466243B1, 1, &fatbin, NULL};
+        CUlibrary lib;
+        OK(cuLibraryLoadData(&lib, &wrapper, NULL, NULL, 0, NULL, NULL, 0));
+        fprintf(ex, ", \"ptx_fnv\": %llu, \"ptx_len\": %zu, \"fatbin_fnv\": %llu", (unsigned long long)fnv(ptx, strlen(ptx)),
+                strlen(ptx), (unsigned long long)fnv(&fatbin, 64));
+        CUfunction axpy;
+        OK(cuModuleGetFunction(&axpy, mod, "axpy"));
+        CUkernel scale;
+        OK(cuLibraryGetKernel(&scale, lib, "_Z5scalePfif"));
+        /* axpy(const float *x, float *y, int n, struct {float *s; int k}) through kernelParams */
+        int n = 64;
+        struct { float *s; int k; } st = {(float *)(uintptr_t)sc, 3};
+        void *kp[] = {&x, &y, &n, &st};
+        OK(pLaunch(axpy, 2, 1, 1, 32, 1, 1, 0, NULL, kp, NULL));
+        /* scale(float *a, int n, float f): a CUkernel cast to CUfunction, per-thread stream, through extra */
+        uint8_t buf[16];
+        float f = 0.5f;
+        memcpy(buf, &y, 8);
+        memcpy(buf + 8, &n, 4);
+        memcpy(buf + 12, &f, 4);
+        size_t bsz = sizeof buf;
+        void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &bsz, CU_LAUNCH_PARAM_END};
+        OK(pLaunchPt((CUfunction)scale, 1, 1, 1, 64, 1, 1, 128, NULL, NULL, extra));
+        /* a CUkernel only cuKernelGetName can name */
+        CUdeviceptr dummy = x;
+        void *kp2[] = {&dummy, &dummy};
+        CUkernel (*hidden)(void) = (CUkernel(*)(void))dlsym(h, "fake_hidden_kernel");
+        OK(pLaunch((CUfunction)hidden(), 1, 1, 1, 1, 1, 1, 0, NULL, kp2, NULL));
+        /* streams, events, cuLaunchKernelEx */
+        CUstream s1;
+        CUevent ev;
+        OK(cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING));
+        OK(cuEventCreate(&ev, 0));
+        CUlaunchConfig cfg = {4, 2, 1, 8, 4, 1, 0, s1, NULL, 0};
+        OK(cuLaunchKernelEx(&cfg, axpy, kp, NULL));
+        OK(cuEventRecord(ev, s1));
+        OK(cuStreamWaitEvent(NULL, ev, 0));
+        OK(pSync(s1));
+        fprintf(ex, ", \"s1\": %llu, \"ev\": %llu", (unsigned long long)(uintptr_t)s1, (unsigned long long)(uintptr_t)ev);
+        /* capture two launches into a graph, launch it twice */
+        CUgraph g;
+        CUgraphExec ge;
+        OK(cuStreamBeginCapture_v2(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+        OK(pLaunch(axpy, 3, 1, 1, 16, 1, 1, 0, s1, kp, NULL));
+        void *kps[] = {&y, &n, &f};
+        OK(pLaunch((CUfunction)scale, 5, 1, 1, 16, 1, 1, 0, s1, kps, NULL));
+        OK(cuStreamEndCapture(s1, &g));
+        CUresult (*pInst)(CUgraphExec *, CUgraph, unsigned long long) = get("cuGraphInstantiate", 13000, 0);
+        if (recorded) CHECK(pInst && wname(pInst) && !strcmp(wname(pInst), "cuGraphInstantiateWithFlags"), "cuGraphInstantiate answered with the WithFlags variant must be wrapped");
+        OK(pInst(&ge, g, 0));
+        OK(cuGraphLaunch(ge, s1));
+        OK(cuGraphLaunch(ge, s1));
+        fprintf(ex, ", \"graph_exec\": %llu", (unsigned long long)(uintptr_t)ge);
+        /* memset, async alloc, read back */
+        CUdeviceptr z;
+        OK(cuMemAllocAsync_ptsz(&z, 256, NULL));
+        OK(cuMemsetD32_v2(z, 0xdeadbeef, 64));
+        OK(cuMemFreeAsync_ptsz(z, NULL));
+        float out[64];
+        OK(cuMemcpyDtoH_v2(out, y, sizeof out));
+        OK(cuMemFree_v2(x));
+        fprintf(ex, ", \"z\": %llu", (unsigned long long)z);
+        if (recorded) {
+            CHECK(calls("internal_stream_sync") == 1, "wrapper must call the internal entry point the driver gave");
+            CHECK(calls("cuMemcpyHtoD_v2_ptds") == 1, "per-thread HtoD must reach the _ptds variant");
+            CHECK(calls("cuLaunchKernel_ptsz") == 1, "per-thread launch must reach the _ptsz variant");
+        }
+        printf("checksum %016llx\n", (unsigned long long)fnv(out, sizeof out));
+    } else {
+        /* many / crash / hang: n_iter launches of axpy */
+        CUmodule mod;
+        static const char ptx[] = ".version 9.0\n.target sm_90\n.visible .entry axpy() { ret; }\n";
+        OK(cuModuleLoadData(&mod, ptx));
+        CUfunction axpy;
+        OK(cuModuleGetFunction(&axpy, mod, "axpy"));
+        CUdeviceptr x, y, sc;
+        OK(pAlloc(&x, 256));
+        OK(pAlloc(&y, 256));
+        OK(pAlloc(&sc, 8));
+        float one = 1.0f;
+        OK(pHtoD(sc, &one, 4));
+        int n = 64;
+        for (long i = 0; i < n_iter; i++) {
+            struct { float *s; int k; } st = {(float *)(uintptr_t)sc, (int)i};
+            void *kp[] = {&x, &y, &n, &st};
+            OK(pLaunch(axpy, 1, 1, 1, 64, 1, 1, 0, NULL, kp, NULL));
+        }
+        fprintf(ex, ", \"launches\": %ld}\n", n_iter);
+        fclose(ex);
+        ex = NULL;
+        if (!strcmp(mode, "crash")) { fflush(stdout); raise(SIGSEGV); }
+        if (!strcmp(mode, "hang")) { printf("ready\n"); fflush(stdout); sleep(30); }
+        float out[64];
+        OK(cuMemcpyDtoH_v2(out, y, sizeof out));
+        printf("checksum %016llx\n", (unsigned long long)fnv(out, sizeof out));
+    }
+    if (ex) { fprintf(ex, ", \"failures\": %d}\n", failures); fclose(ex); }
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""CPU-only tests of libphos_recorder.so (run by `make -C native-hooks test`).
+
+They run the real recorder, preloaded, over a fake libcuda (tests/fake_cuda.c) and a cudart-like test program
+(tests/fake_app.c), then read the traces back with the independent reader tools/phos_read.py. Covered: format
+primitives and framing, damage handling, the dlsym/cuGetProcAddress table logic, what each intercepted call records,
+chunking of many events, flushing on SIGSEGV and the intact prefix after SIGKILL, the environment variables.
+Prints `N passed, N failed` and exits non-zero on any failure.
+"""
+import argparse
+import glob
+import json
+import os
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tools"))
+import phos_read as pr  # noqa: E402
+
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL: " + what)
+    return cond
+
+
+def u64(b, off):
+    return struct.unpack_from("<Q", b, off)[0]
+
+
+def u32(b, off):
+    return struct.unpack_from("<I", b, off)[0]
+
+
+class Env:
+    def __init__(self, build):
+        self.build = os.path.abspath(build)
+        self.lib = os.path.join(self.build, "libphos_recorder.so")
+        self.app = os.path.join(self.build, "fake_app")
+        self.tmp = tempfile.mkdtemp(prefix="phos-test-")
+
+    def run(self, args, record=True, env=None, **kw):
+        e = dict(os.environ)
+        e.pop("LD_PRELOAD", None)
+        for k in list(e):
+            if k.startswith("PHOS_"):
+                del e[k]
+        e["LD_LIBRARY_PATH"] = os.path.join(self.build, "fake")
+        e["PHOS_TIMING_SOURCE"] = "events"  # the fake driver has no CUPTI
+        if record:
+            e["LD_PRELOAD"] = self.lib
+        e.update(env or {})
+        return subprocess.run(args, env=e, capture_output=True, text=True, timeout=120, **kw)
+
+    def trace_path(self, name):
+        return os.path.join(self.tmp, name)
+
+
+def test_format(env):
+    for codec in (0, 1):
+        path = env.trace_path("format%d.phos" % codec)
+        r = subprocess.run([os.path.join(env.build, "test_format"), path, str(codec)], capture_output=True, text=True)
+        check(r.returncode == 0 and " 0 failed" in r.stdout, "test_format codec %d: %s" % (codec, r.stdout.strip()))
+        t = pr.read_trace(path)
+        check(t.header["pid"] == 4242 and t.header["argv"] == ["prog", "arg"], "format: header fields read back")
+        m = t.modules[1]
+        check(pr.fnv1a64(m["image"]) == m["hash"] and m["image_size"] == 4096, "format: module image and FNV-1a hash")
+        ls = [e["launch"] for e in t.events]
+        check(len(ls) == 3 and [l["grid_x"] for l in ls] == [1, 2, 3], "format: three launches in order")
+        check(ls[2]["params"] == bytes([1, 2, 3, 4, 5, 6, 7, 8, 2, 0, 0, 0]), "format: parameter bytes")
+        check(t.end["event_count"] == 3 and not t.warnings, "format: clean end, no warnings (%s)" % t.warnings)
+        data = open(path, "rb").read()
+        # the module chunk is second: find it and check its codec byte
+        off = 16 + 24 + u32(data, 16 + 8)
+        check(data[off:off + 4] == b"PCHK" and data[off + 6] == codec, "format: module chunk codec %d" % codec)
+        if codec:
+            check(u32(data, off + 8) < u32(data, off + 12), "format: zstd chunk is smaller than raw")
+    # damage: truncation at every region keeps the prefix and names the offset
+    path = env.trace_path("format0.phos")
+    data = open(path, "rb").read()
+    for cut in (len(data) - 1, len(data) - 30, 16 + 24 + u32(data, 24) + 10):
+        p2 = env.trace_path("cut.phos")
+        open(p2, "wb").write(data[:cut])
+        t = pr.read_trace(p2)
+        check(t.header is not None and any("offset" in w for w in t.warnings), "damage: truncated at %d loads with offset warning" % cut)
+    bad = bytearray(data)
+    bad[-5] ^= 0xFF  # inside the TraceEnd payload
+    p2 = env.trace_path("crc.phos")
+    open(p2, "wb").write(bad)
+    t = pr.read_trace(p2)
+    check(len(t.events) == 3 and any("CRC" in w for w in t.warnings), "damage: payload CRC mismatch detected, prefix kept")
+    for blob, msg in ((b"NOTPHOS!" + data[8:], "not a .phos trace"), (data[:8] + b"\x02\0\0\0" + data[12:], "newer than this reader")):
+        open(p2, "wb").write(blob)
+        try:
+            pr.read_trace(p2)
+            check(False, "damage: expected error '%s'" % msg)
+        except pr.DecodeError as e:
+            check(msg in str(e), "damage: error names the problem (%s)" % e)
+    open(p2, "wb").write(data[:16 + 10])
+    try:
+        pr.read_trace(p2)
+        check(False, "damage: first chunk bad must fail")
+    except pr.DecodeError as e:
+        check("offset 16" in str(e), "damage: bad first chunk names offset 16 (%s)" % e)
+
+
+def load_basic(env, extra_env=None, name="basic"):
+    out = env.trace_path(name + "-%p.phos")
+    exp = env.trace_path(name + ".json")
+    e = {"PHOS_TRACE_OUT": out}
+    e.update(extra_env or {})
+    r = env.run([env.app, "basic", exp], env=e)
+    files = glob.glob(env.trace_path(name + "-*.phos"))
+    return r, json.load(open(exp)), files
+
+
+def test_basic(env):
+    r0 = env.run([env.app, "basic", env.trace_path("plain.json")], record=False)
+    check(r0.returncode == 0 and r0.stdout.startswith("checksum"), "fake_app runs without the recorder: %s %s" % (r0.stdout, r0.stderr))
+    r, x, files = load_basic(env)
+    check(r.returncode == 0 and x["failures"] == 0, "fake_app table checks under the recorder (rc %d): %s" % (r.returncode, r.stderr.strip()))
+    check(r.stdout == r0.stdout, "outputs equal with and without the recorder (%s vs %s)" % (r.stdout.strip(), r0.stdout.strip()))
+    check(len(files) == 1 and files[0].endswith("-%d.phos" % 0) is False, "one trace file, %%p replaced: %s" % files)
+    t = pr.read_trace(files[0])
+    check(t.header["pid"] == int(files[0].rsplit("-", 1)[1].split(".")[0]), "header pid matches %p in the file name")
+    check(t.header["device_name"] == "Fake GPU" and t.header["cc_major"] == 9 and t.header["driver_version"] == 13000,
+          "header device fields from the driver")
+    check(t.header["runtime_version"] == 13000, "runtime version from cudaVersion of cuGetProcAddress calls")
+    check(t.header.get("argv", [""])[0].endswith("fake_app") and t.header["argv"][1] == "basic", "header argv %s" % t.header.get("argv"))
+    check(not t.warnings and t.end["event_count"] == len(t.events), "clean close: %s" % t.warnings)
+    kinds = [pr.body(e)[0] for e in t.events]
+    expected = ["alloc", "alloc", "alloc", "memcpy", "memcpy", "memcpy", "launch", "launch", "launch", "sync", "sync",
+                "launch", "sync", "sync", "sync", "sync", "sync", "graph_launch", "launch", "launch", "graph_launch",
+                "launch", "launch", "alloc", "memset", "free", "memcpy", "free"]
+    check(kinds == expected, "event sequence\n  got  %s\n  want %s" % (kinds, expected))
+    if kinds != expected:
+        return
+    ev = [pr.body(e)[1] for e in t.events]
+    check([(a.get("address"), a.get("size"), a.get("kind", 0)) for a in ev[0:3]] == [(x["x"], 4096, 0), (x["y"], 1024, 0), (x["sc"], 8, 0)],
+          "allocations: addresses and sizes (via cuGetProcAddress and via the ABI name)")
+    c = ev[3]
+    check(c["kind"] == 1 and c["dst"] == x["x"] and c["bytes"] == 256 and pr.fnv1a64(c["payload"]) == x["hx_fnv"] and c.get("stream", 0) == 0,
+          "H2D copy with payload bytes, legacy stream 0")
+    check(ev[4].get("stream") == 2 and ev[4]["dst"] == x["y"], "per-thread H2D copy has stream id 2")
+    check(ev[5]["payload"] == struct.pack("<f", 2.0), "4-byte H2D payload")
+    fn = {f["id"]: f for f in t.functions.values()}
+    l0 = ev[6]
+    f0 = fn[l0["function"]]
+    check(f0["mangled_name"] == "axpy" and [(p.get("offset", 0), p["size"]) for p in f0["params"]] == [(0, 8), (8, 8), (16, 4), (24, 16)],
+          "axpy layout 0/8/16/24 sizes 8/8/4/16")
+    p = l0["params"]
+    check(len(p) == 40 and u64(p, 0) == x["x"] and u64(p, 8) == x["y"] and u32(p, 16) == 64 and u64(p, 24) == x["sc"] and u32(p, 32) == 3,
+          "axpy parameter bytes from kernelParams (pointer, pointer, int, struct{ptr,int})")
+    check((l0["grid_x"], l0.get("grid_y"), l0["block_x"]) == (2, 1, 32) and l0.get("kind", 0) == 0, "axpy grid/block")
+    l1 = ev[7]
+    f1 = fn[l1["function"]]
+    check(f1["mangled_name"] == "_Z5scalePfif" and f1.get("demangled_name") == "scale(float*, int, float)", "CUkernel name and demangling")
+    check([(p.get("offset", 0), p["size"]) for p in f1["params"]] == [(0, 8), (8, 4), (12, 4)],
+          "CUkernel layout through cuKernelGetParamInfo after CUDA_ERROR_INVALID_HANDLE")
+    check(u64(l1["params"], 0) == x["y"] and struct.unpack_from("<f", l1["params"], 12)[0] == 0.5 and len(l1["params"]) == 16,
+          "parameters from the extra buffer")
+    check(l1["stream"] == 2 and l1["shared_mem"] == 128, "per-thread launch stream 2, dynamic shared memory")
+    f2 = fn[ev[8]["function"]]
+    check(f2["mangled_name"] == "_Z6hiddenPKfPf" and len(f2["params"]) == 2, "name only cuKernelGetName knows")
+    check(f0.get("module") == 1 and f1.get("module") == 2 and f2.get("module") == 2, "functions name their modules")
+    check(sorted(fn) == list(range(1, len(fn) + 1)) and len(fn) == 3, "function ids dense from 1, no duplicate Function for one kernel")
+    check(ev[9]["kind"] == 1 and ev[9]["stream"] == x["s1"] and ev[10]["kind"] == 3 and ev[10]["event"] == x["ev"], "stream and event create")
+    check(ev[11].get("kind") == 1 and (ev[11]["grid_x"], ev[11]["grid_y"], ev[11]["block_y"]) == (4, 2, 4) and ev[11]["stream"] == x["s1"],
+          "cuLaunchKernelEx kind, dims, stream")
+    check([ev[i]["kind"] for i in range(12, 17)] == [5, 6, 7, 10, 11] and ev[13].get("stream", 0) == 0 and ev[12]["event"] == x["ev"],
+          "record, wait, synchronize, capture begin/end")
+    for gi in (17, 20):
+        g = ev[gi]
+        check(g["graph_exec"] == x["graph_exec"] and g.get("kernel_nodes") == 2 and g["stream"] == x["s1"], "graph launch %d" % gi)
+        n1, n2 = ev[gi + 1], ev[gi + 2]
+        check(n1["kind"] == 3 and n2["kind"] == 3 and n1["graph_launch"] == gi and n2["graph_launch"] == gi,
+              "graph nodes expanded after GraphLaunch %d" % gi)
+        check(fn[n1["function"]]["mangled_name"] == "axpy" and n1["grid_x"] == 3 and u32(n1["params"], 32) == 3 and
+              fn[n2["function"]]["mangled_name"] == "_Z5scalePfif" and n2["grid_x"] == 5, "graph node functions, dims, params")
+        check(n2["function"] == ev[7]["function"] and n1["function"] == ev[6]["function"],
+              "a graph node's per-context CUfunction is the same Function as the CUkernel launched directly")
+    plain = [e for e in ev if "function" in e and e.get("kind", 0) == 0]
+    check(len(plain) == 3, "captured launches are not recorded as executed launches")
+    check(ev[23]["kind"] == 1 and ev[23]["size"] == 256 and ev[23]["stream"] == 2, "async allocation (per-thread stream)")
+    check(ev[24]["bytes"] == 256 and ev[24]["value"] == 0xDEADBEEF and ev[24]["element_size"] == 4, "memset D32")
+    check(ev[25]["kind"] == 1 and ev[25]["address"] == x["z"], "async free keeps its kind")
+    check(ev[26]["kind"] == 2 and ev[26]["src"] == x["y"] and "payload" not in ev[26], "D2H copy, no payload")
+    mods = t.modules
+    check(mods[1]["kind"] == 1 and mods[1]["hash"] == x["ptx_fnv"] and mods[1]["image_size"] == x["ptx_len"] and
+          len(mods[1]["image"]) == x["ptx_len"], "PTX module image and hash")
+    check(mods[2]["kind"] == 3 and mods[2]["hash"] == x["fatbin_fnv"] and mods[2]["image_size"] == 64 and mods[2]["origin"] == "cuLibraryLoadData",
+          "fatbin behind the wrapper of cuLibraryLoadData")
+    timed = [e for e in ev if ("function" in e and e.get("kind", 0) != 3) or ("bytes" in e and "src" in e)]
+    check(all(0 < e.get("gpu_start_ns", 0) < e.get("gpu_end_ns", 0) for e in timed), "GPU start < end on launches and copies (timing on)")
+    check(t.header["gpu_timing"] is True, "header says timing on")
+
+    # switches
+    r, x, files = load_basic(env, {"PHOS_TIMING": "0", "PHOS_PAYLOAD_LIMIT": "100", "PHOS_MODULE_IMAGE_LIMIT": "10"}, "switches")
+    t = pr.read_trace(files[0])
+    ev = [pr.body(e)[1] for e in t.events]
+    check(not t.header.get("gpu_timing") and all("gpu_start_ns" not in e for e in ev), "PHOS_TIMING=0: no GPU times")
+    cps = [e for e in ev if e.get("kind") == 1 and "src" in e]
+    check([("payload" in c) for c in cps] == [False, False, True] and t.header["payload_limit"] == 100, "PHOS_PAYLOAD_LIMIT=100")
+    check(all("image" not in m and m["image_size"] > 0 and m["hash"] for m in t.modules.values()),
+          "PHOS_MODULE_IMAGE_LIMIT: images skipped, size and hash kept")
+
+
+def test_many(env):
+    n = 100000
+    for comp in ("0", "1"):
+        out = env.trace_path("many%s.phos" % comp)
+        t0 = time.time()
+        r = env.run([env.app, "many", "/dev/null", str(n)], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0", "PHOS_COMPRESS": comp})
+        check(r.returncode == 0, "many: exit 0 (%s)" % r.stderr)
+        t = pr.read_trace(out)
+        ls = [e["launch"] for e in t.events if "launch" in e]
+        check(len(ls) == n and not t.warnings and t.end.get("dropped_events", 0) == 0, "many: %d launches, no drops, no warnings (%d, %s)" % (n, len(ls), t.warnings))
+        check(all(u32(l["params"], 32) == (i & 0xFFFFFFFF) for i, l in enumerate(ls)), "many: launches in issue order with their params")
+        nb = sum(1 for _ in iter_chunks(out) if _ == 4)
+        check(nb >= 2, "many: several EventBatch chunks (%d)" % nb)
+        if comp == "1":
+            check(os.path.getsize(out) < os.path.getsize(env.trace_path("many0.phos")), "zstd makes the trace smaller")
+        print("  many (compress %s): %d events in %.2f s, %d bytes" % (comp, len(t.events), time.time() - t0, os.path.getsize(out)))
+
+
+def iter_chunks(path):
+    data = open(path, "rb").read()
+    pos = 16
+    while pos + 24 <= len(data):
+        yield struct.unpack_from("<H", data, pos + 4)[0]
+        pos += 24 + u32(data, pos + 8)
+
+
+def test_signals(env):
+    out = env.trace_path("crash.phos")
+    r = env.run([env.app, "crash", "/dev/null", "5000"], env={"PHOS_TRACE_OUT": out, "PHOS_FLUSH_MS": "100000"})
+    check(r.returncode == -signal.SIGSEGV, "crash: died of SIGSEGV (rc %d)" % r.returncode)
+    t = pr.read_trace(out)
+    ls = [e for e in t.events if "launch" in e]
+    check(len(ls) == 5000 and "trace was not closed cleanly" in t.warnings, "SIGSEGV: all 5000 launches flushed by the handler (%d)" % len(ls))
+
+    out = env.trace_path("kill.phos")
+    e = dict(os.environ)
+    e.update({"LD_LIBRARY_PATH": os.path.join(env.build, "fake"), "LD_PRELOAD": env.lib, "PHOS_TIMING_SOURCE": "events", "PHOS_TRACE_OUT": out, "PHOS_FLUSH_MS": "50"})
+    p = subprocess.Popen([env.app, "hang", "/dev/null", "3000"], env=e, stdout=subprocess.PIPE, text=True)
+    line = p.stdout.readline()
+    time.sleep(0.5)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    check(line.strip() == "ready" and p.returncode == -signal.SIGKILL, "hang: killed with SIGKILL")
+    t = pr.read_trace(out)
+    ls = [e for e in t.events if "launch" in e]
+    check(len(ls) == 3000 and t.end is None, "SIGKILL: intact prefix with all 3000 launches (regular flushes) (%d)" % len(ls))
+    # a SIGKILL in the middle of a chunk: simulate by cutting the file inside the last chunk
+    data = open(out, "rb").read()
+    open(out + ".cut", "wb").write(data[:-7])
+    t2 = pr.read_trace(out + ".cut")
+    check(t2.header is not None and any("truncated" in w for w in t2.warnings), "partial last chunk is detected and dropped")
+
+
+def test_other_processes(env):
+    d = tempfile.mkdtemp(prefix="phos-nocuda-", dir=env.tmp)
+    r = env.run(["/bin/sh", "-c", "echo hi"], env={"PHOS_TRACE_OUT": os.path.join(d, "t-%p.phos")})
+    check(r.returncode == 0 and r.stdout == "hi\n" and not os.listdir(d), "a process without CUDA runs unchanged and writes no trace")
+    r = env.run([sys.executable, "-c", "import ctypes; print(ctypes.CDLL(None).getpid() > 0)"], env={"PHOS_TRACE_OUT": os.path.join(d, "t-%p.phos")})
+    check(r.returncode == 0 and r.stdout.strip() == "True", "dlsym override keeps ordinary lookups working")
+    r = env.run([env.app, "basic", "/dev/null"], env={"PHOS_DISABLE": "1", "PHOS_TRACE_OUT": os.path.join(d, "t-%p.phos")})
+    check(r.returncode == 0 and not os.listdir(d), "PHOS_DISABLE=1 records nothing")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    a = ap.parse_args()
+    env = Env(a.build)
+    for name, fn in (("format", test_format), ("basic", test_basic), ("many", test_many), ("signals", test_signals),
+                     ("other processes", test_other_processes)):
+        before = (passed, failed)
+        try:
+            fn(env)
+        except Exception as e:  # a crash of the test itself is a failure, with its message
+            check(False, "%s raised %s: %s" % (name, type(e).__name__, e))
+        print("%-16s %d passed, %d failed" % (name, passed - before[0], failed - before[1]))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

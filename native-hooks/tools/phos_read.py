@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+"""Read a .phos trace (docs/trace-format.md) with nothing but the Python standard library.
+
+This is the "researcher's own script": it decodes the chunk framing (checking both CRC-32Cs), the protobuf wire
+format of the messages in docs/phos-trace-v1.proto, and zstd chunks when a zstd decoder is at hand (Python 3.14's
+compression.zstd, the zstandard package, libzstd.so.1 through ctypes, or the zstd command). Damage is handled as the format says: reading stops
+at the first bad chunk, keeps what came before, and reports the byte offset and the reason.
+
+    python3 phos_read.py TRACE.phos              # summary: header, counts, modules, functions, warnings
+    python3 phos_read.py TRACE.phos --events     # one line per event
+    python3 phos_read.py TRACE.phos --json       # everything as JSON (bytes as hex)
+
+As a module: ``trace = phos_read.read_trace(path)`` gives ``trace.header``, ``trace.modules``, ``trace.functions``
+(dicts by id), ``trace.events`` (list of dicts, index = event index), ``trace.end``, ``trace.warnings``.
+"""
+import json
+import struct
+import subprocess
+import sys
+
+MAGIC = b"PHOS\r\n\x1a\n"
+CHUNK_MAGIC = b"PCHK"
+MAX_LEN = 256 << 20
+
+# ---------------------------------------------------------------- CRC-32C
+_CRC_TABLE = []
+for _i in range(256):
+    _c = _i
+    for _ in range(8):
+        _c = (_c >> 1) ^ 0x82F63B78 if _c & 1 else _c >> 1
+    _CRC_TABLE.append(_c)
+
+
+def crc32c(data, crc=0):
+    crc ^= 0xFFFFFFFF
+    t = _CRC_TABLE
+    for b in data:
+        crc = t[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+def fnv1a64(data):
+    h = 0xCBF29CE484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+# ---------------------------------------------------------------- schema (field number -> name, kind)
+# kinds: u = varint, b = bool, s = string, y = bytes, f64 = fixed64, message name, and "*" prefix = repeated
+SCHEMA = {
+    "TraceHeader": {1: ("format_version", "u"), 2: ("recorder", "s"), 3: ("recorder_version", "s"), 4: ("host", "s"),
+                    5: ("pid", "u"), 6: ("argv", "*s"), 7: ("device_name", "s"), 8: ("cc_major", "u"),
+                    9: ("cc_minor", "u"), 10: ("driver_version", "u"), 11: ("runtime_version", "u"),
+                    12: ("clock_domain", "s"), 13: ("start_unix_ns", "u"), 14: ("start_mono_ns", "u"),
+                    15: ("payload_limit", "u"), 16: ("gpu_timing", "b"), 17: ("device_memory", "u")},
+    "Module": {1: ("id", "u"), 2: ("kind", "u"), 3: ("image", "y"), 4: ("hash", "f64"), 5: ("origin", "s"),
+               6: ("image_size", "u")},
+    "ParamInfo": {1: ("offset", "u"), 2: ("size", "u")},
+    "Function": {1: ("id", "u"), 2: ("module", "u"), 3: ("mangled_name", "s"), 4: ("demangled_name", "s"),
+                 5: ("params", "*ParamInfo")},
+    "Alloc": {1: ("address", "u"), 2: ("size", "u"), 3: ("kind", "u"), 4: ("stream", "u")},
+    "Free": {1: ("address", "u"), 2: ("kind", "u"), 3: ("stream", "u")},
+    "Memcpy": {1: ("kind", "u"), 2: ("src", "u"), 3: ("dst", "u"), 4: ("bytes", "u"), 5: ("stream", "u"),
+               6: ("async", "b"), 7: ("payload", "y"), 8: ("gpu_start_ns", "u"), 9: ("gpu_end_ns", "u")},
+    "Memset": {1: ("dst", "u"), 2: ("bytes", "u"), 3: ("value", "u"), 4: ("element_size", "u"), 5: ("stream", "u"),
+               6: ("async", "b"), 8: ("gpu_start_ns", "u"), 9: ("gpu_end_ns", "u")},
+    "Launch": {1: ("function", "u"), 2: ("grid_x", "u"), 3: ("grid_y", "u"), 4: ("grid_z", "u"), 5: ("block_x", "u"),
+               6: ("block_y", "u"), 7: ("block_z", "u"), 8: ("shared_mem", "u"), 9: ("stream", "u"),
+               10: ("params", "y"), 11: ("gpu_start_ns", "u"), 12: ("gpu_end_ns", "u"), 13: ("kind", "u"),
+               14: ("graph_launch", "u")},
+    "Sync": {1: ("kind", "u"), 2: ("stream", "u"), 3: ("event", "u"), 4: ("flags", "u")},
+    "GraphLaunch": {1: ("graph_exec", "u"), 2: ("stream", "u"), 3: ("kernel_nodes", "u")},
+    "Event": {1: ("host_ns", "u"), 2: ("thread", "u"), 10: ("alloc", "Alloc"), 11: ("free", "Free"),
+              12: ("memcpy", "Memcpy"), 13: ("memset", "Memset"), 14: ("launch", "Launch"), 15: ("sync", "Sync"),
+              16: ("graph_launch", "GraphLaunch")},
+    "EventBatch": {1: ("first_index", "u"), 2: ("events", "*Event")},
+    "Range": {1: ("begin", "u"), 2: ("end", "u")},
+    "ObservedAccess": {1: ("launch_index", "u"), 2: ("allocation", "u"), 3: ("read", "*Range"),
+                       4: ("written", "*Range"), 5: ("read_count", "u"), 6: ("write_count", "u"), 7: ("tool", "s")},
+    "ObservedBatch": {1: ("accesses", "*ObservedAccess")},
+    "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u")},
+}
+CHUNK_TYPES = {1: "TraceHeader", 2: "Module", 3: "Function", 4: "EventBatch", 5: "ObservedBatch", 6: "TraceEnd"}
+BODIES = ("alloc", "free", "memcpy", "memset", "launch", "sync", "graph_launch")
+ENUMS = {
+    "ModuleKind": ["MODULE_UNKNOWN", "PTX", "CUBIN", "FATBIN"],
+    "AllocKind": ["ALLOC_PLAIN", "ALLOC_ASYNC", "ALLOC_MANAGED", "ALLOC_VMM", "ALLOC_HOST_PINNED", "ALLOC_PITCHED"],
+    "CopyKind": ["COPY_UNKNOWN", "H2D", "D2H", "D2D", "H2H", "PEER", "DEFAULT"],
+    "LaunchKind": ["LAUNCH_PLAIN", "LAUNCH_EX", "LAUNCH_COOPERATIVE", "LAUNCH_GRAPH_NODE"],
+    "SyncKind": ["SYNC_UNKNOWN", "STREAM_CREATE", "STREAM_DESTROY", "EVENT_CREATE", "EVENT_DESTROY", "EVENT_RECORD",
+                 "STREAM_WAIT_EVENT", "STREAM_SYNCHRONIZE", "EVENT_SYNCHRONIZE", "CONTEXT_SYNCHRONIZE",
+                 "GRAPH_CAPTURE_BEGIN", "GRAPH_CAPTURE_END"],
+}
+
+
+class DecodeError(Exception):
+    pass
+
+
+def _varint(buf, pos):
+    result = shift = 0
+    while True:
+        if pos >= len(buf):
+            raise DecodeError("truncated varint")
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return result & 0xFFFFFFFFFFFFFFFF, pos
+        shift += 7
+        if shift >= 70:
+            raise DecodeError("varint too long")
+
+
+def decode(buf, msg):
+    """Decode protobuf bytes as message `msg` of SCHEMA into a dict (unknown fields are skipped)."""
+    fields = SCHEMA[msg]
+    out = {}
+    for num, (name, kind) in fields.items():
+        if kind.startswith("*"):
+            out[name] = []
+    pos, n = 0, len(buf)
+    while pos < n:
+        key, pos = _varint(buf, pos)
+        num, wt = key >> 3, key & 7
+        if wt == 0:
+            val, pos = _varint(buf, pos)
+        elif wt == 1:
+            if pos + 8 > n:
+                raise DecodeError("truncated fixed64")
+            val = struct.unpack_from("<Q", buf, pos)[0]
+            pos += 8
+        elif wt == 2:
+            ln, pos = _varint(buf, pos)
+            if pos + ln > n:
+                raise DecodeError("truncated length-delimited field %d" % num)
+            val = bytes(buf[pos:pos + ln])
+            pos += ln
+        elif wt == 5:
+            if pos + 4 > n:
+                raise DecodeError("truncated fixed32")
+            val = struct.unpack_from("<I", buf, pos)[0]
+            pos += 4
+        else:
+            raise DecodeError("bad wire type %d" % wt)
+        if num not in fields:
+            continue
+        name, kind = fields[num]
+        rep = kind.startswith("*")
+        base = kind.lstrip("*")
+        if base == "s":
+            val = val.decode("utf-8", "replace")
+        elif base == "b":
+            val = bool(val)
+        elif base in SCHEMA:
+            val = decode(val, base)
+        if rep:
+            out[name].append(val)
+        else:
+            out[name] = val
+    return out
+
+
+def _zstd_decompress(data, raw_len):
+    try:
+        from compression import zstd  # Python 3.14+
+        return zstd.decompress(data)
+    except ImportError:
+        pass
+    try:
+        import zstandard
+        return zstandard.ZstdDecompressor().decompress(data, max_output_size=raw_len)
+    except ImportError:
+        pass
+    try:  # the C library through ctypes (present wherever the recorder could compress)
+        import ctypes
+        lib = ctypes.CDLL("libzstd.so.1")
+        lib.ZSTD_decompress.restype = ctypes.c_size_t
+        lib.ZSTD_decompress.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t]
+        lib.ZSTD_isError.restype = ctypes.c_uint
+        lib.ZSTD_isError.argtypes = [ctypes.c_size_t]
+        out = ctypes.create_string_buffer(max(raw_len, 1))
+        n = lib.ZSTD_decompress(out, raw_len, bytes(data), len(data))
+        if lib.ZSTD_isError(n):
+            raise DecodeError("zstd decompression failed")
+        return out.raw[:n]
+    except OSError:
+        pass
+    try:
+        return subprocess.run(["zstd", "-d", "-c", "-q"], input=data, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise DecodeError("zstd chunk but no zstd decoder (install zstandard or the zstd tool): %s" % e)
+
+
+class Trace:
+    def __init__(self):
+        self.header = None
+        self.modules = {}
+        self.functions = {}
+        self.events = []
+        self.observed = []
+        self.end = None
+        self.warnings = []
+        self.chunks = 0
+
+
+def read_trace(path, check_crc=True):
+    with open(path, "rb") as f:
+        data = f.read()
+    t = Trace()
+    if len(data) < 16 or data[:8] != MAGIC:
+        raise DecodeError("%s: not a .phos trace (bad magic at offset 0)" % path)
+    version = struct.unpack_from("<I", data, 8)[0]
+    if version != 1:
+        raise DecodeError("%s: format version %d is newer than this reader (1)" % (path, version))
+    pos = 16
+    while pos < len(data):
+        off = pos
+        try:
+            if len(data) - pos < 24:
+                raise DecodeError("truncated chunk header")
+            hdr = data[pos:pos + 24]
+            magic, ctype, codec, _r, stored, raw, pcrc, hcrc = struct.unpack("<4sHBBIIII", hdr)
+            if magic != CHUNK_MAGIC:
+                raise DecodeError("bad chunk magic")
+            if check_crc and crc32c(hdr[:20]) != hcrc:
+                raise DecodeError("chunk header CRC mismatch")
+            if stored > MAX_LEN or raw > MAX_LEN:
+                raise DecodeError("chunk length over 256 MiB")
+            if pos + 24 + stored > len(data):
+                raise DecodeError("truncated chunk payload (%d of %d bytes)" % (len(data) - pos - 24, stored))
+            payload = data[pos + 24:pos + 24 + stored]
+            if check_crc and crc32c(payload) != pcrc:
+                raise DecodeError("payload CRC mismatch")
+            pos += 24 + stored
+            if ctype not in CHUNK_TYPES:
+                continue
+            if codec == 1:
+                payload = _zstd_decompress(payload, raw)
+            elif codec != 0:
+                t.warnings.append("offset %d: unknown codec %d, chunk skipped" % (off, codec))
+                continue
+            if len(payload) != raw:
+                raise DecodeError("raw length %d != %d" % (len(payload), raw))
+            name = CHUNK_TYPES[ctype]
+            msg = decode(payload, name)
+        except DecodeError as e:
+            if t.header is None:
+                raise DecodeError("%s: first chunk at offset %d is bad: %s" % (path, off, e))
+            t.warnings.append("offset %d: %s; stopped reading, kept the chunks before it" % (off, e))
+            break
+        t.chunks += 1
+        if t.header is None and name != "TraceHeader":
+            raise DecodeError("%s: first chunk at offset %d is %s, not TraceHeader" % (path, off, name))
+        if name == "TraceHeader":
+            t.header = msg
+        elif name == "Module":
+            t.modules[msg.get("id", 0)] = msg
+        elif name == "Function":
+            t.functions[msg.get("id", 0)] = msg
+        elif name == "EventBatch":
+            first = msg.get("first_index", 0)
+            if first != len(t.events):
+                t.warnings.append("offset %d: batch starts at event %d but %d events came before" % (off, first, len(t.events)))
+            t.events.extend(msg["events"])
+        elif name == "ObservedBatch":
+            t.observed.extend(msg["accesses"])
+        elif name == "TraceEnd":
+            t.end = msg
+    if t.end is None:
+        t.warnings.append("trace was not closed cleanly")
+    elif t.end.get("event_count", 0) != len(t.events):
+        t.warnings.append("TraceEnd counts %d events, file has %d" % (t.end.get("event_count", 0), len(t.events)))
+    return t
+
+
+def body(ev):
+    """(name, dict) of an event's body."""
+    for b in BODIES:
+        if b in ev:
+            return b, ev[b]
+    return None, {}
+
+
+def enum(name, v):
+    vals = ENUMS[name]
+    return vals[v] if 0 <= v < len(vals) else str(v)
+
+
+def _jsonable(o):
+    if isinstance(o, bytes):
+        return o.hex()
+    if isinstance(o, dict):
+        return {k: _jsonable(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [_jsonable(v) for v in o]
+    return o
+
+
+def describe(ev, functions):
+    name, b = body(ev)
+    g = lambda k: b.get(k, 0)
+    if name == "launch":
+        f = functions.get(g("function"), {})
+        return "launch %s grid=(%d,%d,%d) block=(%d,%d,%d) smem=%d stream=%#x params=%s %s" % (
+            f.get("mangled_name", "?"), g("grid_x"), g("grid_y"), g("grid_z"), g("block_x"), g("block_y"), g("block_z"),
+            g("shared_mem"), g("stream"), b.get("params", b"").hex(), enum("LaunchKind", g("kind")))
+    if name == "memcpy":
+        return "memcpy %s %#x -> %#x %d bytes stream=%#x%s%s" % (enum("CopyKind", g("kind")), g("src"), g("dst"), g("bytes"),
+                                                        g("stream"), " async" if b.get("async") else "",
+                                                        " payload=%d" % len(b["payload"]) if "payload" in b else "")
+    if name == "memset":
+        return "memset %#x %d bytes value=%#x stream=%#x" % (g("dst"), g("bytes"), g("value"), g("stream"))
+    if name == "alloc":
+        return "alloc %s %#x %d bytes" % (enum("AllocKind", g("kind")), g("address"), g("size"))
+    if name == "free":
+        return "free %s %#x" % (enum("AllocKind", g("kind")), g("address"))
+    if name == "sync":
+        return "sync %s stream=%#x event=%#x" % (enum("SyncKind", g("kind")), g("stream"), g("event"))
+    if name == "graph_launch":
+        return "graph_launch exec=%#x stream=%#x nodes=%d" % (g("graph_exec"), g("stream"), g("kernel_nodes"))
+    return "?"
+
+
+def summary(t, path):
+    h = t.header
+    lines = ["trace %s" % path,
+             "  recorder %s %s, pid %s, argv %s" % (h.get("recorder"), h.get("recorder_version"), h.get("pid"), " ".join(h.get("argv", []))),
+             "  device %s (cc %s.%s), driver %s, runtime %s, gpu timing %s, payload limit %s" % (
+                 h.get("device_name", "?"), h.get("cc_major", 0), h.get("cc_minor", 0), h.get("driver_version", 0),
+                 h.get("runtime_version", 0), h.get("gpu_timing", False), h.get("payload_limit", 0)),
+             "  %d chunks, %d modules, %d functions, %d events" % (t.chunks, len(t.modules), len(t.functions), len(t.events))]
+    counts = {}
+    for e in t.events:
+        n, b = body(e)
+        if n == "launch":
+            n = "launch/" + enum("LaunchKind", b.get("kind", 0))
+        elif n == "memcpy":
+            n = "memcpy/" + enum("CopyKind", b.get("kind", 0))
+        elif n == "sync":
+            n = "sync/" + enum("SyncKind", b.get("kind", 0))
+        elif n in ("alloc", "free"):
+            n = n + "/" + enum("AllocKind", b.get("kind", 0))
+        counts[n] = counts.get(n, 0) + 1
+    for k in sorted(counts):
+        lines.append("    %-32s %d" % (k, counts[k]))
+    for m in t.modules.values():
+        lines.append("  module %d %s %s size %d stored %d hash %016x" % (m.get("id", 0), enum("ModuleKind", m.get("kind", 0)),
+                                                                   m.get("origin", ""), m.get("image_size", 0),
+                                                                   len(m.get("image", b"")), m.get("hash", 0)))
+    if t.end:
+        lines.append("  end: %d events, %d dropped" % (t.end.get("event_count", 0), t.end.get("dropped_events", 0)))
+    for w in t.warnings:
+        lines.append("  WARNING: %s" % w)
+    return "\n".join(lines)
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return 2
+    path = argv[1]
+    try:
+        t = read_trace(path)
+    except (DecodeError, OSError) as e:
+        print("phos_read: %s" % e, file=sys.stderr)
+        return 1
+    if "--json" in argv:
+        json.dump(_jsonable({"header": t.header, "modules": list(t.modules.values()), "functions": list(t.functions.values()),
+                             "events": t.events, "observed": t.observed, "end": t.end, "warnings": t.warnings}), sys.stdout)
+        print()
+    elif "--events" in argv:
+        print(summary(t, path))
+        for i, e in enumerate(t.events):
+            print("%6d %12d t%d %s" % (i, e.get("host_ns", 0), e.get("thread", 0), describe(e, t.functions)))
+    else:
+        print(summary(t, path))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
