@@ -385,6 +385,14 @@ typedef struct module_rec {
 } module_rec;
 static atomic_uint module_counter;
 
+/* hook for the SASS-level tool (native-hooks/sanitizer): it learns the ring position of each recorded launch from the
+   launching thread, and turns positions into event indices (positions minus the Module slots before them, which are
+   not events). Set with phos_recorder_set_launch_hook; nothing happens while no hook is set. */
+typedef void (*phos_launch_hook_fn)(uint64_t pos, uint32_t nodes, const char *const *node_names);
+static _Atomic(phos_launch_hook_fn) launch_hook;
+static uint64_t *module_pos;      /* ring positions of Module slots, under reg_mu */
+static size_t module_pos_n, module_pos_cap;
+
 /* size of an image handed to the driver: fatbin wrapper, fatbin, ELF, or NUL-terminated PTX */
 static const uint8_t *image_extent(const void *img, uint64_t *size, int *kind) {
     const uint8_t *p = img;
@@ -462,6 +470,14 @@ static void emit_module(void *handle, const void *img, size_t known_size, int kn
     if (!s) { free(r->image); free(r); return; }
     s->ptr = r;
     slot_commit(pos, s);
+    pthread_mutex_lock(&reg_mu);
+    if (module_pos_n == module_pos_cap) {
+        size_t nc = module_pos_cap ? module_pos_cap * 2 : 64;
+        uint64_t *np = realloc(module_pos, nc * sizeof *np);
+        if (np) { module_pos = np; module_pos_cap = nc; }
+    }
+    if (module_pos_n < module_pos_cap) module_pos[module_pos_n++] = pos;
+    pthread_mutex_unlock(&reg_mu);
 }
 
 static void *read_file(const char *path, size_t *n) {
@@ -1625,6 +1641,8 @@ static inline CUresult launch_common(int lkind, CUfunction f, const unsigned *di
         s->e1 = ts.e1;
         s->corr = ts.corr;
         slot_commit(pos, s);
+        phos_launch_hook_fn hook = atomic_load_explicit(&launch_hook, memory_order_acquire);
+        if (hook) hook(pos, 0, NULL);
     } else if (ts.e0) { pool_put(ts.e0); pool_put(ts.e1); }
     return r;
 }
@@ -1993,6 +2011,13 @@ DEF2(cuGraphLaunch, (CUgraphExec e, CUstream s), (e, s)) {
         slot_data(k, gn->params, gn->plen);
         slot_commit(pos + 1 + i, k);
     }
+    phos_launch_hook_fn hook = atomic_load_explicit(&launch_hook, memory_order_acquire);
+    if (hook) {
+        const char **names = nn ? calloc(nn, sizeof *names) : NULL;
+        for (uint32_t i = 0; names && i < nn; i++) names[i] = x->nodes[i].f ? x->nodes[i].f->name : NULL;
+        hook(pos, names ? nn : 0, names);
+        free(names);
+    }
     return r;
 }
 
@@ -2126,6 +2151,17 @@ EXPORT void *dlsym(void *handle, const char *name) {
     atomic_compare_exchange_strong(&h->real, &expected, p);
     return h->wrap;
 }
+
+/* the SASS-level tool's hook (see launch_hook): set it, map a ring position to its event index, name the trace */
+EXPORT void phos_recorder_set_launch_hook(phos_launch_hook_fn fn) { atomic_store(&launch_hook, fn); }
+EXPORT uint64_t phos_recorder_event_index(uint64_t pos) {
+    uint64_t before = 0;
+    pthread_mutex_lock(&reg_mu);
+    for (size_t i = 0; i < module_pos_n; i++) before += module_pos[i] < pos;
+    pthread_mutex_unlock(&reg_mu);
+    return pos - before;
+}
+EXPORT const char *phos_recorder_trace_path(void) { return atomic_load(&g_state) == 0 ? NULL : cfg.out_path; }
 
 /* tests and tools: number of hooks and whether a pointer is one of our wrappers */
 EXPORT int phos_recorder_is_wrapper(const void *p) {

@@ -132,7 +132,8 @@ class MainTest {
 				+ "the stack trace)\n", run.err());
 		CliRun debug = runWith(failing(new IllegalStateException("the bug")), "--debug", "boom");
 		assertEquals(ExitCode.FAILURE, debug.exit());
-		assertTrue(debug.err().contains("\tat org.phos.workbench.cli.Main.run"), debug.err());
+		assertTrue(debug.err().startsWith("workbench boom: internal error: java.lang.IllegalStateException: the bug\n"
+				+ "java.lang.IllegalStateException: the bug\n\tat org.phos.workbench.cli.MainTest"), debug.err());
 	}
 
 	@Test

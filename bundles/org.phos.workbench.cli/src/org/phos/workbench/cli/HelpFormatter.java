@@ -75,6 +75,9 @@ final class HelpFormatter {
 		return String.join(" ", parts);
 	}
 
+	/** Width of the help text to the right of the column, so that lines stay within about 100 characters. */
+	private static final int TEXT_WIDTH = 74;
+
 	private static void row(StringBuilder text, String left, String right) {
 		text.append("  ").append(left);
 		if (left.length() + 2 >= COLUMN) {
@@ -82,6 +85,16 @@ final class HelpFormatter {
 		} else {
 			text.append(" ".repeat(COLUMN - 2 - left.length()));
 		}
-		text.append(right).append('\n');
+		int lineStart = text.length();
+		for (String word : right.split(" ")) {
+			if (text.length() > lineStart && text.length() - lineStart + 1 + word.length() > TEXT_WIDTH) {
+				text.append('\n').append(" ".repeat(COLUMN));
+				lineStart = text.length();
+			} else if (text.length() > lineStart) {
+				text.append(' ');
+			}
+			text.append(word);
+		}
+		text.append('\n');
 	}
 }

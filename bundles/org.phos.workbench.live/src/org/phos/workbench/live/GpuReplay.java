@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.eclipse.core.runtime.IProgressMonitor;
-import org.eclipse.core.runtime.SubMonitor;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.speculation.core.instrument.AccessTable;
 import org.phos.workbench.speculation.core.instrument.AccessTableLayout;
@@ -104,17 +105,23 @@ public final class GpuReplay {
 	}
 
 	private GpuReplayResult run(@Nullable IProgressMonitor monitor) throws ReplayException {
-		SubMonitor sub = SubMonitor.convert(monitor, "GPU replay", trace.eventCount());
+		// driven directly: SubMonitor needs OSGi classes at run time, and the GPU machine runs a plain classpath
+		IProgressMonitor sub = monitor == null ? new NullProgressMonitor() : monitor;
+		sub.beginTask("GPU replay", trace.eventCount());
 		startEvent = executor.createEvent();
 		endEvent = executor.createEvent();
 		for (int i = 0; i < trace.eventCount(); i++) {
-			sub.split(1);
+			if (sub.isCanceled()) {
+				throw new OperationCanceledException();
+			}
+			sub.worked(1);
 			try {
 				step(i);
 			} catch (ReplayException e) {
 				throw new ReplayException("event " + i + " (" + trace.kind(i) + "): " + e.getMessage(), e);
 			}
 		}
+		sub.done();
 		executor.synchronize();
 		for (AddressRelocation.Mapping m : relocation.mappings()) {
 			executor.free(m.replayBase());

@@ -70,6 +70,9 @@ public final class InstrumentMain {
 				}
 				trace = r.trace();
 			}
+		} catch (java.nio.file.NoSuchFileException e) {
+			err.println(rest[0] + ": no such file");
+			return 2;
 		} catch (IOException e) {
 			err.println(rest[0] + ": " + e.getMessage());
 			return 2;

@@ -5,11 +5,14 @@ import java.util.List;
 /**
  * The consistency check of a run: every buffer whose image would not equal its state at the image's instant.
  *
- * @param checked whether the workload carried observed (true) accesses; without them nothing can be checked
+ * @param checked whether any launch carried observed (true) accesses; without them nothing can be checked (copies
+ *        and sets carry exact sets of their own, which do not count)
+ * @param observedLaunches launches with observed accesses; launches without them are not checked
  * @param violations the violations, at most one per buffer and checkpoint, in detection order
  * @param affectedBytes sum of the sizes of the buffers with a violation
  */
-public record ConsistencyReport(boolean checked, List<ConsistencyViolation> violations, long affectedBytes) {
+public record ConsistencyReport(boolean checked, long observedLaunches, List<ConsistencyViolation> violations,
+        long affectedBytes) {
     public ConsistencyReport {
         violations = List.copyOf(violations);
     }

@@ -63,6 +63,7 @@ public final class MetricsCsvWriter {
         f.put("cow_count", Long.toString(m.cowCount()));
         f.put("cow_bytes", Long.toString(m.cowBytes()));
         f.put("consistency_checked", Boolean.toString(m.consistency().checked()));
+        f.put("consistency_observed_launches", Long.toString(m.consistency().observedLaunches()));
         f.put("consistency_violations", Integer.toString(m.consistency().violations().size()));
         f.put("consistency_affected_bytes", Long.toString(m.consistency().affectedBytes()));
         return f;

@@ -6,7 +6,8 @@ import org.phos.workbench.internal.cr.core.CowCheckpointSession;
 /**
  * Continuous checkpointing (fault tolerance): a soft copy-on-write checkpoint at the first instant and then every
  * {@code intervalNs} of host time. A checkpoint due while the previous one still runs starts when that one completes
- * (counted in the markers as "delayed").
+ * (counted in the markers as "delayed"). {@link CopierOrder#FIRST_USE} is not looked ahead per checkpoint here; it
+ * falls back to pointer order.
  */
 public final class RepeatedCheckpointPolicy implements CrPolicy {
     private final SoftCheckpointOptions options;

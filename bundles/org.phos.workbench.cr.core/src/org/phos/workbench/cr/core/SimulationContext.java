@@ -62,6 +62,6 @@ public interface SimulationContext {
 
     void reportViolation(ConsistencyViolation violation);
 
-    /** Whether the workload carried observed sets for at least one operation so far. */
+    /** Whether at least one launch so far carried observed sets. */
     boolean hasObservedAccesses();
 }

@@ -142,6 +142,32 @@ class LoadErrorsTest {
         assertTrue(r.warnings().get(0).message().contains("EventBatch chunk does not decode"), r.warnings().toString());
     }
 
+    @Test
+    void largeFileDamagedInTheMiddleKeepsItsPrefix() throws IOException {
+        // large enough for the pipelined reader (scanning on a second thread)
+        Path f = dir.resolve("large.phos");
+        SyntheticTraceGenerator.generate(f, SyntheticTraceOptions.defaults(20_000), null);
+        byte[] bytes = Files.readAllBytes(f);
+        assertTrue(bytes.length > 2 << 20, "file of " + bytes.length + " bytes");
+        Trace whole = TraceReader.read(f, null).trace();
+        List<Integer> batches = ChunkFiles.chunkOffsets(bytes).stream()
+                .filter(o -> bytes[o + 4] == 4).toList(); // EventBatch chunks
+        assertTrue(batches.size() >= 3, batches.toString());
+        int victim = batches.get(1);
+        byte[] flipped = bytes.clone();
+        flipped[victim + 24 + 1000] ^= 0x40;
+        TraceLoadResult r = TraceReader.read(file("flipped.phos", flipped), null);
+        assertEquals(victim, r.warnings().get(0).offset());
+        assertTrue(r.trace().eventCount() > 0 && r.trace().eventCount() < whole.eventCount());
+        for (int i = 0; i < r.trace().eventCount(); i += 97) {
+            assertEquals(whole.event(i), r.trace().event(i));
+        }
+        TraceLoadResult cut = TraceReader.read(file("cut.phos", java.util.Arrays.copyOf(bytes, victim + 100)), null);
+        assertEquals(r.trace().eventCount(), cut.trace().eventCount());
+        assertEquals(victim, cut.warnings().get(0).offset());
+        assertTrue(cut.warnings().get(0).message().contains("chunk truncated"), cut.warnings().get(0).message());
+    }
+
     /** Records progress and cancels once {@code cancelAfter} units were reported. */
     static final class RecordingMonitor extends NullProgressMonitor {
         int total = -1;

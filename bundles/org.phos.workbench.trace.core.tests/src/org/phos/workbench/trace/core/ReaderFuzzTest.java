@@ -43,7 +43,9 @@ class ReaderFuzzTest {
         Path f = dir.resolve("fuzz.phos");
         int[] outcomes = new int[3]; // clean, warnings, format error
         long start = System.nanoTime();
+        double[] cpu = new double[1];
         assertTimeoutPreemptively(Duration.ofSeconds(120), () -> { // a hang guard; the run takes a few seconds
+            long cpuStart = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             for (int n = 0; n < ITERATIONS; n++) {
                 byte[] b = mutate(seeds.get(rnd.nextInt(seeds.size())), rnd);
                 if (rnd.nextInt(10) < 8) {
@@ -67,11 +69,12 @@ class ReaderFuzzTest {
                     throw new AssertionError("iteration " + n + ": " + e, e);
                 }
             }
+            cpu[0] = (java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuStart) / 1e9;
         });
         double seconds = (System.nanoTime() - start) / 1e9;
         assertTrue(outcomes[1] > ITERATIONS / 4, "most mutations should be detected: " + Arrays.toString(outcomes));
-        System.out.printf("reader fuzz: %d iterations in %.1f s, outcomes clean/warned/rejected %s%n", ITERATIONS,
-                seconds, Arrays.toString(outcomes));
+        System.out.printf("reader fuzz: %d iterations in %.1f s (%.1f s CPU of the test thread), outcomes"
+                + " clean/warned/rejected %s%n", ITERATIONS, seconds, cpu[0], Arrays.toString(outcomes));
     }
 
     static byte[] mutate(byte[] seed, SplittableRandom rnd) {

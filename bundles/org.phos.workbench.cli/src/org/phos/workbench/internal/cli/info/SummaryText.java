@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.phos.workbench.internal.cli.util.Human;
+import org.phos.workbench.internal.cli.util.KernelNames;
 import org.phos.workbench.trace.core.AllocKind;
 import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.EventKind;
@@ -26,7 +27,7 @@ import org.phos.workbench.internal.cli.info.TraceSummary.TimeSpan;
  */
 public final class SummaryText {
 
-	private static final int NAME_WIDTH = 60;
+	private static final int NAME_WIDTH = 64;
 
 	private SummaryText() {
 	}
@@ -76,10 +77,11 @@ public final class SummaryText {
 			long allLaunches = kernels.stream().mapToLong(KernelStats::launches).sum();
 			out.println();
 			out.println("Kernels by launches (" + shown(top, kernels.size()) + ")");
-			out.printf(Locale.ROOT, "  %12s %7s %11s  %s%n", "launches", "share", "GPU time", "kernel");
+			out.printf(Locale.ROOT, "  %12s %7s %11s %5s  %s%n", "launches", "share", "GPU time", "fn", "kernel");
 			for (KernelStats k : kernels.subList(0, Math.min(top, kernels.size()))) {
-				out.printf(Locale.ROOT, "  %12s %7s %11s  %s%n", Human.count(k.launches()),
-						Human.percent((double) k.launches() / allLaunches), gpuTime(k), Human.clip(k.name(), NAME_WIDTH));
+				out.printf(Locale.ROOT, "  %12s %7s %11s %5s  %s%n", Human.count(k.launches()),
+						Human.percent((double) k.launches() / allLaunches), gpuTime(k), k.functionId(),
+						KernelNames.shorten(k.name(), NAME_WIDTH));
 			}
 			long total = s.kernelGpuNs();
 			out.println();
@@ -88,13 +90,13 @@ public final class SummaryText {
 			} else {
 				out.println("Kernels by GPU time (" + shown(top, kernels.size()) + ", " + Human.duration(total)
 						+ " in all)");
-				out.printf(Locale.ROOT, "  %11s %7s %12s %10s  %s%n", "GPU time", "share", "launches", "average",
-						"kernel");
+				out.printf(Locale.ROOT, "  %11s %7s %12s %10s %5s  %s%n", "GPU time", "share", "launches", "average",
+						"fn", "kernel");
 				for (KernelStats k : s.kernelsByGpuTime().subList(0, Math.min(top, kernels.size()))) {
-					out.printf(Locale.ROOT, "  %11s %7s %12s %10s  %s%n", gpuTime(k),
+					out.printf(Locale.ROOT, "  %11s %7s %12s %10s %5s  %s%n", gpuTime(k),
 							Human.percent((double) k.gpuNs() / total), Human.count(k.launches()),
 							k.timedLaunches() == 0 ? "-" : Human.duration(k.gpuNs() / k.timedLaunches()),
-							Human.clip(k.name(), NAME_WIDTH));
+							k.functionId(), KernelNames.shorten(k.name(), NAME_WIDTH));
 				}
 			}
 		}

@@ -90,6 +90,15 @@ class ExecutionModelTest {
     }
 
     @Test
+    void cancellationStopsTheRun() {
+        org.eclipse.core.runtime.NullProgressMonitor monitor = new org.eclipse.core.runtime.NullProgressMonitor();
+        monitor.setCanceled(true);
+        assertThrows(org.eclipse.core.runtime.OperationCanceledException.class,
+                () -> Simulator.run(new Ops().allocS(1).kernel(0, MS, b(), b()).workload(), MACHINE,
+                        new NoCheckpointPolicy(), org.phos.workbench.cr.core.TimelineSink.NONE, false, monitor));
+    }
+
+    @Test
     void badInputIsNamed() {
         Ops freeUnknown = new Ops().allocS(1).free(0, 5);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run(freeUnknown));

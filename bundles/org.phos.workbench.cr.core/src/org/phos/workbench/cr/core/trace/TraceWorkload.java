@@ -20,7 +20,6 @@ import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.Trace;
-import org.phos.workbench.trace.core.replay.Allocation;
 import org.phos.workbench.trace.core.replay.LiveAllocations;
 
 /**
@@ -113,6 +112,7 @@ public final class TraceWorkload implements SimulationWorkload {
         private final Map<Long, Integer> streams = new HashMap<>();
         private final Map<Long, Integer> events = new HashMap<>();
         private long[] base = new long[256];
+        private long[] size = new long[256];
         private int nextBuffer;
         private int i;
         private @Nullable Operation pending;
@@ -162,12 +162,13 @@ public final class TraceWorkload implements SimulationWorkload {
         }
 
         private void add(List<BufferRange> out, long address, long bytes) {
-            Allocation a = live.get(address);
-            if (a == null || bytes <= 0) {
+            long id = bytes <= 0 ? -1 : live.find(address);
+            if (id < 0) {
                 return;
             }
-            long from = address - a.base();
-            out.add(new BufferRange((int) a.id(), from, Math.min(a.size(), from + bytes)));
+            int b = (int) id;
+            long from = address - base[b];
+            out.add(new BufferRange(b, from, Math.min(size[b], from + bytes)));
         }
 
         private @Nullable Operation convert(int e) {
@@ -186,8 +187,10 @@ public final class TraceWorkload implements SimulationWorkload {
                     int id = nextBuffer++;
                     if (id >= base.length) {
                         base = Arrays.copyOf(base, base.length * 2);
+                        this.size = Arrays.copyOf(this.size, base.length);
                     }
                     base[id] = address;
+                    this.size[id] = size;
                     live.add(address, size, id);
                     return Operation.alloc(e, host, id, size, address);
                 }

@@ -29,7 +29,7 @@ public final class WholeAllocationParameterPlaceholder implements LaunchAccessSo
         List<AddressRange> hits = new ArrayList<>(4);
         for (int off = 0; off + 8 <= n; off += 8) {
             long word = trace.paramLong(eventIndex, off);
-            if (word == 0) {
+            if (word == 0 || live.find(word) < 0) { // find is the cheap, allocation-free test
                 continue;
             }
             Allocation a = live.get(word);

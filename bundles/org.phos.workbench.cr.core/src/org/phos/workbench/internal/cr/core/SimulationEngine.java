@@ -46,6 +46,10 @@ import org.phos.workbench.cr.core.BufferStateChange;
  * of issue (+ launch latency), the stream's previous work, awaited events and, for copies, its copy engine. Kernels of
  * different streams overlap freely (SM contention is not modelled); each copy engine (H2D, D2H, D2D) serves one copy
  * at a time, first come first served, shared by the application and C/R copies.
+ * <p>
+ * Background C/R work is scheduled lazily: before each call the policy may schedule every unit that starts by the
+ * host's time (by the copy's ready time for an application copy, so that engine order is first come first served).
+ * A buffer whose background copy is already scheduled counts as being copied, even if the copy starts a little later.
  */
 public final class SimulationEngine implements SimulationContext {
     private static final int MAX_STREAM = 1 << 20;
@@ -62,7 +66,7 @@ public final class SimulationEngine implements SimulationContext {
     private final LongArray eventTime = new LongArray(0);
     private final long[] engineFree = new long[CopyDirection.values().length];
     private final boolean[] engineLastCr = new boolean[CopyDirection.values().length];
-    private final Set<Integer> declaredLanes = new HashSet<>();
+    private boolean[] declaredLanes = new boolean[256];
 
     private long now;
     private long launches;
@@ -70,6 +74,7 @@ public final class SimulationEngine implements SimulationContext {
     private long gpuEnd;
     private long crEnd;
     private boolean observed;
+    private long observedLaunches;
     private long firstKernelStart = -1;
 
     private long stallTotal;
@@ -120,8 +125,10 @@ public final class SimulationEngine implements SimulationContext {
                 now = Math.max(now, hostBlockedUntil);
             }
             prevHost = op.hostTimeNs();
-            if (op.observedWrites() != null || op.observedReads() != null) {
+            if (op.kind() == org.phos.workbench.cr.core.OperationKind.LAUNCH
+                    && (op.observedWrites() != null || op.observedReads() != null)) {
                 observed = true;
+                observedLaunches++;
             }
             policy.advanceTo(now, this);
             policy.beforeIssue(op, this);
@@ -141,7 +148,7 @@ public final class SimulationEngine implements SimulationContext {
                 stallTotal, stallLongest, stallCount, stallByCause, checkpoints, restoreStart, firstKernel, full,
                 neverRestored, bytesPerLane, checkpoints.stream().mapToLong(CheckpointSummary::cowCount).sum(),
                 checkpoints.stream().mapToLong(CheckpointSummary::cowBytes).sum(),
-                new ConsistencyReport(observed, violations, violationBytes));
+                new ConsistencyReport(observed, observedLaunches, violations, violationBytes));
     }
 
     private @Nullable Operation skipHistory(Iterator<Operation> ops, CheckpointInstant at) {
@@ -169,6 +176,7 @@ public final class SimulationEngine implements SimulationContext {
             throw new IllegalArgumentException("operation " + op.index() + ": stream number " + stream
                     + " out of range [0, " + MAX_STREAM + ") (adapters must map stream handles to small numbers)");
         }
+        ensureStream(stream);
         switch (op.kind()) {
             case LAUNCH, SET -> {
                 long start = Math.max(now + machine.launchLatencyNs(), streamTail.get(stream));
@@ -277,7 +285,11 @@ public final class SimulationEngine implements SimulationContext {
     }
 
     private int declare(int id, String name, LaneKind kind) {
-        if (declaredLanes.add(id)) {
+        if (id >= declaredLanes.length) {
+            declaredLanes = java.util.Arrays.copyOf(declaredLanes, Math.max(id + 1, declaredLanes.length * 2));
+        }
+        if (!declaredLanes[id]) {
+            declaredLanes[id] = true;
             laneNames.put(id, name);
             sink.lane(new Lane(id, name, kind));
         }

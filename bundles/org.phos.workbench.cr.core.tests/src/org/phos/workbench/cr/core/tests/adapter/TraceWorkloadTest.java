@@ -124,6 +124,7 @@ class TraceWorkloadTest {
         SimulationMetrics good = Simulator.runInMemory(new TraceWorkload(t, "tiny", observed, observed, true),
                 MachineModel.h100(), new SoftCopyOnWritePolicy(o)).metrics();
         assertTrue(good.consistency().consistent(), good.consistency().toString());
+        assertEquals(2, good.consistency().observedLaunches());
         // launch 7 writes A, which the copier (pointer order) is committing right then: it waits for the copier
         assertEquals(0, good.cowCount());
         assertTrue(good.stallByCause().get(org.phos.workbench.cr.core.StallCause.WAIT_FOR_COPIER) > 0);
@@ -163,5 +164,10 @@ class TraceWorkloadTest {
         assertNull(k.observedWrites());
         assertEquals("function 9", k.label());
         assertEquals(-1, k.gpuDurationNs());
+        SimulationMetrics m = Simulator.runInMemory(w, MachineModel.h100(), new SoftCopyOnWritePolicy(
+                SoftCheckpointOptions.phosDefaults(CheckpointInstant.atLaunch(0)))).metrics();
+        assertFalse(m.consistency().checked(), "no launch observed: nothing checked");
+        // the placeholder's write set (A) makes the launch wait for the copier, which starts with A
+        assertTrue(m.stallByCause().get(org.phos.workbench.cr.core.StallCause.WAIT_FOR_COPIER) > 0);
     }
 }

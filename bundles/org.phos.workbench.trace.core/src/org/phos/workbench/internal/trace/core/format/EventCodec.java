@@ -1,7 +1,5 @@
 package org.phos.workbench.internal.trace.core.format;
 
-import java.util.Arrays;
-
 import org.phos.workbench.internal.trace.core.model.TraceColumns;
 import org.phos.workbench.trace.core.TraceEvent;
 
@@ -19,8 +17,10 @@ public final class EventCodec {
     private final ProtoWriter body = new ProtoWriter(256);
     private final ProtoWriter event = new ProtoWriter(256);
 
-    // decoding scratch: v[f] is the varint field f of the current body
+    // decoding scratch: v[f] is the varint field f of the current body when bit f of touched is set, else 0
+    // (a mask instead of clearing the array for every event)
     private final long[] v = new long[17];
+    private int touched;
     private int bytesOffset;
     private int bytesLength;
     private final ProtoReader r = new ProtoReader(new byte[0], 0, 0);
@@ -154,7 +154,7 @@ public final class EventCodec {
         long host = 0;
         int thread = 0;
         int kind = 0;
-        long[] v = this.v;
+        touched = 0;
         while (r.pos < end) {
             int t = r.tag();
             int f = t >>> 3;
@@ -164,7 +164,7 @@ public final class EventCodec {
                 thread = (int) r.varint();
             } else if (f >= ALLOC && f <= GRAPH_LAUNCH && (t & 7) == ProtoReader.LEN) {
                 if (f != kind) {
-                    Arrays.fill(v, 0);
+                    touched = 0;
                     bytesOffset = 0;
                     bytesLength = 0;
                     kind = f;
@@ -178,19 +178,23 @@ public final class EventCodec {
         }
         r.limit = outer;
         switch (kind) {
-            case ALLOC -> out.addAlloc(host, thread, v[1], v[2], (int) v[3], v[4]);
-            case FREE -> out.addFree(host, thread, v[1], (int) v[2], v[3]);
-            case MEMCPY -> out.addMemcpy(host, thread, (int) v[1], v[2], v[3], v[4], v[5], v[6] != 0, r.buf,
-                    bytesOffset, bytesLength, v[8], v[9]);
-            case MEMSET -> out.addMemset(host, thread, v[1], v[2], (int) v[3], (int) v[4], v[5], v[6] != 0, v[8],
-                    v[9]);
-            case LAUNCH -> out.addLaunch(host, thread, (int) v[1], (int) v[2], (int) v[3], (int) v[4], (int) v[5],
-                    (int) v[6], (int) v[7], (int) v[8], v[9], r.buf, bytesOffset, bytesLength, v[11], v[12],
-                    (int) v[13], v[14]);
-            case SYNC -> out.addSync(host, thread, (int) v[1], v[2], v[3], (int) v[4]);
-            case GRAPH_LAUNCH -> out.addGraphLaunch(host, thread, v[1], v[2], (int) v[3]);
+            case ALLOC -> out.addAlloc(host, thread, val(1), val(2), (int) val(3), val(4));
+            case FREE -> out.addFree(host, thread, val(1), (int) val(2), val(3));
+            case MEMCPY -> out.addMemcpy(host, thread, (int) val(1), val(2), val(3), val(4), val(5), val(6) != 0, r.buf,
+                    bytesOffset, bytesLength, val(8), val(9));
+            case MEMSET -> out.addMemset(host, thread, val(1), val(2), (int) val(3), (int) val(4), val(5), val(6) != 0, val(8),
+                    val(9));
+            case LAUNCH -> out.addLaunch(host, thread, (int) val(1), (int) val(2), (int) val(3), (int) val(4), (int) val(5),
+                    (int) val(6), (int) val(7), (int) val(8), val(9), r.buf, bytesOffset, bytesLength, val(11), val(12),
+                    (int) val(13), val(14));
+            case SYNC -> out.addSync(host, thread, (int) val(1), val(2), val(3), (int) val(4));
+            case GRAPH_LAUNCH -> out.addGraphLaunch(host, thread, val(1), val(2), (int) val(3));
             default -> out.addUnknown(host, thread);
         }
+    }
+
+    private long val(int f) {
+        return (touched & (1 << f)) != 0 ? v[f] : 0;
     }
 
     private void decodeBody(ProtoReader r, int end, int kind) throws WireFormatException {
@@ -203,6 +207,7 @@ public final class EventCodec {
             int wt = t & 7;
             if (wt == ProtoReader.VARINT && f <= 16) {
                 v[f] = r.varint();
+                touched |= 1 << f;
             } else if (wt == ProtoReader.LEN && f == bytesField) {
                 int n = r.length();
                 bytesOffset = r.pos;

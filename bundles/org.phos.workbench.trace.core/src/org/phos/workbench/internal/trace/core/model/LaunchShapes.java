@@ -16,9 +16,31 @@ public final class LaunchShapes {
     private int count;
     private int[] slots = new int[64];
     private final int[] probe = new int[W];
+    /** Last shape id + 1 seen for each small function id: consecutive launches of a kernel mostly repeat it. */
+    private final int[] lastByFunction = new int[1024];
 
     /** The id of the shape with these fields, adding it if new. */
     public int intern(int function, int gx, int gy, int gz, int bx, int by, int bz, int shm, int kind, int stream) {
+        boolean small = function >= 0 && function < lastByFunction.length;
+        if (small) {
+            int s = lastByFunction[function] - 1;
+            if (s >= 0) {
+                int at = s * W;
+                int[] c = keys;
+                if (c[at + 1] == gx && c[at + 2] == gy && c[at + 3] == gz && c[at + 4] == bx && c[at + 5] == by
+                        && c[at + 6] == bz && c[at + 7] == shm && c[at + 8] == kind && c[at + 9] == stream) {
+                    return s;
+                }
+            }
+        }
+        int id = lookup(function, gx, gy, gz, bx, by, bz, shm, kind, stream);
+        if (small) {
+            lastByFunction[function] = id + 1;
+        }
+        return id;
+    }
+
+    private int lookup(int function, int gx, int gy, int gz, int bx, int by, int bz, int shm, int kind, int stream) {
         int[] k = probe;
         k[0] = function; k[1] = gx; k[2] = gy; k[3] = gz; k[4] = bx; k[5] = by; k[6] = bz; k[7] = shm;
         k[8] = kind; k[9] = stream;
@@ -77,6 +99,6 @@ public final class LaunchShapes {
     }
 
     public long footprintBytes() {
-        return 3L * Pages.ARRAY_HEADER + 4L * (keys.length + slots.length + W);
+        return 4L * Pages.ARRAY_HEADER + 4L * (keys.length + slots.length + W + lastByFunction.length);
     }
 }

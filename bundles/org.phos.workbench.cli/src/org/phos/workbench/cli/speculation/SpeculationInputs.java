@@ -1,0 +1,129 @@
+package org.phos.workbench.cli.speculation;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.phos.workbench.cli.CommandContext;
+import org.phos.workbench.cli.CommandFailedException;
+import org.phos.workbench.cli.Main;
+import org.phos.workbench.cli.Option;
+import org.phos.workbench.cli.UsageException;
+import org.phos.workbench.cli.ValueParser;
+import org.phos.workbench.speculation.core.EngineRegistry;
+import org.phos.workbench.speculation.core.SpeculationEngine;
+import org.phos.workbench.trace.core.FunctionInfo;
+import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.TraceFormatException;
+import org.phos.workbench.trace.core.TraceLoadResult;
+import org.phos.workbench.trace.core.TraceReader;
+import org.phos.workbench.trace.core.TraceWarning;
+
+/** What both speculation commands share: options, loading the trace, making engines, writing output files. */
+final class SpeculationInputs {
+
+	static final Option<String> ENGINE = Option.withDefault("engine", "NAME[,NAME]",
+			"engines to run side by side: phos, arg-scan, ptx-flow, combinations A/B (A where it covers the launch, "
+					+ "else B) and X+indirect, or best (" + EngineRegistry.BEST_SPEC + ")",
+			ValueParser.text(), "phos,arg-scan,ptx-flow/arg-scan,best");
+	static final Option<Path> CSV = Option.optional("csv", "FILE", "also write the per-kernel table as CSV",
+			ValueParser.path());
+	static final Option<Path> JSON = Option.optional("json", "FILE", "also write the results as JSON",
+			ValueParser.path());
+
+	private SpeculationInputs() {
+	}
+
+	static List<String> engineNames(String text) throws UsageException {
+		List<String> names = new ArrayList<>();
+		for (String part : text.split(",")) {
+			String name = part.trim();
+			if (name.isEmpty()) {
+				throw new UsageException("--engine '" + text + "': empty engine name");
+			}
+			if (!names.contains(name)) {
+				names.add(name);
+			}
+		}
+		return names;
+	}
+
+	/** Makes fresh engines for the trace; an unknown name is a usage error listing the known ones. */
+	static List<SpeculationEngine> engines(List<String> names, Trace trace) throws UsageException {
+		List<SpeculationEngine> engines = new ArrayList<>();
+		for (String name : names) {
+			try {
+				engines.add(EngineRegistry.create(name, trace));
+			} catch (IllegalArgumentException e) {
+				throw new UsageException("--engine: " + e.getMessage());
+			}
+		}
+		return engines;
+	}
+
+	static TraceLoadResult load(String name, CommandContext context) throws CommandFailedException {
+		Path file = Path.of(name);
+		if (!Files.isRegularFile(file)) {
+			throw new CommandFailedException(file + (Files.isDirectory(file) ? ": is a directory, not a trace file"
+					: ": no such file"));
+		}
+		IProgressMonitor monitor = context.progress();
+		TraceLoadResult result;
+		try {
+			result = TraceReader.read(file, monitor);
+		} catch (TraceFormatException e) {
+			throw new CommandFailedException(file + ": cannot load: at byte offset " + e.offset() + ": " + e.reason(),
+					e);
+		} catch (IOException e) {
+			throw new CommandFailedException(file + ": cannot read: " + Main.describe(e), e);
+		} catch (UncheckedIOException e) {
+			throw new CommandFailedException(file + ": cannot read: " + Main.describe(e.getCause()), e);
+		} finally {
+			monitor.done();
+		}
+		for (TraceWarning warning : result.warnings()) {
+			context.warn(file + ": at byte offset " + warning.offset() + ": " + warning.message());
+		}
+		return result;
+	}
+
+	static String kernelName(Trace trace, int functionId) {
+		FunctionInfo f = trace.functionById(functionId);
+		return f == null ? "function #" + functionId : f.displayName();
+	}
+
+	/** Opens an output file, checking its directory first so the message names the option and the path. */
+	static PrintStream open(Path file, String option) throws CommandFailedException {
+		Path parent = file.toAbsolutePath().getParent();
+		if (Files.isDirectory(file)) {
+			throw new CommandFailedException(option + " " + file + ": is a directory; give a file name");
+		}
+		if (parent != null && !Files.isDirectory(parent)) {
+			throw new CommandFailedException(option + " " + file + ": directory " + parent + " does not exist");
+		}
+		try {
+			return new PrintStream(Files.newOutputStream(file), false, java.nio.charset.StandardCharsets.UTF_8);
+		} catch (IOException e) {
+			throw new CommandFailedException(option + " " + file + ": cannot write: " + Main.describe(e), e);
+		}
+	}
+
+	static String csv(String text) {
+		return text.contains(",") || text.contains("\"") || text.contains("\n")
+				? "\"" + text.replace("\"", "\"\"") + "\"" : text;
+	}
+
+	static String percent(double share) {
+		return String.format(Locale.ROOT, "%.2f%%", share * 100);
+	}
+
+	static String clip(String text, int width) {
+		return text.length() <= width ? text : text.substring(0, width - 1) + "…";
+	}
+}

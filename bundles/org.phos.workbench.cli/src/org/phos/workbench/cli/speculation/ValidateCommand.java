@@ -1,0 +1,193 @@
+package org.phos.workbench.cli.speculation;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.phos.workbench.cli.Command;
+import org.phos.workbench.cli.CommandContext;
+import org.phos.workbench.cli.CommandFailedException;
+import org.phos.workbench.cli.ExitCode;
+import org.phos.workbench.cli.Option;
+import org.phos.workbench.cli.ParsedArguments;
+import org.phos.workbench.cli.Positional;
+import org.phos.workbench.cli.UsageException;
+import org.phos.workbench.cli.ValueParser;
+import org.phos.workbench.internal.cli.json.JsonWriter;
+import org.phos.workbench.speculation.core.SpeculationEngine;
+import org.phos.workbench.speculation.core.validate.AccessVerdict;
+import org.phos.workbench.speculation.core.validate.Accuracy;
+import org.phos.workbench.speculation.core.validate.EngineValidation;
+import org.phos.workbench.speculation.core.validate.SpeculationValidator;
+import org.phos.workbench.speculation.core.validate.ValidationReport;
+import org.phos.workbench.trace.core.Trace;
+
+/**
+ * {@code workbench validate TRACE --engine ...}: judges engines against the observed accesses in the trace. A trace
+ * without observed accesses is an error (exit 1): there is no truth to judge by, and none is made up.
+ */
+public final class ValidateCommand implements Command {
+
+	static final Option<String> TOOL = Option.optional("tool", "NAME",
+			"use only observed accesses of this tool (ptx-instrument, sanitizer, ...); default: all",
+			ValueParser.text());
+
+	@Override
+	public String name() {
+		return "validate";
+	}
+
+	@Override
+	public String summary() {
+		return "judge speculation engines against the observed accesses in a trace";
+	}
+
+	@Override
+	public String description() {
+		return """
+				For every launch with observed accesses (written into the trace by instrumentation) and every
+				allocation that an engine speculated or instrumentation observed, give a verdict: exact,
+				over-approximated (bytes wasted), missed-read, missed-write or wrong-direction (unsafe: a concurrent
+				checkpoint could be inconsistent). Prints per engine the write recall (must be 100%), read recall,
+				byte precision and launches with an unsafe verdict, then verdict counts per kernel. Exits 1 when the
+				trace holds no observed accesses.""";
+	}
+
+	@Override
+	public List<Option<?>> options() {
+		return List.of(SpeculationInputs.ENGINE, TOOL, SpeculationInputs.CSV, SpeculationInputs.JSON);
+	}
+
+	@Override
+	public List<Positional> positionals() {
+		return List.of(Positional.one("TRACE", ".phos trace file with observed accesses"));
+	}
+
+	@Override
+	public List<String> examples() {
+		return List.of("validate run.phos", "validate run.phos --engine phos,best --csv accuracy.csv",
+				"validate run.phos --tool sanitizer --json accuracy.json");
+	}
+
+	@Override
+	public int run(ParsedArguments args, CommandContext context) throws CommandFailedException, UsageException {
+		List<String> names = SpeculationInputs.engineNames(args.get(SpeculationInputs.ENGINE));
+		String file = args.positionals().get(0);
+		Trace trace = SpeculationInputs.load(file, context).trace();
+		String tool = args.find(TOOL);
+		if (trace.observedAccesses().isEmpty()) {
+			throw new CommandFailedException(file + ": the trace holds no observed accesses, so there is no ground "
+					+ "truth to validate against; instrument it first (PTX instrumentation or the sanitizer tool), or "
+					+ "use 'speculate' to see the predictions alone");
+		}
+		if (SpeculationValidator.observedLaunchCount(trace, tool) == 0) {
+			throw new CommandFailedException(file + ": no observed accesses by tool '" + tool + "'; the trace has "
+					+ String.join(", ", SpeculationValidator.tools(trace)));
+		}
+		List<SpeculationEngine> engines = SpeculationInputs.engines(names, trace);
+		IProgressMonitor monitor = context.progress();
+		ValidationReport report;
+		try {
+			report = SpeculationValidator.validate(trace, engines, tool, monitor, null);
+		} finally {
+			monitor.done();
+		}
+		PrintStream out = context.out();
+		out.printf("%s: %d of %d launches observed (%d records by %s", file, report.observedLaunches(),
+				trace.launchCount(), report.observedEntries(), String.join(", ", report.tools()));
+		out.printf("%s)%n%n", report.unattributedEntries() > 0
+				? "; " + report.unattributedEntries() + " outside any allocation, not judged" : "");
+		out.printf("%-26s %9s %8s %12s %12s %10s %10s%n", "ENGINE", "LAUNCHES", "UNSAFE", "WRITE-RECALL",
+				"READ-RECALL", "PRECISION", "UNCOVERED");
+		for (EngineValidation e : report.engines()) {
+			Accuracy a = e.total();
+			out.printf(Locale.ROOT, "%-26s %9d %8d %12s %12s %10s %10d%n", e.engine(), a.launches(), a.unsafeLaunches(),
+					SpeculationInputs.percent(a.writeRecall()), SpeculationInputs.percent(a.readRecall()),
+					SpeculationInputs.percent(a.bytePrecision()), e.launchesNotCovered());
+		}
+		for (EngineValidation e : report.engines()) {
+			out.printf("%nengine %s: verdicts per kernel%n", e.engine());
+			out.printf("%-44s %8s %7s %7s %7s %7s %7s %7s %10s%n", "KERNEL", "LAUNCHES", "UNSAFE", "EXACT", "OVER",
+					"M-READ", "M-WRITE", "WRONG", "PRECISION");
+			for (Map.Entry<Integer, Accuracy> k : e.kernels().entrySet()) {
+				Accuracy a = k.getValue();
+				out.printf(Locale.ROOT, "%-44s %8d %7d %7d %7d %7d %7d %7d %10s%n",
+						SpeculationInputs.clip(SpeculationInputs.kernelName(trace, k.getKey()), 44), a.launches(),
+						a.unsafeLaunches(), a.count(AccessVerdict.EXACT), a.count(AccessVerdict.OVER_APPROXIMATED),
+						a.count(AccessVerdict.MISSED_READ), a.count(AccessVerdict.MISSED_WRITE),
+						a.count(AccessVerdict.WRONG_DIRECTION), SpeculationInputs.percent(a.bytePrecision()));
+			}
+			for (String note : e.notes()) {
+				out.println("note: " + note);
+			}
+		}
+		out.flush();
+		Path csv = args.find(SpeculationInputs.CSV);
+		if (csv != null) {
+			try (PrintStream w = SpeculationInputs.open(csv, "--csv")) {
+				w.println("engine,kernel,function_id,launches,unsafe_launches,exact,over_approximated,missed_read,"
+						+ "missed_write,wrong_direction,write_pairs,write_pairs_recalled,read_pairs,read_pairs_recalled,"
+						+ "written_bytes,written_bytes_recalled,speculated_bytes,useful_bytes");
+				for (EngineValidation e : report.engines()) {
+					csvRow(w, e.engine(), "(all kernels)", -1, e.total());
+					for (Map.Entry<Integer, Accuracy> k : e.kernels().entrySet()) {
+						csvRow(w, e.engine(), SpeculationInputs.kernelName(trace, k.getKey()), k.getKey(), k.getValue());
+					}
+				}
+			}
+		}
+		Path json = args.find(SpeculationInputs.JSON);
+		if (json != null) {
+			try (PrintStream w = SpeculationInputs.open(json, "--json")) {
+				JsonWriter j = new JsonWriter(w);
+				j.beginObject().field("trace", file).field("launches", trace.launchCount())
+						.field("observed_launches", report.observedLaunches())
+						.field("observed_records", report.observedEntries())
+						.field("unattributed_records", report.unattributedEntries()).name("engines").beginArray();
+				for (EngineValidation e : report.engines()) {
+					j.beginObject().field("engine", e.engine()).field("launches_not_covered", e.launchesNotCovered());
+					accuracy(j.name("total"), e.total());
+					j.name("kernels").beginArray();
+					for (Map.Entry<Integer, Accuracy> k : e.kernels().entrySet()) {
+						j.beginObject().field("function_id", k.getKey())
+								.field("kernel", SpeculationInputs.kernelName(trace, k.getKey()));
+						accuracy(j.name("accuracy"), k.getValue());
+						j.endObject();
+					}
+					j.endArray().name("notes").beginArray();
+					for (String n : e.notes()) {
+						j.value(n);
+					}
+					j.endArray().endObject();
+				}
+				j.endArray().endObject().finish();
+			}
+		}
+		return ExitCode.OK;
+	}
+
+	private static void csvRow(PrintStream w, String engine, String kernel, int function, Accuracy a) {
+		w.printf(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d%n", SpeculationInputs.csv(engine),
+				SpeculationInputs.csv(kernel), function, a.launches(), a.unsafeLaunches(), a.count(AccessVerdict.EXACT),
+				a.count(AccessVerdict.OVER_APPROXIMATED), a.count(AccessVerdict.MISSED_READ),
+				a.count(AccessVerdict.MISSED_WRITE), a.count(AccessVerdict.WRONG_DIRECTION), a.writePairs(),
+				a.writePairsRecalled(), a.readPairs(), a.readPairsRecalled(), a.writtenBytes(), a.writtenBytesRecalled(),
+				a.speculatedBytes(), a.usefulBytes());
+	}
+
+	private static void accuracy(JsonWriter j, Accuracy a) {
+		j.beginObject().field("launches", a.launches()).field("unsafe_launches", a.unsafeLaunches())
+				.field("write_recall", a.writeRecall()).field("read_recall", a.readRecall())
+				.field("byte_precision", a.bytePrecision()).name("verdicts").beginObject();
+		for (AccessVerdict v : AccessVerdict.values()) {
+			j.field(v.label(), a.count(v));
+		}
+		j.endObject().field("write_pairs", a.writePairs()).field("write_pairs_recalled", a.writePairsRecalled())
+				.field("read_pairs", a.readPairs()).field("read_pairs_recalled", a.readPairsRecalled())
+				.field("written_bytes", a.writtenBytes()).field("written_bytes_recalled", a.writtenBytesRecalled())
+				.field("speculated_bytes", a.speculatedBytes()).field("useful_bytes", a.usefulBytes()).endObject();
+	}
+}

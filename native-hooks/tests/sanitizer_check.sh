@@ -1,0 +1,90 @@
+#!/bin/bash
+# GPU check of the SASS-level tool (native-hooks/sanitizer), one command on the GPU machine (repository root):
+#     set -o pipefail; bash native-hooks/tests/sanitizer_check.sh [OUTDIR] 2>&1 | tee OUTDIR/sanitizer_check.log
+# Builds the recorder, the tool (libphos_sanitizer.so + phos_sanitizer_patch.fatbin) and the CUDA C suite; runs the
+# suite under recorder + tool and compares every launch's observed accesses with the real ones the suite writes
+# (cuda-suite-expected.json); runs the PyTorch sample under recorder + tool and checks that cuBLAS/PyTorch kernels are
+# observed and keyed to the trace's launches; then measures the PyTorch loop's throughput plain, under the tool and
+# under compute-sanitizer's memcheck. Writes to OUTDIR (default $OUT, else /tmp/phos-san-out):
+# cuda-suite-sanitizer.phos(+.observed.phos), cuda-suite-sanitizer-expected.json,
+# pytorch-train-sanitizer.phos(+.observed.phos), sanitizer_bench.txt.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUTDIR=${1:-${OUT:-/tmp/phos-san-out}}
+mkdir -p "$OUTDIR"
+WORK=/tmp/phos-san-work
+rm -rf "$WORK"; mkdir -p "$WORK"
+export PYTHONUNBUFFERED=1
+P=$ROOT/sample-traces/programs
+B=$ROOT/native-hooks/build
+REC=$B/libphos_recorder.so
+SAN=$B/libphos_sanitizer.so
+BENCH=$OUTDIR/sanitizer_bench.txt
+ITERS_PLAIN=${ITERS_PLAIN:-200}; ITERS_TOOL=${ITERS_TOOL:-100}; ITERS_MEMCHECK=${ITERS_MEMCHECK:-20}
+
+echo "== sanitizer_check $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+CUDA_HOME=${CUDA_HOME:-$(dirname "$(dirname "$(readlink -f "$NVCC")")")}
+SANITIZER_HOME=${SANITIZER_HOME:-$CUDA_HOME/compute-sanitizer}
+echo "nvcc: $($NVCC --version | tail -1); CUDA_HOME=$CUDA_HOME; compute-sanitizer: $("$SANITIZER_HOME/compute-sanitizer" --version | tail -1)"
+
+echo "== build"
+make -s -C "$ROOT/native-hooks" all sanitizer CUDA_HOME="$CUDA_HOME" SANITIZER_HOME="$SANITIZER_HOME" NVCC="$NVCC" || { echo "build failed"; exit 1; }
+$NVCC -O2 -arch=sm_90 -o "$WORK/cuda_suite" "$P/cuda_suite.cu" || { echo "cuda_suite build failed"; exit 1; }
+ls -la "$SAN" "$B/phos_sanitizer_patch.fatbin"
+status=0
+
+echo "== cuda_suite under recorder + tool"
+cd "$WORK"
+plain=$(./cuda_suite "$WORK/plain-expected.json" | awk '/^checksum/{print $2}')
+t0=$(date +%s.%N)
+env LD_PRELOAD="$REC" CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_DEBUG=1 PHOS_DEBUG=1 \
+    PHOS_TRACE_OUT="$OUTDIR/cuda-suite-sanitizer.phos" ./cuda_suite "$OUTDIR/cuda-suite-sanitizer-expected.json" \
+    >"$WORK/suite.out" 2>"$WORK/suite.err"
+echo "exit $?, $(awk "BEGIN{print $(date +%s.%N)-$t0}") s"
+cat "$WORK/suite.out"; grep -v "flush (" "$WORK/suite.err" | tail -20
+inst=$(awk '/^checksum/{print $2}' "$WORK/suite.out")
+echo "checksum plain $plain, recorder+tool $inst: $([ "$plain" = "$inst" ] && echo equal || echo DIFFERENT)"
+[ "$plain" = "$inst" ] || status=1
+python3 "$ROOT/native-hooks/tools/phos_read.py" "$OUTDIR/cuda-suite-sanitizer.phos.observed.phos" | head -5
+python3 "$ROOT/native-hooks/tests/sanitizer_check.py" suite "$OUTDIR/cuda-suite-sanitizer.phos" \
+    "$OUTDIR/cuda-suite-sanitizer.phos.observed.phos" "$OUTDIR/cuda-suite-sanitizer-expected.json" || status=1
+
+echo "== PyTorch sample under recorder + tool (torch_train.py --iters 8)"
+TT="$P/pytorch/torch_train.py"
+plain=$(python3 "$TT" --iters 8 2>/dev/null | awk '/^checksum/{print $2}')
+t0=$(date +%s.%N)
+env LD_PRELOAD="$REC" CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_DEBUG=1 PHOS_DEBUG=1 PHOS_MODULE_IMAGE_LIMIT=1048576 \
+    PHOS_TRACE_OUT="$OUTDIR/pytorch-train-sanitizer.phos" python3 "$TT" --iters 8 >"$WORK/torch.out" 2>"$WORK/torch.err"
+echo "exit $?, $(awk "BEGIN{print $(date +%s.%N)-$t0}") s"
+cat "$WORK/torch.out"; grep -v "flush (\|UserWarning\|warn" "$WORK/torch.err" | tail -12
+inst=$(awk '/^checksum/{print $2}' "$WORK/torch.out")
+echo "checksum plain $plain, recorder+tool $inst: $([ "$plain" = "$inst" ] && echo equal || echo DIFFERENT)"
+[ "$plain" = "$inst" ] || status=1
+ls -la "$OUTDIR"/pytorch-train-sanitizer.phos*
+python3 "$ROOT/native-hooks/tests/sanitizer_check.py" torch "$OUTDIR/pytorch-train-sanitizer.phos" \
+    "$OUTDIR/pytorch-train-sanitizer.phos.observed.phos" || status=1
+
+if [ "${SANITIZER_CHECK_BENCH:-1}" = 0 ]; then echo "== done, throughput skipped (exit $status)"; exit $status; fi
+echo "== PyTorch loop throughput: plain, tool (every launch observed), memcheck" | tee "$BENCH"
+its() { awk '/it\/s/{for(i=1;i<=NF;i++) if($i=="it/s,") print $(i-1)}'; }
+r_plain=$(python3 "$TT" --iters "$ITERS_PLAIN" --warmup 20 2>/dev/null | its)
+echo "plain: $r_plain it/s (--iters $ITERS_PLAIN --warmup 20)" | tee -a "$BENCH"
+r_tool=$(env CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_OUT="$WORK/bench-%p.observed.phos" python3 "$TT" --iters "$ITERS_TOOL" --warmup 10 2>"$WORK/bench_tool.err" | its)
+echo "tool: $r_tool it/s (--iters $ITERS_TOOL --warmup 10); $(grep -c . "$WORK/bench_tool.err") stderr lines: $(grep phos-sanitizer "$WORK/bench_tool.err" | tail -1)" | tee -a "$BENCH"
+r_tool10=$(env CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_EVERY=10 PHOS_SANITIZER_OUT="$WORK/bench10-%p.observed.phos" python3 "$TT" --iters "$ITERS_TOOL" --warmup 10 2>/dev/null | its)
+echo "tool, every 10th launch: $r_tool10 it/s (--iters $ITERS_TOOL --warmup 10)" | tee -a "$BENCH"
+t0=$(date +%s.%N)
+r_mc=$(timeout 200 "$SANITIZER_HOME/compute-sanitizer" --tool memcheck --print-limit 5 python3 "$TT" --iters "$ITERS_MEMCHECK" --warmup 3 2>"$WORK/memcheck.err" | tee "$WORK/memcheck.out" | its)
+echo "memcheck: ${r_mc:-none} it/s (--iters $ITERS_MEMCHECK --warmup 3), whole run $(awk "BEGIN{print $(date +%s.%N)-$t0}") s; $(grep -c "ERROR SUMMARY\|=========" "$WORK/memcheck.out") sanitizer lines: $(grep "ERROR SUMMARY" "$WORK/memcheck.out" "$WORK/memcheck.err" | tail -1)" | tee -a "$BENCH"
+python3 - "$r_plain" "$r_tool" "$r_tool10" "${r_mc:-0}" <<'EOF' | tee -a "$BENCH"
+import sys
+p, t, t10, m = (float(v or 0) for v in sys.argv[1:5])
+sd = lambda r: p / r if r else float("inf")
+print("summary: slowdown vs plain: tool %.1fx, tool every 10th %.1fx, memcheck %.1fx; tool is %.1fx cheaper than memcheck (target >= 5x): %s"
+      % (sd(t), sd(t10), sd(m), sd(m) / sd(t) if t and m else float("nan"), "ok" if t and m and sd(m) / sd(t) >= 5 else "FAIL"))
+EOF
+grep -q "target >= 5x): ok" "$BENCH" || status=1
+echo "== done (exit $status)"
+exit $status
