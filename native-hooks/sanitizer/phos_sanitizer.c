@@ -1,6 +1,7 @@
 /* libphos_sanitizer.so: SASS-level ground truth of what each kernel launch really reads and writes.
  *
- * A Compute Sanitizer API tool, loaded by the CUDA driver from CUDA_INJECTION64_PATH (InitializeInjection). Every module
+ * A Compute Sanitizer API tool, loaded by the CUDA driver from CUDA_INJECTION64_PATH (it subscribes from its constructor,
+ * as NVIDIA's samples do). Every module
  * the process loads is patched: global loads/stores/atomics, cp.async and bulk copies call the device functions of
  * phos_sanitizer_patch.cu, which fold each access into a per-launch record on the device (per allocation: lowest
  * address, highest end address and count, for reads and for writes; an overflow slot for accesses outside every
@@ -24,6 +25,8 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <errno.h>
+#include <execinfo.h>
+#include <signal.h>
 
 #include <sanitizer.h>
 #include "phos_format.h"
@@ -39,12 +42,14 @@ static struct {
     uint64_t every, pool_bytes, max_ranges;
     char **kernels;     /* name substrings, NULL = all */
     size_t nkernels;
+    char skip[64];      /* diagnosis: letters of parts to leave out (m module patching, l launches, a allocations,
+                           g graphs, s synchronize, p patching at launch) */
     char out[4096];
     char patch[4096];
 } cfg;
 
 /* ------------------------------------------------------------------ state (all under mu) */
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t mu = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;   /* sanitizer calls made under it may call back */
 static Sanitizer_SubscriberHandle subscriber;
 
 typedef struct { uint64_t base, end; } range_t;
@@ -81,6 +86,9 @@ static size_t nobs, cap_obs;
 
 static uint64_t n_seen, n_selected, n_flushes, n_module_patched, n_module_failed, n_graph_nodes, n_unkeyed;
 static int have_patches_ctx_n;
+static CUmodule *patched_mods;
+static size_t npatched_mods, cap_patched_mods;
+static __thread int t_in_module;
 static CUcontext patched_ctx[16];
 
 static __thread size_t t_wait[64];   /* launches of the current API call awaiting the recorder's position */
@@ -296,7 +304,12 @@ static void on_recorded(uint64_t pos, uint32_t nodes, const char *const *names) 
 
 /* ------------------------------------------------------------------ modules */
 static void on_module(CUcontext ctx, CUmodule mod) {
+    if (!mod || t_in_module) return;     /* the patches' own module, loaded from inside this function */
     pthread_mutex_lock(&mu);
+    for (size_t i = 0; i < npatched_mods; i++)
+        if (patched_mods[i] == mod) { pthread_mutex_unlock(&mu); return; }
+    if (grow((void **)&patched_mods, &cap_patched_mods, npatched_mods + 1, sizeof *patched_mods)) patched_mods[npatched_mods++] = mod;
+    t_in_module = 1;
     int have = 0;
     for (int i = 0; i < have_patches_ctx_n; i++) have |= patched_ctx[i] == ctx;
     if (!have) {
@@ -312,6 +325,7 @@ static void on_module(CUcontext ctx, CUmodule mod) {
     sanitizerPatchInstructions(SANITIZER_INSTRUCTION_BULK_REDUCTION_SHARED_TO_GLOBAL, mod, "phos_san_bulk_red");
     ok = ok && sanitizerPatchModule(mod) == SANITIZER_SUCCESS;
     if (ok) n_module_patched++; else { n_module_failed++; LOG("module %p not patched", (void *)mod); }
+    t_in_module = 0;
     pthread_mutex_unlock(&mu);
 }
 
@@ -323,14 +337,15 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
         switch (cbid) {
         case SANITIZER_CBID_RESOURCE_MODULE_LOADED: {
             const Sanitizer_ResourceModuleData *m = cbdata;
-            on_module(m->context, m->module);
+            DBG("module %p loaded in context %p (%zu bytes)", (void *)m->module, (void *)m->context, m->cubinSize);
+            if (m->context && !strchr(cfg.skip, 'm')) on_module(m->context, m->module);
             break;
         }
         case SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC:
         case SANITIZER_CBID_RESOURCE_HOST_MEMORY_ALLOC:
         case SANITIZER_CBID_RESOURCE_MEMORY_ALLOC_ASYNC: {
             const Sanitizer_ResourceMemoryData *m = cbdata;
-            if (m->flags & SANITIZER_MEMORY_FLAG_MODULE) break;   /* module globals: not allocations of the trace */
+            if ((m->flags & SANITIZER_MEMORY_FLAG_MODULE) || strchr(cfg.skip, 'a')) break;   /* module globals: not allocations of the trace */
             pthread_mutex_lock(&mu);
             alloc_add(m->address, m->size);
             pthread_mutex_unlock(&mu);
@@ -360,7 +375,10 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
         if (cbid == SANITIZER_CBID_LAUNCH_BEGIN) {
             if (t_in_graph) break;             /* graph kernel nodes arrive as GRAPHS NODE_LAUNCH_BEGIN */
             t_nwait = 0;                       /* launches of earlier calls the recorder did not record */
-            on_launch(cbdata);
+            const Sanitizer_LaunchData *ld = cbdata;
+            /* modules loaded before their context existed (lazy loading, libraries) are patched at first use */
+            if (!strchr(cfg.skip, 'p')) on_module(ld->context, ld->module);
+            if (!strchr(cfg.skip, 'l')) on_launch(ld);
         }
         break;
     case SANITIZER_CB_DOMAIN_GRAPHS:
@@ -373,7 +391,8 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
             const Sanitizer_GraphNodeLaunchData *n = cbdata;
             if (n->nodeType == CU_GRAPH_NODE_TYPE_KERNEL && !n->isGraphUpload) {
                 n_graph_nodes++;
-                on_launch(&n->launchData);
+                if (!strchr(cfg.skip, 'p')) on_module(n->launchData.context, n->launchData.module);
+                if (!strchr(cfg.skip, 'l')) on_launch(&n->launchData);
             }
         }
         break;
@@ -516,7 +535,23 @@ static void expand_pid(char *dst, size_t cap, const char *pat) {
     dst[o] = 0;
 }
 
-EXPORT int InitializeInjection(void) {
+/* debug aid: where a crash happened (PHOS_SANITIZER_DEBUG=1), then the default action */
+static void on_crash(int sig) {
+    void *bt[48];
+    int n = backtrace(bt, 48);
+    static const char m[] = "[phos-sanitizer] fatal signal, backtrace:\n";
+    (void)!write(2, m, sizeof m - 1);
+    backtrace_symbols_fd(bt, n, 2);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Started when the driver loads the library (CUDA_INJECTION64_PATH), from the library's constructor as NVIDIA's
+   Compute Sanitizer samples do: the subscriber must exist before the first context and module. */
+static int initialized;
+__attribute__((constructor)) static void phos_sanitizer_init(void) {
+    if (initialized++) return;
+    if (!getenv("CUDA_INJECTION64_PATH")) return;   /* linked or preloaded by something else: stay inert */
     cfg.debug = (int)env_u64("PHOS_SANITIZER_DEBUG", 0);
     cfg.every = env_u64("PHOS_SANITIZER_EVERY", 1);
     if (!cfg.every) cfg.every = 1;
@@ -537,6 +572,8 @@ EXPORT int InitializeInjection(void) {
             cfg.kernels[cfg.nkernels++] = tok;
         }
     }
+    const char *sk = getenv("PHOS_SANITIZER_SKIP");
+    if (sk) snprintf(cfg.skip, sizeof cfg.skip, "%s", sk);
     const char *o = getenv("PHOS_SANITIZER_OUT");
     if (o && *o) expand_pid(cfg.out, sizeof cfg.out, o);
     const char *p = getenv("PHOS_SANITIZER_PATCH");
@@ -544,27 +581,27 @@ EXPORT int InitializeInjection(void) {
     else {
         /* default: phos_sanitizer_patch.fatbin next to this library */
         Dl_info di;
-        if (dladdr((void *)InitializeInjection, &di) && di.dli_fname) {
+        if (dladdr((void *)phos_sanitizer_init, &di) && di.dli_fname) {
             snprintf(cfg.patch, sizeof cfg.patch, "%s", di.dli_fname);
             char *slash = strrchr(cfg.patch, '/');
             if (slash) slash[1] = 0; else cfg.patch[0] = 0;
             strncat(cfg.patch, "phos_sanitizer_patch.fatbin", sizeof cfg.patch - strlen(cfg.patch) - 1);
         }
     }
-    if (access(cfg.patch, R_OK) != 0) { LOG("patch file %s not readable: observing nothing", cfg.patch); return 1; }
+    if (cfg.debug) { signal(SIGSEGV, on_crash); signal(SIGBUS, on_crash); signal(SIGABRT, on_crash); }
+    if (access(cfg.patch, R_OK) != 0) { LOG("patch file %s not readable: observing nothing", cfg.patch); return; }
     rec_set_hook = (void (*)(hook_fn))dlsym(RTLD_DEFAULT, "phos_recorder_set_launch_hook");
     rec_event_index = (uint64_t (*)(uint64_t))dlsym(RTLD_DEFAULT, "phos_recorder_event_index");
     rec_trace_path = (const char *(*)(void))dlsym(RTLD_DEFAULT, "phos_recorder_trace_path");
     if (!rec_set_hook || !rec_event_index) rec_set_hook = NULL, rec_event_index = NULL;
     if (rec_set_hook) rec_set_hook(on_recorded);
-    if (sanitizerSubscribe(&subscriber, callback, NULL) != SANITIZER_SUCCESS) { LOG("sanitizerSubscribe failed"); return 1; }
+    if (sanitizerSubscribe(&subscriber, callback, NULL) != SANITIZER_SUCCESS) { LOG("sanitizerSubscribe failed"); return; }
     sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_RESOURCE);
     sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_LAUNCH);
-    sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_GRAPHS);
-    sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_SYNCHRONIZE);
+    if (!strchr(cfg.skip, 'g')) sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_GRAPHS);
+    if (!strchr(cfg.skip, 's')) sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_SYNCHRONIZE);
     atexit(finish);
     DBG("patches %s, every %llu, %zu kernel filters, warp aggregation %d, pool %llu bytes, recorder %s", cfg.patch,
         (unsigned long long)cfg.every, cfg.nkernels, cfg.warp_agg, (unsigned long long)cfg.pool_bytes,
         rec_set_hook ? "found" : "absent");
-    return 0;
 }

@@ -20,7 +20,7 @@ B=$ROOT/native-hooks/build
 REC=$B/libphos_recorder.so
 SAN=$B/libphos_sanitizer.so
 BENCH=$OUTDIR/sanitizer_bench.txt
-ITERS_PLAIN=${ITERS_PLAIN:-200}; ITERS_TOOL=${ITERS_TOOL:-100}; ITERS_MEMCHECK=${ITERS_MEMCHECK:-20}
+ITERS_PLAIN=${ITERS_PLAIN:-200}; MEMCHECK_WARMUP=${MEMCHECK_WARMUP:-3}; ITERS_TOOL=${ITERS_TOOL:-50}; ITERS_MEMCHECK=${ITERS_MEMCHECK:-10}
 
 echo "== sanitizer_check $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
@@ -35,8 +35,17 @@ $NVCC -O2 -arch=sm_90 -o "$WORK/cuda_suite" "$P/cuda_suite.cu" || { echo "cuda_s
 ls -la "$SAN" "$B/phos_sanitizer_patch.fatbin"
 status=0
 
-echo "== cuda_suite under recorder + tool"
 cd "$WORK"
+if [ "${SANITIZER_DIAG:-0}" = 1 ]; then
+  echo "== diagnosis: cuda_suite under the tool alone, parts left out (PHOS_SANITIZER_SKIP)"
+  for skip in mlagsp mp l "" ; do
+    env CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_DEBUG=1 PHOS_SANITIZER_SKIP="$skip" PHOS_SANITIZER_OUT="$WORK/diag.observed.phos" \
+        timeout 30 ./cuda_suite "$WORK/diag.json" >"$WORK/diag.out" 2>"$WORK/diag.err"
+    echo "skip '$skip': exit $?, $(grep -c checksum "$WORK/diag.out") checksum lines; stderr: $(grep -v "flush (\|module .* loaded" "$WORK/diag.err" | tail -4 | tr '\n' '|')"
+    grep "module .* loaded" "$WORK/diag.err" | head -2
+  done
+fi
+echo "== cuda_suite under recorder + tool"
 plain=$(./cuda_suite "$WORK/plain-expected.json" | awk '/^checksum/{print $2}')
 t0=$(date +%s.%N)
 env LD_PRELOAD="$REC" CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_DEBUG=1 PHOS_DEBUG=1 \
@@ -47,6 +56,7 @@ cat "$WORK/suite.out"; grep -v "flush (" "$WORK/suite.err" | tail -20
 inst=$(awk '/^checksum/{print $2}' "$WORK/suite.out")
 echo "checksum plain $plain, recorder+tool $inst: $([ "$plain" = "$inst" ] && echo equal || echo DIFFERENT)"
 [ "$plain" = "$inst" ] || status=1
+if [ ! -s "$OUTDIR/cuda-suite-sanitizer.phos.observed.phos" ]; then echo "no side file: the tool failed, stopping"; exit 1; fi
 python3 "$ROOT/native-hooks/tools/phos_read.py" "$OUTDIR/cuda-suite-sanitizer.phos.observed.phos" | head -5
 python3 "$ROOT/native-hooks/tests/sanitizer_check.py" suite "$OUTDIR/cuda-suite-sanitizer.phos" \
     "$OUTDIR/cuda-suite-sanitizer.phos.observed.phos" "$OUTDIR/cuda-suite-sanitizer-expected.json" || status=1
@@ -73,11 +83,11 @@ r_plain=$(python3 "$TT" --iters "$ITERS_PLAIN" --warmup 20 2>/dev/null | its)
 echo "plain: $r_plain it/s (--iters $ITERS_PLAIN --warmup 20)" | tee -a "$BENCH"
 r_tool=$(env CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_OUT="$WORK/bench-%p.observed.phos" python3 "$TT" --iters "$ITERS_TOOL" --warmup 10 2>"$WORK/bench_tool.err" | its)
 echo "tool: $r_tool it/s (--iters $ITERS_TOOL --warmup 10); $(grep -c . "$WORK/bench_tool.err") stderr lines: $(grep phos-sanitizer "$WORK/bench_tool.err" | tail -1)" | tee -a "$BENCH"
-r_tool10=$(env CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_EVERY=10 PHOS_SANITIZER_OUT="$WORK/bench10-%p.observed.phos" python3 "$TT" --iters "$ITERS_TOOL" --warmup 10 2>/dev/null | its)
+r_tool10=$([ "${SKIP_EVERY10:-0}" = 1 ] || env CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_EVERY=10 PHOS_SANITIZER_OUT="$WORK/bench10-%p.observed.phos" python3 "$TT" --iters "$ITERS_TOOL" --warmup 10 2>/dev/null | its)
 echo "tool, every 10th launch: $r_tool10 it/s (--iters $ITERS_TOOL --warmup 10)" | tee -a "$BENCH"
 t0=$(date +%s.%N)
-r_mc=$(timeout 200 "$SANITIZER_HOME/compute-sanitizer" --tool memcheck --print-limit 5 python3 "$TT" --iters "$ITERS_MEMCHECK" --warmup 3 2>"$WORK/memcheck.err" | tee "$WORK/memcheck.out" | its)
-echo "memcheck: ${r_mc:-none} it/s (--iters $ITERS_MEMCHECK --warmup 3), whole run $(awk "BEGIN{print $(date +%s.%N)-$t0}") s; $(grep -c "ERROR SUMMARY\|=========" "$WORK/memcheck.out") sanitizer lines: $(grep "ERROR SUMMARY" "$WORK/memcheck.out" "$WORK/memcheck.err" | tail -1)" | tee -a "$BENCH"
+r_mc=$(timeout ${MEMCHECK_TIMEOUT:-150} "$SANITIZER_HOME/compute-sanitizer" --tool memcheck --print-limit 5 python3 "$TT" --iters "$ITERS_MEMCHECK" --warmup "$MEMCHECK_WARMUP" 2>"$WORK/memcheck.err" | tee "$WORK/memcheck.out" | its)
+echo "memcheck: ${r_mc:-none} it/s (--iters $ITERS_MEMCHECK --warmup $MEMCHECK_WARMUP), whole run $(awk "BEGIN{print $(date +%s.%N)-$t0}") s; $(grep -c "ERROR SUMMARY\|=========" "$WORK/memcheck.out") sanitizer lines: $(grep "ERROR SUMMARY" "$WORK/memcheck.out" "$WORK/memcheck.err" | tail -1)" | tee -a "$BENCH"
 python3 - "$r_plain" "$r_tool" "$r_tool10" "${r_mc:-0}" <<'EOF' | tee -a "$BENCH"
 import sys
 p, t, t10, m = (float(v or 0) for v in sys.argv[1:5])

@@ -2,7 +2,6 @@ package org.phos.workbench.cr.core.trace;
 
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.trace.core.Trace;
-import org.phos.workbench.trace.core.replay.LiveAllocations;
 
 /**
  * Where the read and write sets of launches come from: a speculation engine (wrap it in an implementation of this
@@ -16,7 +15,7 @@ public interface LaunchAccessSource {
 
     /**
      * The accesses of the launch at event index {@code eventIndex}, or {@code null} when this source knows nothing
-     * about it. {@code live} holds the device allocations live just before the launch (ids are the adapter's).
+     * about it. {@code live} holds the device allocations live just before the launch (ids are buffer ids).
      */
-    @Nullable LaunchAccesses accesses(Trace trace, int eventIndex, LiveAllocations live);
+    @Nullable LaunchAccesses accesses(Trace trace, int eventIndex, LiveBuffers live);
 }

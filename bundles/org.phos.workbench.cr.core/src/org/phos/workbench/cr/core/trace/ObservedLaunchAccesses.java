@@ -9,7 +9,6 @@ import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.trace.core.AddressRange;
 import org.phos.workbench.trace.core.ObservedAccess;
 import org.phos.workbench.trace.core.Trace;
-import org.phos.workbench.trace.core.replay.LiveAllocations;
 
 /**
  * The observed accesses recorded in a trace (instrumentation's ground truth), indexed by launch. Launches without
@@ -41,7 +40,7 @@ public final class ObservedLaunchAccesses implements LaunchAccessSource {
     }
 
     @Override
-    public @Nullable LaunchAccesses accesses(Trace trace, int eventIndex, LiveAllocations live) {
+    public @Nullable LaunchAccesses accesses(Trace trace, int eventIndex, LiveBuffers live) {
         return byLaunch.get((long) eventIndex);
     }
 }

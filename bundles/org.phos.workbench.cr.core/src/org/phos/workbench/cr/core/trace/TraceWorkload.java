@@ -1,7 +1,6 @@
 package org.phos.workbench.cr.core.trace;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -20,7 +19,6 @@ import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.Trace;
-import org.phos.workbench.trace.core.replay.LiveAllocations;
 
 /**
  * A {@link Trace} as a simulation workload. Each pass replays the allocation history (device allocations only: plain,
@@ -108,12 +106,9 @@ public final class TraceWorkload implements SimulationWorkload {
 
     /** One replay of the trace. */
     private final class Pass implements Iterator<Operation> {
-        private final LiveAllocations live = new LiveAllocations();
+        private final LiveBuffers live = new LiveBuffers();
         private final Map<Long, Integer> streams = new HashMap<>();
         private final Map<Long, Integer> events = new HashMap<>();
-        private long[] base = new long[256];
-        private long[] size = new long[256];
-        private int nextBuffer;
         private int i;
         private @Nullable Operation pending;
 
@@ -162,13 +157,12 @@ public final class TraceWorkload implements SimulationWorkload {
         }
 
         private void add(List<BufferRange> out, long address, long bytes) {
-            long id = bytes <= 0 ? -1 : live.find(address);
-            if (id < 0) {
+            int b = bytes <= 0 ? -1 : live.find(address);
+            if (b < 0) {
                 return;
             }
-            int b = (int) id;
-            long from = address - base[b];
-            out.add(new BufferRange(b, from, Math.min(size[b], from + bytes)));
+            long from = address - live.base(b);
+            out.add(new BufferRange(b, from, Math.min(live.size(b), from + bytes)));
         }
 
         private @Nullable Operation convert(int e) {
@@ -181,22 +175,13 @@ public final class TraceWorkload implements SimulationWorkload {
                     }
                     long address = trace.address(e);
                     long size = trace.size(e);
-                    if (size <= 0 || live.findOverlapping(address, size) >= 0) {
-                        return null; // a malformed or overlapping allocation cannot be a buffer; skipped
-                    }
-                    int id = nextBuffer++;
-                    if (id >= base.length) {
-                        base = Arrays.copyOf(base, base.length * 2);
-                        this.size = Arrays.copyOf(this.size, base.length);
-                    }
-                    base[id] = address;
-                    this.size[id] = size;
-                    live.add(address, size, id);
-                    return Operation.alloc(e, host, id, size, address);
+                    int id = live.add(address, size);
+                    // a malformed or overlapping allocation cannot be a buffer: skipped
+                    return id < 0 ? null : Operation.alloc(e, host, id, size, address);
                 }
                 case FREE -> {
-                    long id = live.remove(trace.address(e));
-                    return id < 0 ? null : Operation.free(e, host, (int) id);
+                    int id = live.remove(trace.address(e));
+                    return id < 0 ? null : Operation.free(e, host, id);
                 }
                 case MEMCPY -> {
                     return copy(e, host);

@@ -6,8 +6,6 @@ import java.util.List;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.trace.core.AddressRange;
 import org.phos.workbench.trace.core.Trace;
-import org.phos.workbench.trace.core.replay.Allocation;
-import org.phos.workbench.trace.core.replay.LiveAllocations;
 
 /**
  * PLACEHOLDER, not a speculation engine: every 8-byte-aligned word of a launch's parameter buffer that points into a
@@ -24,17 +22,14 @@ public final class WholeAllocationParameterPlaceholder implements LaunchAccessSo
     }
 
     @Override
-    public @Nullable LaunchAccesses accesses(Trace trace, int eventIndex, LiveAllocations live) {
+    public @Nullable LaunchAccesses accesses(Trace trace, int eventIndex, LiveBuffers live) {
         int n = trace.paramLength(eventIndex);
         List<AddressRange> hits = new ArrayList<>(4);
         for (int off = 0; off + 8 <= n; off += 8) {
             long word = trace.paramLong(eventIndex, off);
-            if (word == 0 || live.find(word) < 0) { // find is the cheap, allocation-free test
-                continue;
-            }
-            Allocation a = live.get(word);
-            if (a != null) {
-                AddressRange r = new AddressRange(a.base(), a.end());
+            int b = live.find(word);
+            if (b >= 0) {
+                AddressRange r = new AddressRange(live.base(b), live.base(b) + live.size(b));
                 if (!hits.contains(r)) {
                     hits.add(r);
                 }

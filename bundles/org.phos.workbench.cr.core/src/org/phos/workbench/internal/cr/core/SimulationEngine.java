@@ -12,7 +12,6 @@ import java.util.Set;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.jdt.annotation.Nullable;
-import org.phos.workbench.cr.core.BufferRange;
 import org.phos.workbench.cr.core.BufferState;
 import org.phos.workbench.cr.core.CheckpointInstant;
 import org.phos.workbench.cr.core.CheckpointSummary;
@@ -455,17 +454,4 @@ public final class SimulationEngine implements SimulationContext {
     public boolean hasObservedAccesses() {
         return observed;
     }
-
-    /** Restore policies call this (through {@link #stallUntil}) implicitly; exposed for policies' convenience. */
-    static boolean intersects(List<BufferRange> ranges, int buffer) {
-        for (BufferRange r : ranges) {
-            if (r.buffer() == buffer) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The counter name constant, re-exported for policies in this package. */
-    static final String DIRTY = CounterSample.DIRTY_BYTES;
 }

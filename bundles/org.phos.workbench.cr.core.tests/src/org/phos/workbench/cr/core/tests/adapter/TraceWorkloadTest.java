@@ -40,7 +40,7 @@ import org.phos.workbench.trace.core.SyncKind;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.TraceEvent;
 import org.phos.workbench.trace.core.TraceHeader;
-import org.phos.workbench.trace.core.replay.LiveAllocations;
+import org.phos.workbench.cr.core.trace.LiveBuffers;
 
 /** The trace adapter on a small in-memory trace with observed accesses. */
 class TraceWorkloadTest {
@@ -137,7 +137,7 @@ class TraceWorkloadTest {
             }
 
             @Override
-            public @Nullable LaunchAccesses accesses(Trace trace, int eventIndex, LiveAllocations live) {
+            public @Nullable LaunchAccesses accesses(Trace trace, int eventIndex, LiveBuffers live) {
                 return LaunchAccesses.NONE;
             }
         };

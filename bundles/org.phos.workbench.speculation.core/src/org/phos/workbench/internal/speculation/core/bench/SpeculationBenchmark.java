@@ -103,6 +103,7 @@ public final class SpeculationBenchmark {
 				accesses = sink.count;
 			}
 			result.add(new EngineFigures(name, bestWall, bestCpu, accesses));
+			System.out.printf("  measured %-26s %.2f M launches/CPU-s%n", name, bestCpu / 1e6);
 		}
 		return new Figures(trace.launchCount(), trace.eventCount(), liveAllocations, result);
 	}

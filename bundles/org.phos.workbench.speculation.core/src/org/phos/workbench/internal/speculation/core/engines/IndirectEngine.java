@@ -19,18 +19,23 @@ import org.phos.workbench.speculation.core.StoredPointers;
  * in an allocation the base engine speculated, or, transitively, in one found that way. Each is read-write, whole
  * allocation, flagged {@link org.phos.workbench.speculation.core.SpeculatedAccess#INDIRECT}. This covers pointer
  * tables built on the host (arrays of device pointers, structures of arrays); pointers a kernel writes into memory
- * itself are not visible in a trace.
+ * itself are not visible in a trace. Pointers are followed {@value #MAX_DEPTH} levels deep (a table of tables of
+ * buffers): following them further makes every allocation of a pointer-rich heap reachable from every launch.
  */
 public final class IndirectEngine implements SpeculationEngine {
 
 	/** The suffix naming the modifier. */
 	public static final String SUFFIX = "+indirect";
+	/** How many levels of stored pointers are followed. */
+	public static final int MAX_DEPTH = 2;
 
 	private final SpeculationEngine base;
 	private final String name;
 	/** Allocations queued for expansion this launch, and the generation-stamped sets of queued and emitted ones. */
 	private long[] queue = new long[16];
+	private int[] queueDepth = new int[16];
 	private int queued;
+	private int depth;
 	private final LongIntMap expanded = new LongIntMap(256);
 	private final LongIntMap emitted = new LongIntMap(256);
 	private int generation;
@@ -74,8 +79,10 @@ public final class IndirectEngine implements SpeculationEngine {
 			emitted.clear();
 		}
 		queued = 0;
+		depth = 0;
 		boolean covered = base.speculate(launch, forward);
 		for (int next = 0; next < queued; next++) {
+			depth = queueDepth[next] + 1;
 			stored.forEach(queue[next], follow);
 		}
 		return covered;
@@ -87,13 +94,15 @@ public final class IndirectEngine implements SpeculationEngine {
 	}
 
 	private void enqueue(long id) {
-		if (expanded.get(id) == generation || !launch.storedPointers().holdsPointers(id)) {
+		if (depth >= MAX_DEPTH || expanded.get(id) == generation || !launch.storedPointers().holdsPointers(id)) {
 			return;
 		}
 		expanded.put(id, generation);
 		if (queued == queue.length) {
 			queue = Arrays.copyOf(queue, queued * 2);
+			queueDepth = Arrays.copyOf(queueDepth, queued * 2);
 		}
+		queueDepth[queued] = depth;
 		queue[queued++] = id;
 	}
 
