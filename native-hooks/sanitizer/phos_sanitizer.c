@@ -1,7 +1,8 @@
 /* libphos_sanitizer.so: SASS-level ground truth of what each kernel launch really reads and writes.
  *
- * A Compute Sanitizer API tool, loaded by the CUDA driver from CUDA_INJECTION64_PATH (it subscribes from its constructor,
- * as NVIDIA's samples do). Every module
+ * A Compute Sanitizer API tool, preloaded (LD_PRELOAD=libphos_sanitizer.so; it subscribes from its constructor, before
+ * the first CUDA call). Loaded through CUDA_INJECTION64_PATH instead, it subscribes too but the API delivers no callback
+ * and the process crashed at exit (CUDA 13.0, driver 580): use LD_PRELOAD. Every module
  * the process loads is patched: global loads/stores/atomics, cp.async and bulk copies call the device functions of
  * phos_sanitizer_patch.cu, which fold each access into a per-launch record on the device (per allocation: lowest
  * address, highest end address and count, for reads and for writes; an overflow slot for accesses outside every
@@ -72,6 +73,7 @@ static size_t pool_used;
 typedef struct {                     /* one observed launch */
     uint64_t pos;                    /* recorder ring position, UINT64_MAX until the recorder's hook names it */
     const char *name;
+    int ambiguous;                   /* kernel node of a graph launch with several: its record is shared, not written */
 } launch_t;
 static launch_t *launches;
 static size_t nlaunches, cap_launches;
@@ -275,6 +277,7 @@ static void on_launch(const Sanitizer_LaunchData *ld) {
     size_t li = nlaunches++;
     launches[li].pos = UINT64_MAX;
     launches[li].name = intern(ld->functionName);
+    launches[li].ambiguous = 0;
     pend[npend++] = (pend_t){li, off, t, ld->hStream};
     n_selected++;
     if (t_nwait < (int)(sizeof t_wait / sizeof *t_wait)) t_wait[t_nwait++] = li;
@@ -332,6 +335,7 @@ static void on_module(CUcontext ctx, CUmodule mod) {
 /* ------------------------------------------------------------------ callbacks */
 static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Sanitizer_CallbackId cbid, const void *cbdata) {
     (void)ud;
+    if (cfg.debug >= 2) LOG("callback domain %d id %u", (int)dom, (unsigned)cbid);
     switch (dom) {
     case SANITIZER_CB_DOMAIN_RESOURCE:
         switch (cbid) {
@@ -387,6 +391,14 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
             if (!g->isGraphUpload) { t_in_graph = 1; t_nwait = 0; }
         } else if (cbid == SANITIZER_CBID_GRAPHS_LAUNCH_END) {
             t_in_graph = 0;
+            /* the callback data of a graph launch is one slot for all its kernel nodes (seen on the H100: the last
+               node's record received the accesses of every node), so nodes of a graph with several cannot be told
+               apart: their records are not written (counted in the summary) */
+            if (t_nwait > 1) {
+                pthread_mutex_lock(&mu);
+                for (int w = 0; w < t_nwait; w++) launches[t_wait[w]].ambiguous = 1;
+                pthread_mutex_unlock(&mu);
+            }
         } else if (cbid == SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN) {
             const Sanitizer_GraphNodeLaunchData *n = cbdata;
             if (n->nodeType == CU_GRAPH_NODE_TYPE_KERNEL && !n->isGraphUpload) {
@@ -460,12 +472,13 @@ static void write_side_file(void) {
     pb_str(&msg, 12, "CLOCK_MONOTONIC");
     pb_u64(&msg, 13, (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
     write_chunk(fd, PHOS_CHUNK_HEADER, &msg, 0);
-    size_t written = 0, unkeyed_obs = 0;
+    size_t written = 0, unkeyed_obs = 0, ambiguous_obs = 0;
     pb_reset(&msg);
     size_t inbatch = 0;
     for (size_t i = 0; i < nobs; i++) {
         const obs_t *o = &obs[i];
         uint64_t key;
+        if (launches[o->launch].ambiguous) { ambiguous_obs++; continue; }
         if (rec_event_index) {
             uint64_t pos = launches[o->launch].pos;
             if (pos == UINT64_MAX) { unkeyed_obs++; continue; }
@@ -498,6 +511,9 @@ static void write_side_file(void) {
         (unsigned long long)n_selected, (unsigned long long)n_graph_nodes, (unsigned long long)n_module_patched,
         (unsigned long long)n_module_failed, (unsigned long long)n_flushes,
         rec_event_index ? "; keyed by the recorder's event indices" : "; no recorder: launch_index = launch ordinal");
+    if (ambiguous_obs)
+        LOG("%zu records of kernel nodes of multi-node graph launches not written (one callback-data slot per graph launch)",
+            ambiguous_obs);
     if (unk_launches || unkeyed_obs || n_unkeyed)
         LOG("%zu launches (%zu accesses) had no recorder event (not recorded: failed, captured or dropped), %llu lost",
             unk_launches, unkeyed_obs, (unsigned long long)n_unkeyed);
@@ -506,6 +522,7 @@ static void write_side_file(void) {
 
 static int finished;
 static void finish(void) {
+    DBG("exit: %zu launches observed, %zu pending", nlaunches, npend);
     pthread_mutex_lock(&mu);
     if (finished) { pthread_mutex_unlock(&mu); return; }
     finished = 1;
@@ -546,12 +563,18 @@ static void on_crash(int sig) {
     raise(sig);
 }
 
-/* Started when the driver loads the library (CUDA_INJECTION64_PATH), from the library's constructor as NVIDIA's
-   Compute Sanitizer samples do: the subscriber must exist before the first context and module. */
+/* Started from the library's constructor when it is preloaded, before the program's first CUDA call (the Compute
+   Sanitizer API wants its subscriber to exist before then). Loaded only through CUDA_INJECTION64_PATH it stays inert:
+   on the H100 machine (CUDA 13.0, driver 580.159) subscribing from there got no callback at all. */
 static int initialized;
 __attribute__((constructor)) static void phos_sanitizer_init(void) {
     if (initialized++) return;
-    if (!getenv("CUDA_INJECTION64_PATH")) return;   /* linked or preloaded by something else: stay inert */
+    const char *inj = getenv("CUDA_INJECTION64_PATH"), *pre = getenv("LD_PRELOAD");
+    if (!(pre && strstr(pre, "phos_sanitizer"))) {
+        if (inj && strstr(inj, "phos_sanitizer"))
+            LOG("loaded through CUDA_INJECTION64_PATH: inert; preload it instead (LD_PRELOAD=.../libphos_sanitizer.so)");
+        return;
+    }
     cfg.debug = (int)env_u64("PHOS_SANITIZER_DEBUG", 0);
     cfg.every = env_u64("PHOS_SANITIZER_EVERY", 1);
     if (!cfg.every) cfg.every = 1;

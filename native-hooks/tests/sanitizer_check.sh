@@ -39,7 +39,7 @@ cd "$WORK"
 if [ "${SANITIZER_DIAG:-0}" = 1 ]; then
   echo "== diagnosis: cuda_suite under the tool alone, parts left out (PHOS_SANITIZER_SKIP)"
   for skip in mlagsp mp l "" ; do
-    env CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_DEBUG=1 PHOS_SANITIZER_SKIP="$skip" PHOS_SANITIZER_OUT="$WORK/diag.observed.phos" \
+    env LD_PRELOAD="$SAN" PHOS_SANITIZER_DEBUG=1 PHOS_SANITIZER_SKIP="$skip" PHOS_SANITIZER_OUT="$WORK/diag.observed.phos" \
         timeout 30 ./cuda_suite "$WORK/diag.json" >"$WORK/diag.out" 2>"$WORK/diag.err"
     echo "skip '$skip': exit $?, $(grep -c checksum "$WORK/diag.out") checksum lines; stderr: $(grep -v "flush (\|module .* loaded" "$WORK/diag.err" | tail -4 | tr '\n' '|')"
     grep "module .* loaded" "$WORK/diag.err" | head -2
@@ -48,7 +48,7 @@ fi
 echo "== cuda_suite under recorder + tool"
 plain=$(./cuda_suite "$WORK/plain-expected.json" | awk '/^checksum/{print $2}')
 t0=$(date +%s.%N)
-env LD_PRELOAD="$REC" CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_DEBUG=1 PHOS_DEBUG=1 \
+env LD_PRELOAD="$REC:$SAN" PHOS_SANITIZER_DEBUG=1 PHOS_DEBUG=1 \
     PHOS_TRACE_OUT="$OUTDIR/cuda-suite-sanitizer.phos" ./cuda_suite "$OUTDIR/cuda-suite-sanitizer-expected.json" \
     >"$WORK/suite.out" 2>"$WORK/suite.err"
 echo "exit $?, $(awk "BEGIN{print $(date +%s.%N)-$t0}") s"
@@ -65,7 +65,7 @@ echo "== PyTorch sample under recorder + tool (torch_train.py --iters 8)"
 TT="$P/pytorch/torch_train.py"
 plain=$(python3 "$TT" --iters 8 2>/dev/null | awk '/^checksum/{print $2}')
 t0=$(date +%s.%N)
-env LD_PRELOAD="$REC" CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_DEBUG=1 PHOS_DEBUG=1 PHOS_MODULE_IMAGE_LIMIT=1048576 \
+env LD_PRELOAD="$REC:$SAN" PHOS_SANITIZER_DEBUG=1 PHOS_DEBUG=1 PHOS_MODULE_IMAGE_LIMIT=1048576 \
     PHOS_TRACE_OUT="$OUTDIR/pytorch-train-sanitizer.phos" python3 "$TT" --iters 8 >"$WORK/torch.out" 2>"$WORK/torch.err"
 echo "exit $?, $(awk "BEGIN{print $(date +%s.%N)-$t0}") s"
 cat "$WORK/torch.out"; grep -v "flush (\|UserWarning\|warn" "$WORK/torch.err" | tail -12
@@ -81,9 +81,9 @@ echo "== PyTorch loop throughput: plain, tool (every launch observed), memcheck"
 its() { awk '/it\/s/{for(i=1;i<=NF;i++) if($i=="it/s,") print $(i-1)}'; }
 r_plain=$(python3 "$TT" --iters "$ITERS_PLAIN" --warmup 20 2>/dev/null | its)
 echo "plain: $r_plain it/s (--iters $ITERS_PLAIN --warmup 20)" | tee -a "$BENCH"
-r_tool=$(env CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_OUT="$WORK/bench-%p.observed.phos" python3 "$TT" --iters "$ITERS_TOOL" --warmup 10 2>"$WORK/bench_tool.err" | its)
+r_tool=$(env LD_PRELOAD="$SAN" PHOS_SANITIZER_OUT="$WORK/bench-%p.observed.phos" python3 "$TT" --iters "$ITERS_TOOL" --warmup 10 2>"$WORK/bench_tool.err" | its)
 echo "tool: $r_tool it/s (--iters $ITERS_TOOL --warmup 10); $(grep -c . "$WORK/bench_tool.err") stderr lines: $(grep phos-sanitizer "$WORK/bench_tool.err" | tail -1)" | tee -a "$BENCH"
-r_tool10=$([ "${SKIP_EVERY10:-0}" = 1 ] || env CUDA_INJECTION64_PATH="$SAN" PHOS_SANITIZER_EVERY=10 PHOS_SANITIZER_OUT="$WORK/bench10-%p.observed.phos" python3 "$TT" --iters "$ITERS_TOOL" --warmup 10 2>/dev/null | its)
+r_tool10=$([ "${SKIP_EVERY10:-0}" = 1 ] || env LD_PRELOAD="$SAN" PHOS_SANITIZER_EVERY=10 PHOS_SANITIZER_OUT="$WORK/bench10-%p.observed.phos" python3 "$TT" --iters "$ITERS_TOOL" --warmup 10 2>/dev/null | its)
 echo "tool, every 10th launch: $r_tool10 it/s (--iters $ITERS_TOOL --warmup 10)" | tee -a "$BENCH"
 t0=$(date +%s.%N)
 r_mc=$(timeout ${MEMCHECK_TIMEOUT:-150} "$SANITIZER_HOME/compute-sanitizer" --tool memcheck --print-limit 5 python3 "$TT" --iters "$ITERS_MEMCHECK" --warmup "$MEMCHECK_WARMUP" 2>"$WORK/memcheck.err" | tee "$WORK/memcheck.out" | its)

@@ -45,7 +45,7 @@ class InfoCommandTest {
 		assertTrue(Pattern.compile("graph launch\\s+1\\n").matcher(out).find(), out);
 		assertTrue(Pattern.compile("total\\s+19\\n").matcher(out).find(), out);
 		// saxpy: launches 4, 5, 11 (graph node), 18 with 8 + 4 + 1 + 4 us of GPU time
-		assertTrue(Pattern.compile("\\s4\\s+66\\.7%\\s+17\\.0 us\\s+saxpy\\(int, float, float const\\*, float\\*\\)")
+		assertTrue(Pattern.compile("\\s4\\s+66\\.7%\\s+17\\.0 us\\s+1\\s+saxpy\\(int, float, float const\\*, float\\*\\)")
 				.matcher(out).find(), out);
 		// the untimed EX launch of the tricky kernel counts as a launch but not for GPU time; its name is one line
 		assertTrue(out.contains("tricky<\"quoted\", a,b>\\(char\\n)"), out);

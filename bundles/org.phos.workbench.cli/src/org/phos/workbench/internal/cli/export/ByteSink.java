@@ -3,6 +3,9 @@ package org.phos.workbench.internal.cli.export;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -239,6 +242,23 @@ public final class ByteSink implements Closeable {
 		return this;
 	}
 
+	private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+	private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class,
+			ByteOrder.BIG_ENDIAN);
+
+	/**
+	 * The eight hexadecimal digits of {@code value} as ASCII bytes in a big-endian long (SWAR: the nibbles are spread
+	 * to one per byte, then turned into {@code 0-9a-f} with one add and a correction for the letters).
+	 */
+	static long hexDigits(int value) {
+		long x = Integer.toUnsignedLong(value);
+		x = ((x & 0xFFFF0000L) << 16) | (x & 0xFFFFL);
+		x = ((x & 0x0000FF000000FF00L) << 8) | (x & 0x000000FF000000FFL);
+		x = ((x & 0x00F000F000F000F0L) << 4) | (x & 0x000F000F000F000FL);
+		long letters = ((x + 0x0606060606060606L) >>> 4) & 0x0101010101010101L;
+		return x + 0x3030303030303030L + 0x27 * letters;
+	}
+
 	/** Bytes as lower-case hexadecimal, two digits each. */
 	public ByteSink hexBytes(byte[] bytes, int offset, int length) throws IOException {
 		int chunk = buffer.length / 4;
@@ -248,8 +268,12 @@ public final class ByteSink implements Closeable {
 			byte[] out = buffer;
 			int p = position;
 			int from = offset + start;
-			for (int i = 0; i < n; i++) {
-				int b = (bytes[from + i] & 0xff) << 1;
+			int end = from + n;
+			for (; from + 4 <= end; from += 4, p += 8) {
+				LONG_BE.set(out, p, hexDigits((int) INT_BE.get(bytes, from)));
+			}
+			for (; from < end; from++) {
+				int b = (bytes[from] & 0xff) << 1;
 				out[p++] = HEX_PAIRS[b];
 				out[p++] = HEX_PAIRS[b + 1];
 			}

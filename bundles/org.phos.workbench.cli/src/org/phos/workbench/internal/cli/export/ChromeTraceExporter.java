@@ -118,6 +118,11 @@ public final class ChromeTraceExporter implements TraceExporter {
 		private static final byte[] PARAMS = ascii(",\"params\":\"");
 		private static final byte[] UNTIMED = ascii(",\"timing\":" + JsonEscape.quote(UNTIMED_NOTE));
 		private static final int SHAPE_CACHE = 1 << 10;
+		/** Room for the longest shape: seven 10-digit numbers and the keys. */
+		private static final int SHAPE_BYTES = 160;
+		private static final byte[] GRID = ascii(",\"grid\":[");
+		private static final byte[] BLOCK = ascii("],\"block\":[");
+		private static final byte[] SHARED = ascii("],\"shared memory\":");
 
 		private final Trace trace;
 		private final ByteSink out;
@@ -139,6 +144,7 @@ public final class ChromeTraceExporter implements TraceExporter {
 		/** Launch shapes ({@code grid, block, shared memory} args), direct-mapped by a hash of the seven values. */
 		private final int[] shapeKeys = new int[SHAPE_CACHE * 7];
 		private final byte[][] shapeBytes = new byte[SHAPE_CACHE][];
+		private final int[] shapeLength = new int[SHAPE_CACHE];
 		private final byte[] paramScratch = new byte[4096];
 		long records;
 
@@ -339,7 +345,9 @@ public final class ChromeTraceExporter implements TraceExporter {
 				int function = trace.functionId(i);
 				out.raw(X_KERNEL).raw(kernelName(function));
 				gpuSliceTail(track, dur);
-				out.raw(DEVICE_STREAM).decimal(track.tid).raw(launchShape(i)).raw(FUNCTION)
+				out.raw(DEVICE_STREAM).decimal(track.tid);
+				writeLaunchShape(i);
+				out.raw(FUNCTION)
 						.decimal(Integer.toUnsignedLong(function));
 				LaunchKind lk = trace.launchKind(i);
 				if (lk != LaunchKind.PLAIN) {
@@ -386,8 +394,12 @@ public final class ChromeTraceExporter implements TraceExporter {
 					.raw(id, 0, idLength);
 		}
 
-		/** {@code ,"grid":[x,y,z],"block":[x,y,z],"shared memory":n} of launch i, from a cache of recent shapes. */
-		private byte[] launchShape(int i) {
+		/**
+		 * Writes {@code ,"grid":[x,y,z],"block":[x,y,z],"shared memory":n} of launch i from a direct-mapped cache of
+		 * recent shapes (most launches repeat a few shapes); a miss formats into the slot's own array, so that the
+		 * cache allocates at most {@value #SHAPE_CACHE} arrays however many shapes the trace has.
+		 */
+		private void writeLaunchShape(int i) throws IOException {
 			int gx = trace.gridX(i);
 			int gy = trace.gridY(i);
 			int gz = trace.gridZ(i);
@@ -398,25 +410,43 @@ public final class ChromeTraceExporter implements TraceExporter {
 			int h = (((((gx * 31 + gy) * 31 + gz) * 31 + bx) * 31 + by) * 31 + bz) * 31 + sm;
 			int slot = (h ^ (h >>> 15)) & (SHAPE_CACHE - 1);
 			int k = slot * 7;
-			byte[] cached = shapeBytes[slot];
-			if (cached != null && shapeKeys[k] == gx && shapeKeys[k + 1] == gy && shapeKeys[k + 2] == gz
-					&& shapeKeys[k + 3] == bx && shapeKeys[k + 4] == by && shapeKeys[k + 5] == bz
-					&& shapeKeys[k + 6] == sm) {
-				return cached;
+			byte[] bytes = shapeBytes[slot];
+			if (bytes == null || shapeKeys[k] != gx || shapeKeys[k + 1] != gy || shapeKeys[k + 2] != gz
+					|| shapeKeys[k + 3] != bx || shapeKeys[k + 4] != by || shapeKeys[k + 5] != bz
+					|| shapeKeys[k + 6] != sm) {
+				if (bytes == null) {
+					bytes = new byte[SHAPE_BYTES];
+					shapeBytes[slot] = bytes;
+				}
+				int p = put(GRID, bytes, 0);
+				p += ByteSink.putDecimal(Integer.toUnsignedLong(gx), bytes, p);
+				bytes[p++] = ',';
+				p += ByteSink.putDecimal(Integer.toUnsignedLong(gy), bytes, p);
+				bytes[p++] = ',';
+				p += ByteSink.putDecimal(Integer.toUnsignedLong(gz), bytes, p);
+				p = put(BLOCK, bytes, p);
+				p += ByteSink.putDecimal(Integer.toUnsignedLong(bx), bytes, p);
+				bytes[p++] = ',';
+				p += ByteSink.putDecimal(Integer.toUnsignedLong(by), bytes, p);
+				bytes[p++] = ',';
+				p += ByteSink.putDecimal(Integer.toUnsignedLong(bz), bytes, p);
+				p = put(SHARED, bytes, p);
+				p += ByteSink.putDecimal(Integer.toUnsignedLong(sm), bytes, p);
+				shapeLength[slot] = p;
+				shapeKeys[k] = gx;
+				shapeKeys[k + 1] = gy;
+				shapeKeys[k + 2] = gz;
+				shapeKeys[k + 3] = bx;
+				shapeKeys[k + 4] = by;
+				shapeKeys[k + 5] = bz;
+				shapeKeys[k + 6] = sm;
 			}
-			byte[] bytes = (",\"grid\":[" + Integer.toUnsignedString(gx) + "," + Integer.toUnsignedString(gy) + ","
-					+ Integer.toUnsignedString(gz) + "],\"block\":[" + Integer.toUnsignedString(bx) + ","
-					+ Integer.toUnsignedString(by) + "," + Integer.toUnsignedString(bz) + "],\"shared memory\":"
-					+ Integer.toUnsignedString(sm)).getBytes(StandardCharsets.US_ASCII);
-			shapeKeys[k] = gx;
-			shapeKeys[k + 1] = gy;
-			shapeKeys[k + 2] = gz;
-			shapeKeys[k + 3] = bx;
-			shapeKeys[k + 4] = by;
-			shapeKeys[k + 5] = bz;
-			shapeKeys[k + 6] = sm;
-			shapeBytes[slot] = bytes;
-			return bytes;
+			out.raw(bytes, 0, shapeLength[slot]);
+		}
+
+		private static int put(byte[] literal, byte[] into, int at) {
+			System.arraycopy(literal, 0, into, at, literal.length);
+			return at + literal.length;
 		}
 
 		private void writeParams(int i, int length) throws IOException {

@@ -66,6 +66,10 @@ class LiveAllocationsTest {
                 assertEquals(refFind(ref, address), live.find(address), "find 0x" + Long.toHexString(address));
                 assertEquals(refFind(snapshotRef, address), snapshot.find(address), "snapshot find at op " + op);
             }
+            if (op % 500 == 0) {
+                live.checkInvariants();
+                snapshot.checkInvariants();
+            }
             if (op % 5000 == 0) {
                 snapshot = live.snapshot();
                 snapshotRef = new TreeMap<>();
@@ -77,6 +81,102 @@ class LiveAllocationsTest {
         }
         assertContentsEqual(ref, live);
         assertContentsEqual(snapshotRef, snapshot);
+    }
+
+    /**
+     * The radix table under address layouts that stress it: allocations clustered in a few regions terabytes apart (so
+     * most buckets are empty and a few cover many blocks), growing upward past the table's span, shrinking from the
+     * bottom and the top (block starts move, blocks go), all checked against a TreeMap, through find and findAll.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = { 5, 6, 7 })
+    void radixIndexMatchesATreeMapWithClusteredAndGrowingAddresses(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        LiveAllocations live = new LiveAllocations();
+        TreeMap<Long, long[]> ref = new TreeMap<>();
+        long[] regions = { 0x1000L, 0x7f1c_0000_0000L, 0x7f9e_0000_0000L, 0x3fff_0000_0000_0000L };
+        long[] bump = regions.clone();
+        List<Long> liveBases = new ArrayList<>();
+        long nextId = 0;
+        for (int op = 0; op < 40_000; op++) {
+            int phase = op / 10_000; // grow, shrink from the bottom, shrink from the top, mixed
+            boolean grow = phase == 0 ? random.nextInt(100) < 90 : phase == 3 ? random.nextBoolean()
+                    : random.nextInt(100) < 20;
+            if (grow) {
+                int region = random.nextInt(100) < 70 ? 1 : random.nextInt(regions.length);
+                long size = 1 + random.nextLong(random.nextBoolean() ? 4096 : 1L << 24);
+                long base = bump[region] + random.nextLong(3) * 512;
+                bump[region] = base + size;
+                live.add(base, size, nextId);
+                ref.put(base, new long[] { base + size, nextId++ });
+                liveBases.add(base);
+            } else if (!ref.isEmpty()) {
+                long base = phase == 1 ? ref.firstKey() : phase == 2 ? ref.lastKey()
+                        : liveBases.get(random.nextInt(liveBases.size()));
+                liveBases.remove(base);
+                assertEquals(ref.remove(base)[1], live.remove(base), "remove at op " + op);
+            }
+            if (op % 1000 == 0) {
+                live.checkInvariants();
+                assertFindsAgree(ref, live, random);
+            }
+            long address = ref.isEmpty() ? random.nextLong() : nearby(ref, random);
+            assertEquals(refFind(ref, address), live.find(address), "find 0x" + Long.toHexString(address));
+        }
+        live.checkInvariants();
+        assertContentsEqual(ref, live);
+        LiveAllocations snapshot = live.snapshot();
+        snapshot.checkInvariants();
+        assertFindsAgree(ref, snapshot, random);
+    }
+
+    /** An address at, just before, inside or just past a random live allocation, or anywhere. */
+    private static long nearby(TreeMap<Long, long[]> ref, SplittableRandom random) {
+        long base = ref.ceilingKey(random.nextLong(ref.lastKey() + 1));
+        long end = ref.get(base)[0];
+        return switch (random.nextInt(6)) {
+            case 0 -> base;
+            case 1 -> base - 1;
+            case 2 -> end - 1;
+            case 3 -> end;
+            case 4 -> base + random.nextLong(end - base);
+            default -> random.nextLong();
+        };
+    }
+
+    /** find and findAll (odd lengths too, so the batched and the one-by-one paths both run) against the reference. */
+    private static void assertFindsAgree(TreeMap<Long, long[]> ref, LiveAllocations live, SplittableRandom random) {
+        int n = ref.isEmpty() ? 13 : 1000 + random.nextInt(8);
+        long[] addresses = new long[n];
+        for (int q = 0; q < n; q++) {
+            addresses[q] = ref.isEmpty() || q % 50 == 0 ? random.nextLong() | (q % 100 == 0 ? Long.MIN_VALUE : 0)
+                    : nearby(ref, random);
+        }
+        long[] found = new long[n];
+        live.findAll(addresses, found, n);
+        for (int q = 0; q < n; q++) {
+            long expected = refFind(ref, addresses[q]);
+            assertEquals(expected, found[q], "findAll 0x" + Long.toHexString(addresses[q]));
+            assertEquals(expected, live.find(addresses[q]), "find 0x" + Long.toHexString(addresses[q]));
+        }
+    }
+
+    @Test
+    void findAllOnAnEmptySetAndBadLengths() {
+        LiveAllocations live = new LiveAllocations();
+        long[] out = new long[10];
+        live.findAll(new long[] { 0, 1, -1, 0x7f00_0000_0000L, 5, 6, 7, 8, 9, 10 }, out, 10);
+        for (long id : out) {
+            assertEquals(-1, id);
+        }
+        live.add(0x1000, 0x100, 3);
+        assertThrows(IndexOutOfBoundsException.class, () -> live.findAll(new long[4], new long[8], 8));
+        assertThrows(IndexOutOfBoundsException.class, () -> live.findAll(new long[8], new long[4], 8));
+        long[] addresses = { 0x1000, 0x10ff, 0x1100, 0xfff, Long.MIN_VALUE | 0x1000, -1, 0x1080, 0, Long.MAX_VALUE, 0x1001 };
+        long[] found = new long[addresses.length];
+        live.findAll(addresses, found, addresses.length);
+        assertEquals(List.of(3L, 3L, -1L, -1L, -1L, -1L, 3L, -1L, -1L, 3L),
+                java.util.Arrays.stream(found).boxed().toList());
     }
 
     private static long refOverlapId(TreeMap<Long, long[]> ref, long base, long size) {

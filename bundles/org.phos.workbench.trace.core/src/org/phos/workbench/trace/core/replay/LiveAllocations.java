@@ -13,9 +13,17 @@ import org.eclipse.jdt.annotation.Nullable;
  * <p>
  * Live allocations never overlap (the driver does not hand out a byte twice), so the allocation containing an address
  * is the one with the greatest base at or below it, if that allocation also reaches past the address. Entries are
- * kept sorted by base in a two-level structure: blocks of at most {@value #BLOCK} entries in primitive arrays, and a
- * top-level array holding each block's smallest base. A lookup is two branch-free binary searches (top level, then one
- * block); an insert or remove shifts at most one block, so millions of alloc/free events stay cheap. Addresses are
+ * kept sorted by base in a two-level structure: blocks of at most {@value #BLOCK} entries in one primitive array each,
+ * and top-level arrays holding each block's smallest base and every 16th base ("samples"). An insert or remove shifts
+ * at most one block, so millions of alloc/free events stay cheap.
+ * <p>
+ * A lookup first finds the block through a <i>radix table</i>: the address range from the smallest base up is cut into
+ * equal power-of-two buckets (about {@value #RADIX_PER_BLOCK} per block) and each bucket holds the last block starting
+ * below it, so the block is one table load plus, almost always, one compare (a bucket that spans several block
+ * starts, as with addresses clustered in far-apart regions, falls back to a binary search of the block starts). Then
+ * four branch-free steps over the block's 16 samples pick a group and four over the group's 16 bases pick the entry,
+ * whose end and id sit next to each other. The table changes only where a block's first base moves (an O(buckets
+ * between the old and new base) fix) and is rebuilt when blocks split, merge or go. Addresses are
  * non-negative longs: device and host virtual addresses lie far below 2<sup>63</sup>, and allocations reaching above it
  * are rejected (lookups of such addresses find nothing), which lets every comparison be plain arithmetic.
  * <p>
@@ -38,31 +46,70 @@ public final class LiveAllocations implements Iterable<Allocation> {
     private static final int GROUPS = BLOCK / GROUP;
     /** Pads keys past the last entry, so group scans need no bounds; no allocation can start at the top byte. */
     private static final long PAD = Long.MAX_VALUE;
+    /** Radix buckets per block (rounded to a power of two overall); more makes multi-block buckets rarer. */
+    static final int RADIX_PER_BLOCK = 8;
+    private static final int RADIX_MIN = 16;
+    private static final int RADIX_MAX = 1 << 20;
 
-    /** Sorted entries of one block; {@code shared} once a snapshot may see it (then it is copied before a change). */
+    /**
+     * Sorted entries of one block in one array: bases ascending at {@code [0, BLOCK)} (PAD past n), then the exclusive
+     * end and the id of entry i at {@code BLOCK + 2i} and {@code BLOCK + 2i + 1}, so that a lookup's last step reads
+     * one cache line. {@code shared} once a snapshot may see it (then it is copied before a change).
+     */
     private static final class Block {
-        final long[] keys; // flipped bases, ascending
-        final long[] ends; // flipped exclusive ends
-        final long[] ids;
+        final long[] data;
         int n;
         boolean shared;
 
         Block() {
-            keys = new long[BLOCK];
-            java.util.Arrays.fill(keys, PAD);
-            ends = new long[BLOCK];
-            ids = new long[BLOCK];
+            data = new long[3 * BLOCK];
+            java.util.Arrays.fill(data, 0, BLOCK, PAD);
         }
 
         Block(Block other) {
-            keys = other.keys.clone();
-            ends = other.ends.clone();
-            ids = other.ids.clone();
+            data = other.data.clone();
             n = other.n;
+        }
+
+        long key(int i) {
+            return data[i];
+        }
+
+        long end(int i) {
+            return data[BLOCK + 2 * i];
+        }
+
+        long id(int i) {
+            return data[BLOCK + 2 * i + 1];
+        }
+
+        void set(int i, long key, long end, long id) {
+            data[i] = key;
+            data[BLOCK + 2 * i] = end;
+            data[BLOCK + 2 * i + 1] = id;
+        }
+
+        /** Moves entries {@code [from, from + length)} to {@code to} (within this block or into another). */
+        void moveTo(Block into, int to, int from, int length) {
+            System.arraycopy(data, from, into.data, to, length);
+            System.arraycopy(data, BLOCK + 2 * from, into.data, BLOCK + 2 * to, 2 * length);
         }
     }
 
-    private long[] firstKeys; // firstKeys[b] == blocks[b].keys[0]
+    /** firstKeys[b] == blocks[b].key(0), and PAD at [blockCount] so a lookup may look one block ahead. */
+    private long[] firstKeys;
+    /** blockData[b] == blocks[b].data: saves a lookup one dependent load. */
+    private long[][] blockData;
+    /**
+     * The radix table: radix[j] for j in [0, radixBuckets] is the last block whose first key lies below
+     * {@code radixLo + (j << radixShift)} (0 when none), and radix[radixBuckets + 1] the last block, so the block
+     * holding a key of bucket j is among radix[j] .. radix[j + 1]. Keys below radixLo use bucket 0 and keys past the
+     * last bucket bucket radixBuckets.
+     */
+    private int[] radix;
+    private long radixLo;
+    private int radixShift;
+    private int radixBuckets;
     /**
      * samples[b * GROUPS + g] == blocks[b].keys[g * GROUP] for the groups in use; the unused groups of a block hold
      * the next block's first key (PAD after the last block), so the whole array is sorted and one binary search over
@@ -78,15 +125,23 @@ public final class LiveAllocations implements Iterable<Allocation> {
     /** An empty set. */
     public LiveAllocations() {
         firstKeys = new long[16];
+        java.util.Arrays.fill(firstKeys, PAD);
         samples = new long[16 * GROUPS];
         blocks = new Block[16];
+        blockData = new long[16][];
         frozen = false;
+        rebuildRadix();
     }
 
     private LiveAllocations(LiveAllocations source, boolean frozen) {
         this.firstKeys = source.firstKeys.clone();
         this.samples = source.samples.clone();
         this.blocks = source.blocks.clone();
+        this.blockData = source.blockData.clone();
+        this.radix = source.radix.clone();
+        this.radixLo = source.radixLo;
+        this.radixShift = source.radixShift;
+        this.radixBuckets = source.radixBuckets;
         this.blockCount = source.blockCount;
         this.count = source.count;
         this.bytes = source.bytes;
@@ -115,32 +170,94 @@ public final class LiveAllocations implements Iterable<Allocation> {
      * The id of the live allocation containing {@code address}, or -1 when no live allocation contains it.
      */
     public long find(long address) {
-        // Free of data-dependent branches, so that consecutive lookups overlap in the CPU instead of each waiting for
-        // a mispredicted branch, and short, so that several fit in its reorder window: a binary search of the sampled
-        // keys (every 16th key of every block, a few KiB that stay in cache) picks block and group, a binary search
-        // of the group's 16 keys picks the entry. Keys and addresses lie in [0, 2^63), so "a <= k" is the sign bit of
-        // a - k - 1, without overflow.
+        // Short and free of data-dependent branches (but the rare crowded bucket), so that consecutive lookups overlap
+        // in the CPU instead of each waiting for a mispredicted branch: the radix table names the block, four steps
+        // over its samples (a few KiB for all blocks, they stay in cache) the group, four over the group's keys the
+        // entry. Keys and addresses lie in [0, 2^63), so "a <= k" is the sign bit of a - k - 1, without overflow.
         long k = address;
-        int n = blockCount * GROUPS;
-        if (n == 0 || k < 0) {
+        if (k + 1 <= 0 || blockCount == 0) { // negative, or the top address (which no allocation can contain)
             return -1;
         }
-        long[] s = samples;
-        int at = 0;
-        while (n > 1) {
-            int half = n >>> 1;
-            at += half & (int) ((s[at + half] - k - 1) >> 63);
-            n -= half;
+        int bucket = (int) Math.min(Math.max(k - radixLo, 0) >>> radixShift, radixBuckets);
+        int[] r = radix;
+        int b = r[bucket];
+        if (r[bucket + 1] - b > 1) {
+            b = blockFor(k, b, r[bucket + 1]);
+        } else {
+            b += (int) ((firstKeys[b + 1] - k - 1) >>> 63);
         }
-        Block block = blocks[at >>> 4];
-        long[] keys = block.keys;
+        long[] s = samples;
+        int at = b * GROUPS;
+        at += 8 & (int) ((s[at + 8] - k - 1) >> 63);
+        at += 4 & (int) ((s[at + 4] - k - 1) >> 63);
+        at += 2 & (int) ((s[at + 2] - k - 1) >> 63);
+        at += 1 & (int) ((s[at + 1] - k - 1) >> 63);
+        long[] keys = blockData[b];
         int i = (at & (GROUPS - 1)) * GROUP;
         i += 8 & (int) ((keys[i + 8] - k - 1) >> 63);
         i += 4 & (int) ((keys[i + 4] - k - 1) >> 63);
         i += 2 & (int) ((keys[i + 2] - k - 1) >> 63);
         i += 1 & (int) ((keys[i + 1] - k - 1) >> 63);
-        long inside = ((k - block.ends[i]) & (keys[i] - k - 1)) >> 63; // all ones iff keys[i] <= k < ends[i]
-        return (block.ids[i] & inside) | ~inside;
+        long inside = ((k - keys[BLOCK + 2 * i]) & (keys[i] - k - 1)) >> 63; // all ones iff keys[i] <= k < end
+        return (keys[BLOCK + 2 * i + 1] & inside) | ~inside;
+    }
+
+    /**
+     * Looks up many addresses: {@code out[q] = find(addresses[q])} for q in {@code [0, n)}. Interleaves the lookups
+     * in small batches stage by stage, so that their memory accesses overlap even where the CPU would not reorder
+     * that far on its own.
+     *
+     * @throws IndexOutOfBoundsException if either array is shorter than {@code n}
+     */
+    public void findAll(long[] addresses, long[] out, int n) {
+        java.util.Objects.checkFromToIndex(0, n, addresses.length);
+        java.util.Objects.checkFromToIndex(0, n, out.length);
+        if (blockCount == 0) {
+            java.util.Arrays.fill(out, 0, n, -1L);
+            return;
+        }
+        final int batch = 8;
+        int[] at = new int[batch];
+        int q = 0;
+        for (; q + batch <= n; q += batch) {
+            for (int j = 0; j < batch; j++) {
+                long k = Math.min(addresses[q + j] & Long.MAX_VALUE, PAD - 1); // others are masked out at the end
+                int bucket = (int) Math.min(Math.max(k - radixLo, 0) >>> radixShift, radixBuckets);
+                int b = radix[bucket];
+                if (radix[bucket + 1] - b > 1) {
+                    b = blockFor(k, b, radix[bucket + 1]);
+                } else {
+                    b += (int) ((firstKeys[b + 1] - k - 1) >>> 63);
+                }
+                at[j] = b * GROUPS;
+            }
+            for (int j = 0; j < batch; j++) {
+                long k = Math.min(addresses[q + j] & Long.MAX_VALUE, PAD - 1);
+                int a = at[j];
+                a += 8 & (int) ((samples[a + 8] - k - 1) >> 63);
+                a += 4 & (int) ((samples[a + 4] - k - 1) >> 63);
+                a += 2 & (int) ((samples[a + 2] - k - 1) >> 63);
+                a += 1 & (int) ((samples[a + 1] - k - 1) >> 63);
+                at[j] = a;
+            }
+            for (int j = 0; j < batch; j++) {
+                long address = addresses[q + j];
+                long k = Math.min(address & Long.MAX_VALUE, PAD - 1);
+                int a = at[j];
+                long[] keys = blockData[a >>> 4];
+                int i = (a & (GROUPS - 1)) * GROUP;
+                i += 8 & (int) ((keys[i + 8] - k - 1) >> 63);
+                i += 4 & (int) ((keys[i + 4] - k - 1) >> 63);
+                i += 2 & (int) ((keys[i + 2] - k - 1) >> 63);
+                i += 1 & (int) ((keys[i + 1] - k - 1) >> 63);
+                long inside = ((k - keys[BLOCK + 2 * i]) & (keys[i] - k - 1)) >> 63;
+                inside &= ~((address >> 63) | ((address + 1) >> 63)); // negative or the top address: nothing
+                out[q + j] = (keys[BLOCK + 2 * i + 1] & inside) | ~inside;
+            }
+        }
+        for (; q < n; q++) {
+            out[q] = find(addresses[q]);
+        }
     }
 
     /** The live allocation containing {@code address}, or null; allocates a record, prefer {@link #find} in loops. */
@@ -152,10 +269,10 @@ public final class LiveAllocations implements Iterable<Allocation> {
         }
         Block block = blocks[b];
         int i = lastAtOrBelow(block, k);
-        if (i < 0 || k >= block.ends[i]) {
+        if (i < 0 || k >= block.end(i)) {
             return null;
         }
-        return new Allocation(block.ids[i], block.keys[i], block.ends[i] - block.keys[i]);
+        return new Allocation(block.id(i), block.key(i), block.end(i) - block.key(i));
     }
 
     /** The live allocation whose base is exactly {@code base}, or null. */
@@ -167,10 +284,10 @@ public final class LiveAllocations implements Iterable<Allocation> {
         }
         Block block = blocks[b];
         int i = lastAtOrBelow(block, k);
-        if (i < 0 || block.keys[i] != k) {
+        if (i < 0 || block.key(i) != k) {
             return null;
         }
-        return new Allocation(block.ids[i], base, block.ends[i] - k);
+        return new Allocation(block.id(i), base, block.end(i) - k);
     }
 
     /**
@@ -198,7 +315,7 @@ public final class LiveAllocations implements Iterable<Allocation> {
         if (b >= blockCount) {
             return -1;
         }
-        return blocks[b].keys[i] < kEnd ? blocks[b].ids[i] : -1;
+        return blocks[b].key(i) < kEnd ? blocks[b].id(i) : -1;
     }
 
     /**
@@ -221,9 +338,7 @@ public final class LiveAllocations implements Iterable<Allocation> {
         }
         long k = base;
         if (blockCount == 0) {
-            Block block = new Block();
-            blocks[0] = block;
-            blockCount = 1;
+            insertBlock(0, new Block());
         }
         int b = Math.max(blockFor(k), 0);
         Block block = writable(b);
@@ -235,13 +350,8 @@ public final class LiveAllocations implements Iterable<Allocation> {
             block = blocks[b];
         }
         int i = lastAtOrBelow(block, k) + 1;
-        int tail = block.n - i;
-        System.arraycopy(block.keys, i, block.keys, i + 1, tail);
-        System.arraycopy(block.ends, i, block.ends, i + 1, tail);
-        System.arraycopy(block.ids, i, block.ids, i + 1, tail);
-        block.keys[i] = k;
-        block.ends[i] = base + size;
-        block.ids[i] = allocationId;
+        block.moveTo(block, i + 1, i, block.n - i);
+        block.set(i, k, base + size, allocationId);
         block.n++;
         refresh(b);
         count++;
@@ -262,19 +372,16 @@ public final class LiveAllocations implements Iterable<Allocation> {
             return -1;
         }
         int i = lastAtOrBelow(blocks[b], k);
-        if (i < 0 || blocks[b].keys[i] != k) {
+        if (i < 0 || blocks[b].key(i) != k) {
             return -1;
         }
         Block block = writable(b);
-        long id = block.ids[i];
-        bytes -= block.ends[i] - k;
+        long id = block.id(i);
+        bytes -= block.end(i) - k;
         count--;
-        int tail = block.n - i - 1;
-        System.arraycopy(block.keys, i + 1, block.keys, i, tail);
-        System.arraycopy(block.ends, i + 1, block.ends, i, tail);
-        System.arraycopy(block.ids, i + 1, block.ids, i, tail);
+        block.moveTo(block, i, i + 1, block.n - i - 1);
         block.n--;
-        block.keys[block.n] = PAD;
+        block.data[block.n] = PAD;
         if (block.n == 0) {
             removeBlock(b);
         } else {
@@ -307,7 +414,7 @@ public final class LiveAllocations implements Iterable<Allocation> {
         for (int b = 0; b < blockCount; b++) {
             Block block = blocks[b];
             for (int i = 0; i < block.n; i++) {
-                consumer.accept(block.ids[i], block.keys[i], block.ends[i] - block.keys[i]);
+                consumer.accept(block.id(i), block.key(i), block.end(i) - block.key(i));
             }
         }
     }
@@ -334,7 +441,7 @@ public final class LiveAllocations implements Iterable<Allocation> {
                     throw new NoSuchElementException();
                 }
                 Block block = blocks[b];
-                Allocation a = new Allocation(block.ids[i], block.keys[i], block.ends[i] - block.keys[i]);
+                Allocation a = new Allocation(block.id(i), block.key(i), block.end(i) - block.key(i));
                 if (++i == block.n) {
                     b++;
                     i = 0;
@@ -356,13 +463,65 @@ public final class LiveAllocations implements Iterable<Allocation> {
         return blockCount;
     }
 
+    /** Buckets of the radix table (for tests and tuning). */
+    int radixBuckets() {
+        return radixBuckets;
+    }
+
+    /**
+     * Checks the internal invariants (sorted keys, top-level copies, radix table) and throws an
+     * {@link IllegalStateException} naming the first one broken; for tests.
+     */
+    void checkInvariants() {
+        long previous = -1;
+        for (int b = 0; b < blockCount; b++) {
+            Block block = blocks[b];
+            check(block.n > 0 && block.data == blockData[b], "block " + b + " empty or not mirrored");
+            check(firstKeys[b] == block.key(0), "firstKeys[" + b + "]");
+            for (int i = 0; i < BLOCK; i++) {
+                if (i < block.n) {
+                    check(block.key(i) > previous, "keys not ascending at block " + b + " entry " + i);
+                    previous = block.key(i);
+                } else {
+                    check(block.key(i) == PAD, "no pad at block " + b + " entry " + i);
+                }
+            }
+            long next = b + 1 < blockCount ? blocks[b + 1].key(0) : PAD;
+            for (int g = 0; g < GROUPS; g++) {
+                check(samples[b * GROUPS + g] == (g * GROUP < block.n ? block.key(g * GROUP) : next),
+                        "sample " + g + " of block " + b);
+            }
+        }
+        check(firstKeys[blockCount] == PAD, "no sentinel after the last block");
+        for (int j = 0; j <= radixBuckets; j++) {
+            int expected = 0;
+            for (int b = 1; b < blockCount; b++) {
+                if (((firstKeys[b] - radixLo) >>> radixShift) < j) {
+                    expected = b;
+                }
+            }
+            check(radix[j] == expected, "radix[" + j + "] = " + radix[j] + ", expected " + expected);
+        }
+        check(radix[radixBuckets + 1] == Math.max(blockCount - 1, 0), "radix end");
+    }
+
+    private static void check(boolean condition, String what) {
+        if (!condition) {
+            throw new IllegalStateException("live allocations invariant broken: " + what);
+        }
+    }
+
     // ---- internals
 
-    /** Index of the block whose range holds flipped key k (last block with first key <= k), or -1 if below all. */
+    /** Index of the block whose range holds key k (last block with first key <= k), or -1 if below all. */
     private int blockFor(long k) {
-        int lo = 0;
-        int hi = blockCount - 1;
-        int found = -1;
+        return blockFor(k, 0, blockCount - 1) - (firstKeys[0] <= k ? 0 : 1);
+    }
+
+    /** The last block in [lo, hi] with first key <= k, or lo when none is. */
+    private int blockFor(long k, int lo, int hi) {
+        int found = lo;
+        lo++;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
             if (firstKeys[mid] <= k) {
@@ -377,12 +536,13 @@ public final class LiveAllocations implements Iterable<Allocation> {
 
     /** Index of the last entry of the block with key <= k, or -1. */
     private static int lastAtOrBelow(Block block, long k) {
+        long[] keys = block.data;
         int lo = 0;
         int hi = block.n - 1;
         int found = -1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (block.keys[mid] <= k) {
+            if (keys[mid] <= k) {
                 found = mid;
                 lo = mid + 1;
             } else {
@@ -397,6 +557,7 @@ public final class LiveAllocations implements Iterable<Allocation> {
         if (block.shared) {
             block = new Block(block);
             blocks[b] = block;
+            blockData[b] = block.data;
         }
         return block;
     }
@@ -406,42 +567,50 @@ public final class LiveAllocations implements Iterable<Allocation> {
         Block right = new Block();
         int half = left.n / 2;
         int moved = left.n - half;
-        System.arraycopy(left.keys, half, right.keys, 0, moved);
-        System.arraycopy(left.ends, half, right.ends, 0, moved);
-        System.arraycopy(left.ids, half, right.ids, 0, moved);
+        left.moveTo(right, 0, half, moved);
         right.n = moved;
         left.n = half;
-        java.util.Arrays.fill(left.keys, half, BLOCK, PAD);
+        java.util.Arrays.fill(left.data, half, BLOCK, PAD);
         insertBlock(b + 1, right);
         refresh(b);
     }
 
     private void insertBlock(int at, Block block) {
-        if (blockCount == blocks.length) {
-            blocks = java.util.Arrays.copyOf(blocks, blockCount * 2);
-            firstKeys = java.util.Arrays.copyOf(firstKeys, blockCount * 2);
-            samples = java.util.Arrays.copyOf(samples, blockCount * 2 * GROUPS);
+        if (blockCount + 1 >= blocks.length) {
+            int capacity = blocks.length * 2;
+            blocks = java.util.Arrays.copyOf(blocks, capacity);
+            blockData = java.util.Arrays.copyOf(blockData, capacity);
+            firstKeys = java.util.Arrays.copyOf(firstKeys, capacity);
+            java.util.Arrays.fill(firstKeys, blockCount + 1, capacity, PAD);
+            samples = java.util.Arrays.copyOf(samples, capacity * GROUPS);
         }
         System.arraycopy(blocks, at, blocks, at + 1, blockCount - at);
-        System.arraycopy(firstKeys, at, firstKeys, at + 1, blockCount - at);
+        System.arraycopy(blockData, at, blockData, at + 1, blockCount - at);
+        System.arraycopy(firstKeys, at, firstKeys, at + 1, blockCount + 1 - at);
         System.arraycopy(samples, at * GROUPS, samples, (at + 1) * GROUPS, (blockCount - at) * GROUPS);
         blocks[at] = block;
+        blockData[at] = block.data;
         blockCount++;
-        refresh(at);
+        refreshCopies(at);
         if (at + 1 < blockCount) {
-            refresh(at + 1);
+            refreshCopies(at + 1);
         }
+        rebuildRadix();
     }
 
     private void removeBlock(int at) {
         System.arraycopy(blocks, at + 1, blocks, at, blockCount - at - 1);
-        System.arraycopy(firstKeys, at + 1, firstKeys, at, blockCount - at - 1);
+        System.arraycopy(blockData, at + 1, blockData, at, blockCount - at - 1);
+        System.arraycopy(firstKeys, at + 1, firstKeys, at, blockCount - at);
         System.arraycopy(samples, (at + 1) * GROUPS, samples, at * GROUPS, (blockCount - at - 1) * GROUPS);
         blockCount--;
         blocks[blockCount] = null;
+        blockData[blockCount] = null;
+        firstKeys[blockCount] = PAD;
         if (at > 0) {
-            refresh(at - 1);
+            refreshCopies(at - 1);
         }
+        rebuildRadix();
     }
 
     /** Merges a block that fell under a quarter full into a neighbour when both fit in three quarters of a block. */
@@ -456,24 +625,75 @@ public final class LiveAllocations implements Iterable<Allocation> {
         }
         Block into = writable(left);
         Block from = blocks[left + 1];
-        System.arraycopy(from.keys, 0, into.keys, into.n, from.n);
-        System.arraycopy(from.ends, 0, into.ends, into.n, from.n);
-        System.arraycopy(from.ids, 0, into.ids, into.n, from.n);
+        from.moveTo(into, into.n, 0, from.n);
         into.n += from.n;
         removeBlock(left + 1);
         refresh(left);
     }
 
-    /** Recomputes the top-level copies (first key, samples) of block b, and the unused samples of block b - 1. */
+    /** Updates the top-level copies (first key, samples, radix) of block b after its entries changed. */
     private void refresh(int b) {
+        long oldFirst = firstKeys[b];
+        refreshCopies(b);
+        long newFirst = firstKeys[b];
+        if (b > 0 && oldFirst != newFirst) {
+            moveRadixStart(b, oldFirst, newFirst);
+        }
+    }
+
+    /** Recomputes first key and samples of block b, and the unused samples of block b - 1. */
+    private void refreshCopies(int b) {
         for (int r = Math.max(b - 1, 0); r <= b && r < blockCount; r++) {
             Block block = blocks[r];
-            firstKeys[r] = block.keys[0];
-            long next = r + 1 < blockCount ? blocks[r + 1].keys[0] : PAD;
+            firstKeys[r] = block.key(0);
+            long next = r + 1 < blockCount ? blocks[r + 1].key(0) : PAD;
             for (int g = 0; g < GROUPS; g++) {
-                samples[r * GROUPS + g] = g * GROUP < block.n ? block.keys[g * GROUP] : next;
+                samples[r * GROUPS + g] = g * GROUP < block.n ? block.key(g * GROUP) : next;
             }
         }
+    }
+
+    /** The radix bucket of a key, clamped to [0, radixBuckets]. */
+    private int bucketOf(long k) {
+        return (int) Math.min(Math.max(k - radixLo, 0) >>> radixShift, radixBuckets);
+    }
+
+    /**
+     * Block b (> 0) now starts at newFirst instead of oldFirst: the buckets whose start lies between the two change
+     * between b - 1 and b. Block 0 needs nothing, as buckets below every block start name block 0 too.
+     */
+    private void moveRadixStart(int b, long oldFirst, long newFirst) {
+        int from = bucketOf(Math.min(oldFirst, newFirst)) + 1;
+        int to = bucketOf(Math.max(oldFirst, newFirst));
+        int newBucket = bucketOf(newFirst);
+        for (int j = from; j <= to; j++) {
+            radix[j] = newBucket < j ? b : b - 1;
+        }
+    }
+
+    /** Recomputes the radix table for the current blocks, sizing it to about {@value #RADIX_PER_BLOCK} per block. */
+    private void rebuildRadix() {
+        int buckets = Math.clamp(Integer.highestOneBit(Math.max(blockCount, 1)) * 2L * RADIX_PER_BLOCK, RADIX_MIN,
+                RADIX_MAX);
+        if (radix == null || radix.length != buckets + 2) {
+            radix = new int[buckets + 2];
+        }
+        radixBuckets = buckets;
+        radixLo = blockCount == 0 ? 0 : firstKeys[0];
+        long span = blockCount == 0 ? 0 : firstKeys[blockCount - 1] - radixLo;
+        int shift = 0;
+        while ((span >>> shift) >= buckets) {
+            shift++;
+        }
+        radixShift = shift;
+        int b = 0;
+        for (int j = 0; j <= buckets; j++) {
+            while (b + 1 < blockCount && ((firstKeys[b + 1] - radixLo) >>> shift) < j) {
+                b++;
+            }
+            radix[j] = b;
+        }
+        radix[buckets + 1] = Math.max(blockCount - 1, 0);
     }
 
     private void checkMutable() {
@@ -498,8 +718,8 @@ public final class LiveAllocations implements Iterable<Allocation> {
         for (int b = 0; b < blockCount; b++) {
             Block block = blocks[b];
             for (int i = 0; i < block.n; i++) {
-                if (block.ids[i] == id) {
-                    return "[" + hex(block.keys[i]) + ", " + hex(block.ends[i]) + ")";
+                if (block.id(i) == id) {
+                    return "[" + hex(block.key(i)) + ", " + hex(block.end(i)) + ")";
                 }
             }
         }

@@ -1,5 +1,7 @@
 package org.phos.workbench.internal.trace.core.bench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -13,19 +15,22 @@ import org.phos.workbench.trace.core.replay.LiveAllocations;
  * (allocate and free) so the blocks are as unevenly filled as after a real replay. Queries: a fixed pool of random
  * addresses, half inside an allocation (any byte of it) and half outside (in a gap, below or above all). Each run
  * times {@code lookupsPerRun} lookups; the result is the median over the runs, after warm-up runs that are not
- * counted. The sum of the ids found is checked against a reference pass so the work cannot be optimised away.
+ * counted, per second of wall time and per second of the measuring thread's CPU time (the stable figure on a shared,
+ * busy machine). The sum of the ids found is checked against a reference pass so the work cannot be optimised away.
+ * Usage: {@code AddressLookupBenchmark [LIVE_ALLOCATIONS [LOOKUPS_PER_RUN [RUNS [WARMUP_RUNS]]]]}.
  */
 public final class AddressLookupBenchmark {
 
     /** Figure of one benchmark: the median and all runs, in lookups per second. */
     public record Result(int liveAllocations, long lookupsPerRun, int runs, double medianLookupsPerSecond,
-            double[] runLookupsPerSecond, double hitFraction) {
+            double[] runLookupsPerSecond, double hitFraction, double medianLookupsPerCpuSecond,
+            double[] runLookupsPerCpuSecond) {
 
         @Override
         public String toString() {
-            return String.format("address lookups: %.1f million/s (median of %d runs of %d lookups, %d live "
-                    + "allocations, %.0f%% hits)", medianLookupsPerSecond / 1e6, runs, lookupsPerRun, liveAllocations,
-                    hitFraction * 100);
+            return String.format("address lookups: %.1f million/s wall, %.1f million/CPU-s (median of %d runs of %d "
+                    + "lookups, %d live allocations, %.0f%% hits)", medianLookupsPerSecond / 1e6,
+                    medianLookupsPerCpuSecond / 1e6, runs, lookupsPerRun, liveAllocations, hitFraction * 100);
         }
     }
 
@@ -95,15 +100,44 @@ public final class AddressLookupBenchmark {
         for (int w = 0; w < warmupRuns; w++) {
             timedRun(live, queries, rounds, rest, expectedPerRun);
         }
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        boolean cpuTime = threads.isCurrentThreadCpuTimeSupported();
         double[] perSecond = new double[runs];
+        double[] perCpuSecond = new double[runs];
         for (int r = 0; r < runs; r++) {
+            long cpuStart = cpuTime ? threads.getCurrentThreadCpuTime() : 0;
             long ns = timedRun(live, queries, rounds, rest, expectedPerRun);
+            long cpuNs = cpuTime ? threads.getCurrentThreadCpuTime() - cpuStart : ns;
             perSecond[r] = lookupsPerRun * 1e9 / Math.max(1, ns);
+            perCpuSecond[r] = lookupsPerRun * 1e9 / Math.max(1, cpuNs);
         }
-        double[] sorted = perSecond.clone();
+        return new Result(liveAllocations, lookupsPerRun, runs, median(perSecond), perSecond,
+                hits / (double) QUERY_POOL, median(perCpuSecond), perCpuSecond);
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
         Arrays.sort(sorted);
-        double median = runs % 2 == 1 ? sorted[runs / 2] : (sorted[runs / 2 - 1] + sorted[runs / 2]) / 2;
-        return new Result(liveAllocations, lookupsPerRun, runs, median, perSecond, hits / (double) QUERY_POOL);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    /**
+     * Runs the benchmark from the command line and prints the figures.
+     *
+     * @param args optional: live allocations (default 100000), lookups per run, runs, warm-up runs
+     */
+    public static void main(String[] args) {
+        int live = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
+        long lookups = args.length > 1 ? Long.parseLong(args[1]) : 20_000_000L;
+        int runs = args.length > 2 ? Integer.parseInt(args[2]) : 7;
+        int warmup = args.length > 3 ? Integer.parseInt(args[3]) : 3;
+        Result r = run(live, lookups, runs, warmup, 42L);
+        System.out.println(r);
+        System.out.println("runs, M/s wall:  " + Arrays.toString(Arrays.stream(r.runLookupsPerSecond())
+                .map(v -> Math.round(v / 1e4) / 100.0).toArray()));
+        System.out.println("runs, M/CPU-s:   " + Arrays.toString(Arrays.stream(r.runLookupsPerCpuSecond())
+                .map(v -> Math.round(v / 1e4) / 100.0).toArray()));
     }
 
     /** Inserts after a churn phase (half of the allocations come and go once) in random order. */

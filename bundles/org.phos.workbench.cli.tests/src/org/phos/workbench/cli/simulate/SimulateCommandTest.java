@@ -1,0 +1,218 @@
+package org.phos.workbench.cli.simulate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phos.workbench.cli.ExitCode;
+import org.phos.workbench.cli.Main;
+import org.phos.workbench.trace.core.AddressRange;
+import org.phos.workbench.trace.core.AllocKind;
+import org.phos.workbench.trace.core.Dim3;
+import org.phos.workbench.trace.core.FunctionInfo;
+import org.phos.workbench.trace.core.LaunchKind;
+import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ParamInfo;
+import org.phos.workbench.trace.core.TraceEvent;
+import org.phos.workbench.trace.core.TraceHeader;
+import org.phos.workbench.trace.core.TraceWriter;
+
+/** {@code simulate} through the real parser, on traces written with the real writer. */
+class SimulateCommandTest {
+
+	static final long A = 0x7f00_0000_0000L;
+	static final long B = 0x7f00_1000_0000L;
+	static final long TABLE = 0x7f00_2000_0000L;
+	static final long SIZE = 64L << 20;
+
+	@TempDir
+	Path dir;
+
+	private record Run(int code, String out, String err) {
+	}
+
+	private static Run run(String... args) {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		ByteArrayOutputStream err = new ByteArrayOutputStream();
+		int code = new Main(List.of(new SimulateCommand())).run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+				new PrintStream(err, true, StandardCharsets.UTF_8), false);
+		return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+	}
+
+	private static byte[] pointer(long p) {
+		return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(p).array();
+	}
+
+	/**
+	 * Three launches on one stream over two 64 MiB buffers A, B and a pointer table T: fill(A), then
+	 * gather(T), which really writes B through a pointer stored in T (the placeholder sees only T), then fill(A).
+	 * With observed accesses, every launch carries the truth.
+	 */
+	private Path trace(boolean observed) throws IOException {
+		Path file = dir.resolve(observed ? "observed.phos" : "plain.phos");
+		try (TraceWriter w = TraceWriter.create(file, TraceHeader.builder("test", "1").build())) {
+			w.function(new FunctionInfo(1, 0, "_Z4fillPf", "fill(float*)", List.of(new ParamInfo(0, 8))));
+			w.function(new FunctionInfo(2, 0, "_Z6gatherPPf", "gather(float**)", List.of(new ParamInfo(0, 8))));
+			w.write(new TraceEvent.Alloc(1_000, 0, A, SIZE, AllocKind.PLAIN, 0));
+			w.write(new TraceEvent.Alloc(2_000, 0, B, SIZE, AllocKind.PLAIN, 0));
+			w.write(new TraceEvent.Alloc(3_000, 0, TABLE, 4096, AllocKind.PLAIN, 0));
+			long l0 = w.write(new TraceEvent.Launch(10_000, 0, 1, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
+					pointer(A), 0, 0, LaunchKind.PLAIN, 0));
+			long l1 = w.write(new TraceEvent.Launch(20_000, 0, 2, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
+					pointer(TABLE), 0, 0, LaunchKind.PLAIN, 0));
+			long l2 = w.write(new TraceEvent.Launch(30_000, 0, 1, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
+					pointer(A), 0, 0, LaunchKind.PLAIN, 0));
+			if (observed) {
+				w.observed(new ObservedAccess(l0, A, List.of(), List.of(new AddressRange(A, A + SIZE)), 0, 1, "ptx"));
+				w.observed(new ObservedAccess(l1, TABLE, List.of(new AddressRange(TABLE, TABLE + 8)), List.of(), 1, 0,
+						"ptx"));
+				w.observed(new ObservedAccess(l1, B, List.of(), List.of(new AddressRange(B, B + 4096)), 0, 1, "ptx"));
+				w.observed(new ObservedAccess(l2, A, List.of(), List.of(new AddressRange(A, A + SIZE)), 0, 1, "ptx"));
+			}
+		}
+		return file;
+	}
+
+	@Test
+	void placeholderSetsMissTheIndirectWriteAndTheCheckSaysSo() throws IOException {
+		Path out = dir.resolve("sim");
+		Run r = run("simulate", trace(true).toString(), "--policy", "soft-cow", "--at", "launch:1", "--sets",
+				"placeholder", "--out", out.toString());
+		assertEquals(ExitCode.OK, r.code(), r.toString());
+		assertTrue(r.out().contains("consistency of soft-cow: INCONSISTENT: 1 violation(s), 64.0 MiB of buffers "
+				+ "affected (3 launches with observed accesses"), r.out());
+		assertTrue(r.out().contains("buffer 1"), r.out());
+		for (String f : List.of("timeline.json", "intervals.csv", "metrics.csv", "violations.csv", "timeline.png",
+				"timeline.svg", "dirty.png", "dirty.svg", "comparison.png", "comparison.svg")) {
+			assertTrue(Files.size(out.resolve(f)) > 0, f + " missing or empty");
+		}
+		List<String> metrics = Files.readAllLines(out.resolve("metrics.csv"));
+		assertEquals("run,metric,value", metrics.get(0));
+		assertTrue(metrics.contains("soft-cow,consistency_violations,1"), metrics.toString());
+		assertTrue(metrics.contains("soft-cow,consistency_affected_bytes," + SIZE), metrics.toString());
+		List<String> violations = Files.readAllLines(out.resolve("violations.csv"));
+		assertEquals(2, violations.size(), violations.toString());
+		assertTrue(violations.get(1).startsWith("soft-cow,0,MISSED_WRITE_BEFORE_COPY,1,"), violations.get(1));
+		String json = Files.readString(out.resolve("timeline.json"));
+		assertTrue(json.startsWith("{") && json.trim().endsWith("}") && json.contains("\"traceEvents\""));
+		assertTrue(json.contains("\"ph\":\"X\""), "intervals are complete events");
+		byte[] png = Files.readAllBytes(out.resolve("timeline.png"));
+		assertEquals((byte) 0x89, png[0]);
+		assertEquals('P', png[1]);
+		assertTrue(Files.readString(out.resolve("timeline.svg")).contains(">stream 0<"));
+	}
+
+	@Test
+	void observedSetsAreConsistentAndComparisonWritesOneFilePerRun() throws IOException {
+		Path out = dir.resolve("cmp");
+		Run r = run("simulate", trace(true).toString(), "--policy", "stop-the-world; soft-cow", "--at", "launch:1",
+				"--sets", "observed", "--machine", "a800-pcie4,d2h=20GB/s", "--out", out.toString());
+		assertEquals(ExitCode.OK, r.code(), r.toString());
+		assertTrue(r.out().contains("consistency of soft-cow: consistent: 0 violations"), r.out());
+		assertTrue(r.out().contains("machine: a800-pcie4*"), r.out());
+		// the table: one row per run, in command-line order
+		int stw = r.out().indexOf("\nstop-the-world ");
+		int cow = r.out().indexOf("\nsoft-cow ");
+		assertTrue(stw > 0 && cow > stw, r.out());
+		for (String f : List.of("timeline-stop-the-world.json", "timeline-soft-cow.json", "intervals-soft-cow.csv",
+				"timeline-stop-the-world.png", "timeline-soft-cow.svg", "comparison.png", "dirty.png")) {
+			assertTrue(Files.exists(out.resolve(f)), f + " missing: " + r.out());
+		}
+		assertFalse(Files.exists(out.resolve("timeline.json")));
+		List<String> metrics = Files.readAllLines(out.resolve("metrics.csv"));
+		assertTrue(metrics.contains("stop-the-world,policy,stop-the-world"), metrics.toString());
+		assertTrue(metrics.contains("soft-cow,consistency_violations,0"), metrics.toString());
+		// stop-the-world copies 128 MiB + 4 KiB at 20 GB/s pinned: at least 6.7 ms of stall
+		String stall = metrics.stream().filter(l -> l.startsWith("stop-the-world,stall_total_ns,")).findFirst()
+				.orElseThrow();
+		assertTrue(Long.parseLong(stall.substring(stall.lastIndexOf(',') + 1)) >= (2 * SIZE + 4096) * 1_000_000_000L
+				/ 20_000_000_000L, stall);
+	}
+
+	@Test
+	void severalSetSourcesCompareObservedWithAnEngineThatMissesTheIndirectWrite() throws IOException {
+		Path out = dir.resolve("engines");
+		Run r = run("simulate", trace(true).toString(), "--policy", "soft-cow", "--at", "launch:1", "--sets",
+				"observed,engine:arg-scan", "--out", out.toString());
+		assertEquals(ExitCode.OK, r.code(), r.toString());
+		assertTrue(r.out().contains("consistency of soft-cow [observed]: consistent: 0 violations"), r.out());
+		assertTrue(r.out().contains("consistency of soft-cow [engine:arg-scan]: INCONSISTENT: 1 violation(s)"),
+				r.out());
+		assertTrue(Files.exists(out.resolve("timeline-soft-cow-engine-arg-scan.json")), r.out());
+		assertTrue(Files.readAllLines(out.resolve("metrics.csv")).contains(
+				"soft-cow [engine:arg-scan],consistency_violations,1"));
+		Run unknown = run("simulate", trace(true).toString(), "--policy", "soft-cow", "--sets", "engine:oracle",
+				"--out", out.toString());
+		assertEquals(ExitCode.USAGE, unknown.code());
+		assertTrue(unknown.err().contains("unknown engine 'oracle'"), unknown.err());
+	}
+
+	@Test
+	void withoutObservedAccessesTheCheckIsNotRunAndObservedSetsAreRefused() throws IOException {
+		Path plain = trace(false);
+		Run r = run("simulate", plain.toString(), "--policy", "soft-cow:at=launch:1", "--out",
+				dir.resolve("p").toString());
+		assertEquals(ExitCode.OK, r.code(), r.toString());
+		assertTrue(r.out().contains("consistency of soft-cow:at=launch:1: not checked"), r.out());
+		Run refused = run("simulate", plain.toString(), "--policy", "soft-cow", "--sets", "observed", "--out",
+				dir.resolve("q").toString());
+		assertEquals(ExitCode.FAILURE, refused.code());
+		assertTrue(refused.err().contains("--sets observed needs observed accesses"), refused.err());
+	}
+
+	@Test
+	void badCommandLinesAreUsageErrorsThatNameTheAcceptedValues() throws IOException {
+		String t = trace(false).toString();
+		String o = dir.resolve("e").toString();
+		Run policy = run("simulate", t, "--policy", "soft-magic", "--out", o);
+		assertEquals(ExitCode.USAGE, policy.code());
+		assertTrue(policy.err().contains("unknown policy 'soft-magic'") && policy.err().contains("soft-cow"),
+				policy.err());
+		Run param = run("simulate", t, "--policy", "soft-cow:colour=red", "--out", o);
+		assertEquals(ExitCode.USAGE, param.code());
+		assertTrue(param.err().contains("unknown parameter(s) [colour]"), param.err());
+		Run knob = run("simulate", t, "--policy", "soft-cow", "--machine", "h100,warp=9", "--out", o);
+		assertEquals(ExitCode.USAGE, knob.code());
+		assertTrue(knob.err().contains("unknown machine knob 'warp'") && knob.err().contains("d2h"), knob.err());
+		Run preset = run("simulate", t, "--policy", "soft-cow", "--machine", "v100", "--out", o);
+		assertEquals(ExitCode.USAGE, preset.code());
+		assertTrue(preset.err().contains("known: h100, a800-pcie4"), preset.err());
+		Run at = run("simulate", t, "--policy", "soft-cow", "--at", "launch:x", "--out", o);
+		assertEquals(ExitCode.USAGE, at.code());
+		assertTrue(at.err().contains("option --at") && at.err().contains("launch:N"), at.err());
+		Run sets = run("simulate", t, "--policy", "soft-cow", "--sets", "guess", "--out", o);
+		assertEquals(ExitCode.USAGE, sets.code());
+		assertTrue(sets.err().contains("auto, observed, placeholder, engine:NAME"), sets.err());
+		Run noOut = run("simulate", t, "--policy", "soft-cow");
+		assertEquals(ExitCode.USAGE, noOut.code());
+		assertFalse(Files.exists(dir.resolve("e")), "nothing is written for a wrong command line");
+	}
+
+	@Test
+	void missingTraceAndUncreatableFolderAreFailures() throws IOException {
+		Run missing = run("simulate", dir.resolve("nope.phos").toString(), "--policy", "soft-cow", "--out",
+				dir.resolve("m").toString());
+		assertEquals(ExitCode.FAILURE, missing.code());
+		assertTrue(missing.err().contains("nope.phos: no such file"), missing.err());
+		Path file = Files.writeString(dir.resolve("a-file"), "x");
+		Run folder = run("simulate", trace(false).toString(), "--policy", "soft-cow", "--out",
+				file.resolve("sub").toString());
+		assertEquals(ExitCode.FAILURE, folder.code());
+		assertTrue(folder.err().contains("cannot create the folder"), folder.err());
+		Run notDir = run("simulate", trace(false).toString(), "--policy", "soft-cow", "--out", file.toString());
+		assertEquals(ExitCode.FAILURE, notDir.code());
+		assertTrue(notDir.err().contains("exists and is not a folder"), notDir.err());
+	}
+}

@@ -1,0 +1,100 @@
+package org.phos.workbench.cli.simulate;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.cli.CommandFailedException;
+import org.phos.workbench.cli.UsageException;
+import org.phos.workbench.cr.core.trace.LaunchAccessSource;
+import org.phos.workbench.cr.core.trace.ObservedLaunchAccesses;
+import org.phos.workbench.cr.core.trace.TraceWorkload;
+import org.phos.workbench.cr.core.trace.WholeAllocationParameterPlaceholder;
+import org.phos.workbench.speculation.core.EngineRegistry;
+import org.phos.workbench.speculation.core.SpeculationEngine;
+import org.phos.workbench.trace.core.Trace;
+
+/**
+ * Where the launches' read and write sets come from ({@code --sets}), and what the consistency check compares them
+ * with: the observed accesses of the trace whenever it has them, so that a write the sets miss is reported.
+ * <ul>
+ * <li>{@code observed}: the accesses instrumentation recorded are the sets (the check finds nothing by construction;
+ * it shows what exact sets cost);</li>
+ * <li>{@code placeholder}: every pointer in the parameters makes its whole allocation read and written;</li>
+ * <li>{@code engine:SPEC}: a speculation engine ({@code phos}, {@code arg-scan}, {@code best}, ...);</li>
+ * <li>{@code auto}: observed when the trace has them, else placeholder.</li>
+ * </ul>
+ *
+ * @param word auto, observed, placeholder or engine
+ * @param engine the engine spec for {@code engine}, else null
+ */
+record AccessSets(String word, @Nullable String engine) {
+
+	static final String WORDS = "auto, observed, placeholder, engine:NAME";
+
+	/** {@code SOURCE[,SOURCE...]}; several sources multiply the runs (every policy with every source). */
+	static List<AccessSets> parse(String text) throws UsageException {
+		List<AccessSets> out = new ArrayList<>();
+		for (String part : text.split(",")) {
+			String p = part.trim();
+			String lower = p.toLowerCase(Locale.ROOT);
+			AccessSets s;
+			if (lower.startsWith("engine:") && p.length() > 7) {
+				s = new AccessSets("engine", p.substring(7).trim());
+			} else if (lower.equals("auto") || lower.equals("observed") || lower.equals("placeholder")) {
+				s = new AccessSets(lower, null);
+			} else {
+				throw new UsageException("option --sets: unknown source '" + p + "' (known: " + WORDS + ")");
+			}
+			if (!out.contains(s)) {
+				out.add(s);
+			}
+		}
+		return out;
+	}
+
+	/** The source as written on the command line, for run names. */
+	String label() {
+		return engine == null ? word : "engine:" + engine;
+	}
+
+	/** Fails early (a usage error) for an unknown engine name. */
+	void check(Trace trace) throws UsageException {
+		if (engine != null) {
+			try {
+				EngineRegistry.create(engine, trace);
+			} catch (IllegalArgumentException e) {
+				throw new UsageException("option --sets: " + e.getMessage());
+			}
+		}
+	}
+
+	TraceWorkload workload(Trace trace, String name, String file, IProgressMonitor monitor)
+			throws CommandFailedException {
+		ObservedLaunchAccesses observed = new ObservedLaunchAccesses(trace);
+		LaunchAccessSource truth = observed.isEmpty() ? null : observed;
+		return switch (word) {
+			case "observed" -> {
+				if (observed.isEmpty()) {
+					throw new CommandFailedException(file + ": --sets observed needs observed accesses, and this trace "
+							+ "holds none; record it with PTX instrumentation or the sanitizer tool, or use --sets "
+							+ "placeholder");
+				}
+				yield new TraceWorkload(trace, name, observed, observed, true);
+			}
+			case "placeholder" -> new TraceWorkload(trace, name, new WholeAllocationParameterPlaceholder(), truth, true);
+			case "engine" -> {
+				SpeculationEngine e = EngineRegistry.create(String.valueOf(engine), trace);
+				try {
+					yield new TraceWorkload(trace, name, new EngineAccessSource(trace, e, monitor), truth, true);
+				} finally {
+					monitor.done();
+				}
+			}
+			default -> observed.isEmpty() ? new AccessSets("placeholder", null).workload(trace, name, file, monitor)
+					: new AccessSets("observed", null).workload(trace, name, file, monitor);
+		};
+	}
+}

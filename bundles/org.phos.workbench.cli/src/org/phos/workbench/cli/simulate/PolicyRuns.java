@@ -1,0 +1,70 @@
+package org.phos.workbench.cli.simulate;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.cli.UsageException;
+import org.phos.workbench.cr.core.CheckpointInstant;
+import org.phos.workbench.cr.core.CrPolicies;
+import org.phos.workbench.cr.core.CrPolicy;
+
+/**
+ * The policies of one {@code simulate} command line: {@code --policy SPEC[;SPEC...]}, each spec in
+ * {@link CrPolicies} syntax, with {@code --at} as the instant of every spec that names none. Runs are named by their
+ * spec as written (a repeated spec gets {@code #2}, ...), which is also the run column of the CSV files.
+ */
+final class PolicyRuns {
+
+	private PolicyRuns() {
+	}
+
+	/** The policies by run name, in command-line order. */
+	static Map<String, CrPolicy> parse(String specs, @Nullable String at) throws UsageException {
+		if (at != null) {
+			try {
+				CheckpointInstant.parse(at);
+			} catch (IllegalArgumentException e) {
+				throw new UsageException("option --at: " + e.getMessage());
+			}
+		}
+		List<String> list = new ArrayList<>();
+		for (String s : specs.split(";")) {
+			if (!s.isBlank()) {
+				list.add(s.trim());
+			}
+		}
+		if (list.isEmpty()) {
+			throw new UsageException("option --policy: no policy given (known: " + known() + ")");
+		}
+		Map<String, CrPolicy> runs = new LinkedHashMap<>();
+		for (String spec : list) {
+			String full = at == null || spec.contains("at=") ? spec : spec + (spec.contains(":") ? "," : ":") + "at=" + at;
+			CrPolicy policy;
+			try {
+				policy = CrPolicies.parse(full);
+			} catch (IllegalArgumentException e) {
+				throw new UsageException("option --policy: " + e.getMessage() + hint(spec));
+			}
+			String name = spec;
+			for (int n = 2; runs.containsKey(name); n++) {
+				name = spec + "#" + n;
+			}
+			runs.put(name, policy);
+		}
+		return runs;
+	}
+
+	static String known() {
+		return String.join(", ", CrPolicies.NAMES.stream().sorted().toList());
+	}
+
+	private static String hint(String spec) {
+		return spec.contains(",") && !spec.contains(":")
+				? "; parameters follow the name after a colon, e.g. soft-cow:at=launch:10,order=first-use, and "
+						+ "policies are separated by ';'"
+				: "";
+	}
+}

@@ -1,0 +1,83 @@
+package org.phos.workbench.cli.simulate;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.phos.workbench.cli.CommandFailedException;
+import org.phos.workbench.cli.Main;
+import org.phos.workbench.cr.core.ChromeTraceExporter;
+import org.phos.workbench.cr.core.CrPolicy;
+import org.phos.workbench.cr.core.CsvTimelineExporter;
+import org.phos.workbench.cr.core.MachineModel;
+import org.phos.workbench.cr.core.SimulationMetrics;
+import org.phos.workbench.cr.core.SimulationWorkload;
+import org.phos.workbench.cr.core.Simulator;
+import org.phos.workbench.cr.core.TimelineModel;
+import org.phos.workbench.cr.core.TimelineSink;
+
+/**
+ * Runs one policy and streams its timeline into {@code timeline[-RUN].json} (Chrome Trace Event JSON) and
+ * {@code intervals[-RUN].csv} while keeping a {@link TimelineModel} for the charts. The model drops application
+ * intervals for workloads beyond {@link #APPLICATION_INTERVALS_LIMIT} events (C/R lanes, stalls and markers stay):
+ * the streamed files still carry every interval.
+ */
+final class RunOutputs {
+	/** Above this many trace events the in-memory model (charts only) leaves out the application's intervals. */
+	static final long APPLICATION_INTERVALS_LIMIT = 2_000_000;
+
+	private final Path dir;
+	private final Set<String> suffixes = new HashSet<>();
+
+	RunOutputs(Path dir) {
+		this.dir = dir;
+	}
+
+	/** A finished run: its metrics, its in-memory timeline, and the suffix of its file names. */
+	record Run(String name, SimulationMetrics metrics, TimelineModel timeline, String suffix) {
+	}
+
+	/** File-name suffix of a run: empty for a single run, {@code -soft-cow-at-launch-10} in a comparison. */
+	String suffix(String run, boolean comparison) {
+		if (!comparison) {
+			return "";
+		}
+		String slug = run.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]+", "-").replaceAll("^-+|-+$", "");
+		String s = "-" + (slug.isEmpty() ? "run" : slug);
+		String unique = s;
+		for (int n = 2; !suffixes.add(unique); n++) {
+			unique = s + "-" + n;
+		}
+		return unique;
+	}
+
+	Run simulate(String run, String suffix, SimulationWorkload workload, MachineModel machine, CrPolicy policy,
+			IProgressMonitor monitor) throws CommandFailedException {
+		TimelineModel model = new TimelineModel(workload.sizeHint() <= APPLICATION_INTERVALS_LIMIT);
+		Path json = dir.resolve("timeline" + suffix + ".json");
+		Path csv = dir.resolve("intervals" + suffix + ".csv");
+		Path current = json;
+		try (Writer jsonOut = Files.newBufferedWriter(json, StandardCharsets.UTF_8);
+				Writer csvOut = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
+			ChromeTraceExporter chrome = new ChromeTraceExporter(jsonOut, true);
+			CsvTimelineExporter intervals = new CsvTimelineExporter(csvOut, true);
+			TimelineSink sink = TimelineSink.tee(model, TimelineSink.tee(chrome, intervals));
+			SimulationMetrics metrics = Simulator.run(workload, machine, policy, sink, true, monitor);
+			chrome.finish(metrics);
+			current = csv;
+			intervals.flush();
+			return new Run(run, metrics, model, suffix);
+		} catch (IOException e) {
+			throw new CommandFailedException("cannot write " + current + ": " + Main.describe(e), e);
+		} catch (UncheckedIOException e) {
+			throw new CommandFailedException("cannot write " + current + ": " + Main.describe(e.getCause()), e);
+		}
+	}
+}

@@ -1,0 +1,282 @@
+package org.phos.workbench.cli.simulate;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.jfree.chart.JFreeChart;
+import org.phos.workbench.cli.Command;
+import org.phos.workbench.cli.CommandContext;
+import org.phos.workbench.cli.CommandFailedException;
+import org.phos.workbench.cli.ExitCode;
+import org.phos.workbench.cli.Main;
+import org.phos.workbench.cli.Option;
+import org.phos.workbench.cli.ParsedArguments;
+import org.phos.workbench.cli.Positional;
+import org.phos.workbench.cli.UsageException;
+import org.phos.workbench.cli.ValueParser;
+import org.phos.workbench.cr.charts.ChartFiles;
+import org.phos.workbench.cr.charts.ChartPalette;
+import org.phos.workbench.cr.charts.ComparisonChartBuilder;
+import org.phos.workbench.cr.charts.DirtyBytesChartBuilder;
+import org.phos.workbench.cr.charts.TimelineChartBuilder;
+import org.phos.workbench.cr.core.CrPolicy;
+import org.phos.workbench.cr.core.MachineModel;
+import org.phos.workbench.cr.core.MetricsCsvWriter;
+import org.phos.workbench.cr.core.SimulationMetrics;
+import org.phos.workbench.cr.core.TimelineModel;
+import org.phos.workbench.cr.core.trace.TraceWorkload;
+import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.TraceFormatException;
+import org.phos.workbench.trace.core.TraceLoadResult;
+import org.phos.workbench.trace.core.TraceReader;
+import org.phos.workbench.trace.core.TraceWarning;
+
+/**
+ * {@code workbench simulate TRACE --policy SPEC[;SPEC...] --out DIR}: replays a trace under checkpoint/restore
+ * policies on a machine model and writes the timeline (Chrome Trace JSON, CSV), the metrics, the consistency
+ * violations and the charts (PNG and SVG) into DIR. Several policies make a comparison: one metrics table and one
+ * comparison chart for all runs.
+ */
+public final class SimulateCommand implements Command {
+
+	static final Option<String> POLICY = Option.required("policy", "SPEC[;SPEC...]",
+			"policies to run, NAME[:key=value,...] separated by ';' (names: " + PolicyRuns.known()
+					+ "); several make a comparison",
+			ValueParser.text());
+	static final Option<String> AT = Option.optional("at", "launch:N|TIME",
+			"checkpoint (or restore point) of every policy that names no at=: launch index, or a time such as 200ms",
+			ValueParser.text());
+	static final Option<String> MACHINE = Option.withDefault("machine", "PRESET[,KNOB=VALUE...]",
+			"machine model: h100 or a800-pcie4, knobs d2h h2d d2d host-copy memset pageable-factor copy-latency "
+					+ "launch-latency default-kernel ctx ctx-pool cpu-state (default h100)",
+			ValueParser.text(), "h100");
+	static final Option<String> SETS = Option.withDefault("sets", "SOURCE[,SOURCE...]",
+			"launch read/write sets: observed (instrumented trace), placeholder (whole allocations of pointer "
+					+ "parameters), engine:NAME (a speculation engine: phos, arg-scan, best, ...), auto (default: "
+					+ "observed if present, else placeholder); checked against observed accesses when the trace has "
+					+ "them; several sources make a comparison",
+			ValueParser.text(), "auto");
+	static final Option<Path> OUT = Option.required("out", "DIR", "folder for the results (created if missing)",
+			ValueParser.path());
+	static final Option<Long> WIDTH = Option.withDefault("width", "PX", "width of the charts in pixels (default 1600)",
+			ValueParser.integer(400, 10_000), 1600L);
+
+	@Override
+	public String name() {
+		return "simulate";
+	}
+
+	@Override
+	public String summary() {
+		return "simulate concurrent checkpoint/restore policies over a trace, with timeline, metrics and charts";
+	}
+
+	@Override
+	public String description() {
+		return """
+				Replay the trace's launches and copies in time on a machine model and run checkpoint or restore
+				policies beside them (docs/simulation.md describes the policies and their parameters). Each run is
+				also replayed without C/R for the slowdown. Writes into DIR: timeline.json (Chrome Trace Event JSON
+				for ui.perfetto.dev), intervals.csv, metrics.csv (run,metric,value), violations.csv, and the charts
+				timeline, dirty and comparison as .png and .svg (and timeline-zoom, around the C/R activity,
+				when it is a small part of the run); with several policies the per-run files carry the
+				run's name (timeline-soft-cow.json, ...). Prints the metrics table and the consistency verdict: with
+				observed accesses in the trace, every buffer whose image would miss a write the sets did not predict.""";
+	}
+
+	@Override
+	public List<Option<?>> options() {
+		return List.of(POLICY, AT, MACHINE, SETS, OUT, WIDTH);
+	}
+
+	@Override
+	public List<Positional> positionals() {
+		return List.of(Positional.one("TRACE", ".phos trace file"));
+	}
+
+	@Override
+	public List<String> examples() {
+		return List.of("simulate run.phos --policy soft-cow --at launch:100 --out sim",
+				"simulate run.phos --policy 'stop-the-world;soft-cow;soft-recopy;on-demand-restore' --at launch:300 "
+						+ "--machine a800-pcie4 --out cmp",
+				"simulate run.phos --policy soft-cow:order=first-use,budget=1GiB --machine h100,d2h=40GB/s --out sim",
+				"simulate run.observed.phos --policy soft-cow --sets observed,placeholder,engine:phos --out check");
+	}
+
+	@Override
+	public int run(ParsedArguments args, CommandContext context) throws CommandFailedException, UsageException {
+		Map<String, CrPolicy> policies = PolicyRuns.parse(args.get(POLICY), args.find(AT));
+		MachineModel machine;
+		try {
+			machine = MachineModel.parse(args.get(MACHINE));
+		} catch (IllegalArgumentException e) {
+			throw new UsageException("option --machine: " + e.getMessage());
+		}
+		List<AccessSets> sets = AccessSets.parse(args.get(SETS));
+		int width = args.get(WIDTH).intValue();
+		String file = args.positionals().get(0);
+		Path traceFile;
+		try {
+			traceFile = Path.of(file);
+		} catch (InvalidPathException e) {
+			throw new UsageException("TRACE '" + file + "' is not a valid file name: " + e.getReason());
+		}
+		Path dir = createOutputFolder(args.get(OUT));
+		Trace trace = load(traceFile, context).trace();
+		for (AccessSets source : sets) {
+			source.check(trace);
+		}
+		String traceName = traceFile.getFileName() == null ? file : traceFile.getFileName().toString();
+		// charts draw with AWT off screen; there may be no display
+		System.setProperty("java.awt.headless", "true");
+
+		PrintStream out = context.out();
+		if (trace.eventCount() > RunOutputs.APPLICATION_INTERVALS_LIMIT) {
+			context.warn("the trace has more than " + RunOutputs.APPLICATION_INTERVALS_LIMIT + " events: the timeline "
+					+ "chart shows the C/R lanes and stalls only (the JSON and CSV files have every interval)");
+		}
+		boolean comparison = policies.size() * sets.size() > 1;
+		RunOutputs outputs = new RunOutputs(dir);
+		List<RunOutputs.Run> runs = new ArrayList<>();
+		IProgressMonitor monitor = context.progress();
+		try {
+			for (AccessSets source : sets) {
+				TraceWorkload workload = source.workload(trace, traceName, file, monitor);
+				out.printf("simulating %s: %,d events, %,d launches; sets: %s; machine: %s%n", file,
+						trace.eventCount(), trace.launchCount(), workload.policySourceName(), machine.name());
+				for (Map.Entry<String, CrPolicy> p : policies.entrySet()) {
+					String run = sets.size() > 1 ? p.getKey() + " [" + source.label() + "]" : p.getKey();
+					runs.add(outputs.simulate(run, outputs.suffix(run, comparison), workload, machine, p.getValue(),
+							monitor));
+				}
+			}
+		} catch (OperationCanceledException e) {
+			throw new CommandFailedException("cancelled", e);
+		} finally {
+			monitor.done();
+		}
+		Map<String, SimulationMetrics> metrics = new LinkedHashMap<>();
+		runs.forEach(r -> metrics.put(r.name(), r.metrics()));
+		writeCsv(dir.resolve("metrics.csv"), w -> MetricsCsvWriter.write(w, metrics));
+		writeCsv(dir.resolve("violations.csv"), w -> MetricsCsvWriter.writeViolations(w, metrics));
+		writeCharts(dir, traceName, machine, runs, metrics, width);
+
+		out.println();
+		MetricsTable.print(out, runs);
+		out.println();
+		MetricsTable.printConsistency(out, runs);
+		out.printf("%nwrote %s: %s%n", dir, String.join(", ", written(dir)));
+		out.flush();
+		return ExitCode.OK;
+	}
+
+	private static void writeCharts(Path dir, String traceName, MachineModel machine, List<RunOutputs.Run> runs,
+			Map<String, SimulationMetrics> metrics, int width) throws CommandFailedException {
+		ChartPalette palette = ChartPalette.LIGHT;
+		try {
+			for (RunOutputs.Run r : runs) {
+				TimelineChartBuilder timeline = new TimelineChartBuilder(palette).widthPx(width)
+						.title(traceName + ": " + r.name() + " on " + machine.name());
+				JFreeChart chart = timeline.build(r.timeline());
+				int height = TimelineChartBuilder.suggestedHeight(r.timeline());
+				ChartFiles.writeBoth(chart, dir, "timeline" + r.suffix(), width, height);
+				long[] window = TimelineChartBuilder.crWindow(r.timeline());
+				if (window != null && window[1] - window[0] < r.metrics().endNs() / 2) {
+					// the C/R activity is a sliver of the run: a second chart zoomed onto it
+					JFreeChart zoom = timeline.window(window[0], window[1])
+							.title(traceName + ": " + r.name() + " on " + machine.name() + ", around the C/R activity")
+							.build(r.timeline());
+					ChartFiles.writeBoth(zoom, dir, "timeline-zoom" + r.suffix(), width, height);
+				}
+			}
+			DirtyBytesChartBuilder dirty = new DirtyBytesChartBuilder(palette).widthPx(width)
+					.title(traceName + ": dirty bytes after the checkpoint instant (" + machine.name() + ")");
+			Map<String, TimelineModel> models = new LinkedHashMap<>();
+			runs.forEach(r -> models.put(r.name(), r.timeline()));
+			ChartFiles.writeBoth(dirty.build(models), dir, "dirty", width, Math.max(400, width * 9 / 32));
+			ComparisonChartBuilder comparison = new ComparisonChartBuilder(palette)
+					.title(traceName + ": C/R policies on " + machine.name());
+			ChartFiles.writeBoth(comparison.build(metrics), dir, "comparison", Math.max(width * 3 / 4, 600),
+					comparison.suggestedHeight());
+		} catch (IOException e) {
+			throw new CommandFailedException("cannot write the charts into " + dir + ": " + Main.describe(e), e);
+		}
+	}
+
+	/** Creates the output folder (and its parents); fails when it cannot be a folder. */
+	static Path createOutputFolder(Path dir) throws CommandFailedException {
+		if (Files.exists(dir) && !Files.isDirectory(dir)) {
+			throw new CommandFailedException("--out " + dir + ": exists and is not a folder");
+		}
+		try {
+			Files.createDirectories(dir);
+		} catch (IOException e) {
+			throw new CommandFailedException("--out " + dir + ": cannot create the folder: " + Main.describe(e), e);
+		}
+		if (!Files.isWritable(dir)) {
+			throw new CommandFailedException("--out " + dir + ": the folder is not writable");
+		}
+		return dir;
+	}
+
+	private interface CsvBody {
+		void write(Writer w);
+	}
+
+	private static void writeCsv(Path file, CsvBody body) throws CommandFailedException {
+		try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+			body.write(w);
+		} catch (IOException e) {
+			throw new CommandFailedException("cannot write " + file + ": " + Main.describe(e), e);
+		} catch (UncheckedIOException e) {
+			throw new CommandFailedException("cannot write " + file + ": " + Main.describe(e.getCause()), e);
+		}
+	}
+
+	private static List<String> written(Path dir) {
+		try (var files = Files.list(dir)) {
+			return files.map(p -> p.getFileName().toString()).sorted().toList();
+		} catch (IOException e) {
+			return List.of("(cannot list: " + Main.describe(e) + ")");
+		}
+	}
+
+	private static TraceLoadResult load(Path file, CommandContext context) throws CommandFailedException {
+		if (!Files.exists(file)) {
+			throw new CommandFailedException(file + ": no such file");
+		}
+		if (Files.isDirectory(file)) {
+			throw new CommandFailedException(file + ": is a directory, not a trace file");
+		}
+		IProgressMonitor monitor = context.progress();
+		TraceLoadResult result;
+		try {
+			result = TraceReader.read(file, monitor);
+		} catch (TraceFormatException e) {
+			throw new CommandFailedException(file + ": cannot load: at byte offset " + e.offset() + ": " + e.reason(),
+					e);
+		} catch (IOException e) {
+			throw new CommandFailedException(file + ": cannot read: " + Main.describe(e), e);
+		} catch (UncheckedIOException e) {
+			throw new CommandFailedException(file + ": cannot read: " + Main.describe(e.getCause()), e);
+		} finally {
+			monitor.done();
+		}
+		for (TraceWarning warning : result.warnings()) {
+			context.warn(file + ": at byte offset " + warning.offset() + ": " + warning.message());
+		}
+		return result;
+	}
+}
