@@ -10,6 +10,7 @@ jar() { ls $M2/$1 2>/dev/null | sort -V | tail -n1; }
 CP="$(jar 'org/eclipse/platform/org.eclipse.equinox.common/*/*.jar'):$(jar 'org/eclipse/jdt/org.eclipse.jdt.annotation/*/*.jar'):$(jar 'com/github/luben/zstd-jni/1.5.7-6/*.jar'):$(jar 'org/ow2/asm/asm/9.8/asm-9.8.jar')"
 # QUICKTEST_EXTRA_CP: more jars (colon-separated) for bundles with other dependencies, e.g. the JCuda jar for
 # org.phos.workbench.live: QUICKTEST_EXTRA_CP=$(ls ~/.m2/repository/org/jcuda/jcuda/12.0.0/jcuda-12.0.0.jar)
+CP="$CP:$(jar 'org/jfree/jfreechart/1.5.6/jfreechart-1.5.6.jar'):$(jar 'org/jfree/org.jfree.svg/*/*.jar')"
 [ -n "${QUICKTEST_EXTRA_CP:-}" ] && CP="$CP:$QUICKTEST_EXTRA_CP"
 JUNIT=$(jar 'org/junit/platform/junit-platform-console-standalone/1.12.2/*.jar')
 OUT=${QUICKTEST_OUT:-/tmp/quicktest.$USER}

@@ -6,6 +6,7 @@ import org.phos.workbench.internal.cli.commands.BenchCommand;
 import org.phos.workbench.internal.cli.commands.ExportCommand;
 import org.phos.workbench.internal.cli.commands.GenerateCommand;
 import org.phos.workbench.internal.cli.commands.InfoCommand;
+import org.phos.workbench.internal.cli.commands.MergeObservedCommand;
 
 /**
  * The commands of {@code workbench}, in the order {@code workbench help} lists them. To add a command, write a class
@@ -21,6 +22,10 @@ public final class BuiltinCommands {
 				new InfoCommand(),
 				new ExportCommand(),
 				new GenerateCommand(),
+				new org.phos.workbench.cli.speculation.SpeculateCommand(),
+				new org.phos.workbench.cli.speculation.ValidateCommand(),
+				new org.phos.workbench.cli.simulate.SimulateCommand(),
+				new MergeObservedCommand(),
 				new BenchCommand());
 	}
 }

@@ -214,5 +214,12 @@ class SimulateCommandTest {
 		Run notDir = run("simulate", trace(false).toString(), "--policy", "soft-cow", "--out", file.toString());
 		assertEquals(ExitCode.FAILURE, notDir.code());
 		assertTrue(notDir.err().contains("exists and is not a folder"), notDir.err());
+		Path empty = dir.resolve("no-launches.phos");
+		try (TraceWriter w = TraceWriter.create(empty, TraceHeader.builder("test", "1").build())) {
+			w.write(new TraceEvent.Alloc(1_000, 0, A, SIZE, AllocKind.PLAIN, 0));
+		}
+		Run nothing = run("simulate", empty.toString(), "--policy", "soft-cow", "--out", dir.resolve("n").toString());
+		assertEquals(ExitCode.FAILURE, nothing.code());
+		assertTrue(nothing.err().contains("holds no launches"), nothing.err());
 	}
 }

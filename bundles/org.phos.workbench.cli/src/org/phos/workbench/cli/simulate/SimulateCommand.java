@@ -135,6 +135,11 @@ public final class SimulateCommand implements Command {
 		}
 		Path dir = createOutputFolder(args.get(OUT));
 		Trace trace = load(traceFile, context).trace();
+		if (trace.launchCount() == 0) {
+			throw new CommandFailedException(file + ": the trace holds no launches, so there is nothing to simulate"
+					+ (trace.observedAccesses().isEmpty() ? ""
+							: " (it holds observed accesses only: merge them into the trace they were recorded from)"));
+		}
 		for (AccessSets source : sets) {
 			source.check(trace);
 		}

@@ -23,6 +23,24 @@ public final class LaunchContext {
 	private int functionId;
 	private byte[] params = new byte[256];
 	private int paramsCopiedFor = -1;
+	private int paramLength = -1;
+	/** The allocation {@link #findAllocation} found last, with its range, so that its base and size cost nothing. */
+	private long lastId = -1;
+	private final long[] lastRange = new long[2];
+	/** [liveLow, liveLow + liveSpan) holds every live allocation: addresses outside are rejected before searching. */
+	private long liveLow;
+	private long liveSpan;
+	/**
+	 * A direct-mapped cache of allocation kinds, filled as the walk passes each Alloc: entry {@code id & (KIND_CACHE -
+	 * 1)} holds {@code (id >>> KIND_BITS) << 8 | ordinal}, or -1. Kinds never change for an id, so entries need no
+	 * invalidation; a collision only costs a read from the trace.
+	 */
+	private final int[] kindCache = new int[KIND_CACHE];
+	private static final int KIND_BITS = 16;
+	private static final int KIND_CACHE = 1 << KIND_BITS;
+	private static final AllocKind[] KINDS = AllocKind.values();
+	private static final java.lang.invoke.VarHandle LONG_LE = java.lang.invoke.MethodHandles
+			.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
 	LaunchContext(Trace trace, ReplayEngine replay, StoredPointers storedPointers) {
 		this.trace = trace;
@@ -33,6 +51,7 @@ public final class LaunchContext {
 			maxId = Math.max(maxId, f.id());
 		}
 		functionsById = new FunctionInfo[maxId + 1];
+		java.util.Arrays.fill(kindCache, -1);
 		for (FunctionInfo f : trace.functions()) {
 			if (f.id() >= 0) {
 				functionsById[f.id()] = f;
@@ -44,6 +63,10 @@ public final class LaunchContext {
 		event = launchEvent;
 		launchIndex = trace.launchIndex(launchEvent);
 		functionId = trace.functionId(launchEvent);
+		paramLength = -1;
+		lastId = -1;
+		liveLow = replay.liveLowestBase();
+		liveSpan = replay.liveHighestEnd() - liveLow;
 	}
 
 	/** @return the trace */
@@ -73,7 +96,12 @@ public final class LaunchContext {
 
 	/** @return the length of the parameter buffer */
 	public int paramLength() {
-		return trace.paramLength(event);
+		int length = paramLength;
+		if (length < 0) {
+			length = trace.paramLength(event);
+			paramLength = length;
+		}
+		return length;
 	}
 
 	/**
@@ -81,6 +109,10 @@ public final class LaunchContext {
 	 * @return the little-endian 64-bit word there (bytes past the end read as 0)
 	 */
 	public long paramLong(int offset) {
+		byte[] bytes = paramBytes(); // copied once per launch, then each word is one load
+		if (offset >= 0 && offset <= paramLength()) { // the 8 bytes after the end are zeros
+			return (long) LONG_LE.get(bytes, offset);
+		}
 		return trace.paramLong(event, offset);
 	}
 
@@ -97,7 +129,7 @@ public final class LaunchContext {
 				params = new byte[Math.max(length + 8, params.length * 2)];
 			}
 			trace.copyParams(event, params, 0);
-			java.util.Arrays.fill(params, length, Math.min(params.length, length + 8), (byte) 0);
+			LONG_LE.set(params, length, 0L); // room for it was made above
 			paramsCopiedFor = event;
 		}
 		return params;
@@ -108,22 +140,40 @@ public final class LaunchContext {
 	 * @return the id of the live allocation containing it, or -1
 	 */
 	public long findAllocation(long address) {
-		return replay.find(address);
+		if (Long.compareUnsigned(address - liveLow, liveSpan) >= 0) { // outside every live allocation
+			return -1;
+		}
+		long id = replay.find(address, lastRange);
+		if (id >= 0) {
+			lastId = id;
+		}
+		return id;
 	}
 
 	/** @return the base address of allocation {@code id} */
 	public long allocationBase(long id) {
-		return trace.address((int) id);
+		return id == lastId ? lastRange[0] : trace.address((int) id);
 	}
 
 	/** @return the size of allocation {@code id} */
 	public long allocationSize(long id) {
-		return trace.size((int) id);
+		return id == lastId ? lastRange[1] - lastRange[0] : trace.size((int) id);
 	}
 
 	/** @return how allocation {@code id} was made */
 	public AllocKind allocationKind(long id) {
-		return trace.allocKind((int) id);
+		int entry = kindCache[(int) id & (KIND_CACHE - 1)];
+		if (entry >>> 8 == id >>> KIND_BITS) {
+			return KINDS[entry & 0xff];
+		}
+		return noteAllocation((int) id);
+	}
+
+	/** Reads the kind of the allocation made by event {@code alloc} into the cache (the walk calls it per Alloc). */
+	AllocKind noteAllocation(int alloc) {
+		AllocKind kind = trace.allocKind(alloc);
+		kindCache[alloc & (KIND_CACHE - 1)] = (alloc >>> KIND_BITS) << 8 | kind.ordinal();
+		return kind;
 	}
 
 	/** @return the pointers found in host-to-device copy payloads, per destination allocation */

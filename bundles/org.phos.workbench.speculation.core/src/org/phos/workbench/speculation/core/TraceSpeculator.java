@@ -81,6 +81,8 @@ public final class TraceSpeculator {
 			if (kind == EventKind.LAUNCH) {
 				context.moveTo(i);
 				visitor.launch(context);
+			} else if (kind == EventKind.ALLOC) {
+				context.noteAllocation(i);
 			} else if (trackStoredPointers) {
 				if (kind == EventKind.MEMCPY) {
 					recordCopy(i);

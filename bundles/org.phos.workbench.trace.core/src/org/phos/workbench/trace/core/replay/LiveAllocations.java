@@ -161,6 +161,23 @@ public final class LiveAllocations implements Iterable<Allocation> {
         return bytes;
     }
 
+    /**
+     * The lowest base of a live allocation, or {@link Long#MAX_VALUE} when none is live: with {@link #highestEnd()} a
+     * bound that lets callers drop addresses no allocation can contain before searching.
+     */
+    public long lowestBase() {
+        return blockCount == 0 ? PAD : firstKeys[0];
+    }
+
+    /** The highest exclusive end of a live allocation, or 0 when none is live. */
+    public long highestEnd() {
+        if (blockCount == 0) {
+            return 0;
+        }
+        Block last = blocks[blockCount - 1];
+        return last.end(last.n - 1);
+    }
+
     /** Whether this instance is an immutable snapshot. */
     public boolean isSnapshot() {
         return frozen;
@@ -200,6 +217,49 @@ public final class LiveAllocations implements Iterable<Allocation> {
         i += 1 & (int) ((keys[i + 1] - k - 1) >> 63);
         long inside = ((k - keys[BLOCK + 2 * i]) & (keys[i] - k - 1)) >> 63; // all ones iff keys[i] <= k < end
         return (keys[BLOCK + 2 * i + 1] & inside) | ~inside;
+    }
+
+    /**
+     * {@link #find(long)} that also reports where the allocation found lies, for callers that need its range next
+     * (reading it from the entry just searched is cheaper than from anywhere else).
+     *
+     * @param address the address
+     * @param range receives the base at [0] and the exclusive end at [1] of the allocation found; unchanged when none
+     * @return the id of the live allocation containing the address, or -1
+     */
+    public long find(long address, long[] range) {
+        long k = address;
+        if (k + 1 <= 0 || blockCount == 0) {
+            return -1;
+        }
+        int bucket = (int) Math.min(Math.max(k - radixLo, 0) >>> radixShift, radixBuckets);
+        int[] r = radix;
+        int b = r[bucket];
+        if (r[bucket + 1] - b > 1) {
+            b = blockFor(k, b, r[bucket + 1]);
+        } else {
+            b += (int) ((firstKeys[b + 1] - k - 1) >>> 63);
+        }
+        long[] s = samples;
+        int at = b * GROUPS;
+        at += 8 & (int) ((s[at + 8] - k - 1) >> 63);
+        at += 4 & (int) ((s[at + 4] - k - 1) >> 63);
+        at += 2 & (int) ((s[at + 2] - k - 1) >> 63);
+        at += 1 & (int) ((s[at + 1] - k - 1) >> 63);
+        long[] keys = blockData[b];
+        int i = (at & (GROUPS - 1)) * GROUP;
+        i += 8 & (int) ((keys[i + 8] - k - 1) >> 63);
+        i += 4 & (int) ((keys[i + 4] - k - 1) >> 63);
+        i += 2 & (int) ((keys[i + 2] - k - 1) >> 63);
+        i += 1 & (int) ((keys[i + 1] - k - 1) >> 63);
+        long base = keys[i];
+        long end = keys[BLOCK + 2 * i];
+        if (k < base || k >= end) {
+            return -1;
+        }
+        range[0] = base;
+        range[1] = end;
+        return keys[BLOCK + 2 * i + 1];
     }
 
     /**

@@ -45,6 +45,7 @@ public final class ReplayEngine {
     private Map<Long, Long> zeroSize = new HashMap<>(); // base -> id of live zero-size allocations
     private int position;
     private int warnedUpTo; // events below this have had their warnings recorded
+    private int untilCheckpoint; // steps left until position is a multiple of interval
 
     /** An engine at position 0 with {@link #DEFAULT_CHECKPOINT_INTERVAL}. */
     public ReplayEngine(Trace trace) {
@@ -58,6 +59,7 @@ public final class ReplayEngine {
         }
         this.trace = trace;
         this.interval = checkpointInterval;
+        this.untilCheckpoint = checkpointInterval;
         checkpoints.add(new Checkpoint(live.snapshot(), Map.of()));
     }
 
@@ -77,19 +79,25 @@ public final class ReplayEngine {
 
     /** Applies the event at the cursor and moves past it. */
     public void step() {
-        if (atEnd()) {
+        int p = position;
+        if (p >= trace.eventCount()) {
             throw new IllegalStateException("replay is at the end of the trace (" + trace.eventCount() + " events)");
         }
-        apply(position);
-        position++;
-        if (position % interval == 0) {
-            int c = position / interval;
-            while (checkpoints.size() <= c) {
-                checkpoints.add(null);
-            }
-            if (checkpoints.get(c) == null) {
-                checkpoints.set(c, new Checkpoint(live.snapshot(), Map.copyOf(zeroSize)));
-            }
+        apply(p);
+        position = p + 1;
+        if (--untilCheckpoint == 0) {
+            untilCheckpoint = interval;
+            checkpointHere();
+        }
+    }
+
+    private void checkpointHere() {
+        int c = position / interval;
+        while (checkpoints.size() <= c) {
+            checkpoints.add(null);
+        }
+        if (checkpoints.get(c) == null) {
+            checkpoints.set(c, new Checkpoint(live.snapshot(), Map.copyOf(zeroSize)));
         }
     }
 
@@ -118,6 +126,7 @@ public final class ReplayEngine {
             live = c.live().mutableCopy();
             zeroSize = new HashMap<>(c.zeroSize());
             position = from;
+            untilCheckpoint = interval;
         }
         // driven directly: SubMonitor needs OSGi classes at run time, and core runs on a plain classpath too
         IProgressMonitor progress = monitor == null ? new NullProgressMonitor() : monitor;
@@ -154,9 +163,30 @@ public final class ReplayEngine {
         return live.bytes();
     }
 
+    /**
+     * The lowest base of the live allocations at the cursor ({@link Long#MAX_VALUE} when none): with
+     * {@link #liveHighestEnd()} it lets hot loops drop addresses that no allocation can contain before any search.
+     */
+    public long liveLowestBase() {
+        return live.lowestBase();
+    }
+
+    /** The highest exclusive end of the live allocations at the cursor (0 when none). */
+    public long liveHighestEnd() {
+        return live.highestEnd();
+    }
+
     /** Id (Alloc event index) of the live allocation containing {@code address}, or -1. O(log n). */
     public long find(long address) {
         return live.find(address);
+    }
+
+    /**
+     * {@link #find(long)} that also writes the allocation's base to {@code range[0]} and its exclusive end to
+     * {@code range[1]} (unchanged when none contains the address); see {@link LiveAllocations#find(long, long[])}.
+     */
+    public long find(long address, long[] range) {
+        return live.find(address, range);
     }
 
     /** The live allocation containing {@code address}, or null. */

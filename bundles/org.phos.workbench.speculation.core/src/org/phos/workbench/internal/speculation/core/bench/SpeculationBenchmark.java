@@ -20,7 +20,8 @@ import org.phos.workbench.trace.core.synthetic.SyntheticTraceOptions;
 /**
  * Speculation throughput: generates a synthetic trace (1M launches, 10k live allocations by default), loads it, and
  * walks it once per engine and round with a sink that only counts, measuring launches per second of wall and of CPU
- * time (the latter is the stable figure on a shared machine). The walk itself (replaying allocations, tracking copy
+ * time (the latter is the stable figure on a shared machine); the figures are the medians over the rounds (the first
+ * round includes JIT compilation: run 5 or more). The walk itself (replaying allocations, tracking copy
  * payloads) is included in each engine's time, and measured alone as {@code walk-only}. Usage:
  * {@code SpeculationBenchmark [--launches N] [--live N] [--rounds N] [--trace FILE] [ENGINE...]}.
  */
@@ -33,8 +34,8 @@ public final class SpeculationBenchmark {
 	 * One engine's figures.
 	 *
 	 * @param engine the engine (or {@code walk-only})
-	 * @param launchesPerSecond best round, wall clock
-	 * @param launchesPerCpuSecond best round, thread CPU time
+	 * @param launchesPerSecond median round, wall clock
+	 * @param launchesPerCpuSecond median round, thread CPU time
 	 * @param accesses accesses emitted in one walk
 	 */
 	public record EngineFigures(String engine, double launchesPerSecond, double launchesPerCpuSecond, long accesses) {
@@ -71,7 +72,7 @@ public final class SpeculationBenchmark {
 	 * @param trace the trace
 	 * @param liveAllocations what the trace was generated with (for the record)
 	 * @param engines engine names
-	 * @param rounds rounds per engine (the best is kept)
+	 * @param rounds rounds per engine (the median is kept)
 	 * @return the figures
 	 */
 	public static Figures measure(Trace trace, int liveAllocations, List<String> engines, int rounds) {
@@ -81,8 +82,8 @@ public final class SpeculationBenchmark {
 		all.add("walk-only");
 		all.addAll(engines);
 		for (String name : all) {
-			double bestWall = 0;
-			double bestCpu = 0;
+			double[] walls = new double[rounds];
+			double[] cpus = new double[rounds];
 			long accesses = 0;
 			for (int r = 0; r < rounds; r++) {
 				CountingSink sink = new CountingSink();
@@ -98,14 +99,23 @@ public final class SpeculationBenchmark {
 				}
 				double wall = (System.nanoTime() - start) / 1e9;
 				double cpu = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
-				bestWall = Math.max(bestWall, trace.launchCount() / wall);
-				bestCpu = Math.max(bestCpu, trace.launchCount() / cpu);
+				walls[r] = trace.launchCount() / wall;
+				cpus[r] = trace.launchCount() / cpu;
 				accesses = sink.count;
 			}
-			result.add(new EngineFigures(name, bestWall, bestCpu, accesses));
-			System.out.printf("  measured %-26s %.2f M launches/CPU-s%n", name, bestCpu / 1e6);
+			result.add(new EngineFigures(name, median(walls), median(cpus), accesses));
+			System.out.printf("  measured %-26s %.2f M launches/CPU-s (median), rounds %s%n", name,
+					median(cpus) / 1e6, java.util.Arrays.toString(java.util.Arrays.stream(cpus)
+							.map(v -> Math.round(v / 1e4) / 100.0).toArray()));
 		}
 		return new Figures(trace.launchCount(), trace.eventCount(), liveAllocations, result);
+	}
+
+	private static double median(double[] values) {
+		double[] sorted = values.clone();
+		java.util.Arrays.sort(sorted);
+		int n = sorted.length;
+		return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 	}
 
 	/**
@@ -116,7 +126,7 @@ public final class SpeculationBenchmark {
 	public static void main(String[] args) throws IOException {
 		long launches = 1_000_000;
 		int live = 10_000;
-		int rounds = 3;
+		int rounds = 5;
 		Path traceFile = null;
 		List<String> engines = new ArrayList<>();
 		for (int i = 0; i < args.length; i++) {

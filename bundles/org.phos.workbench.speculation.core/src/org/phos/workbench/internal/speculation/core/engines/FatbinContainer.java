@@ -1,5 +1,7 @@
 package org.phos.workbench.internal.speculation.core.engines;
 
+import org.eclipse.jdt.annotation.Nullable;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +27,8 @@ public final class FatbinContainer {
 	public static final int KIND_CUBIN = 2;
 	private static final long FLAG_LZ4 = 0x2000;
 	private static final long FLAG_ZSTD = 0x8000;
+	/** Largest PTX entry inflated (PTX of big libraries reaches tens of MB). */
+	private static final long MAX_INFLATED = 512L << 20;
 
 	/**
 	 * One entry.
@@ -32,7 +36,8 @@ public final class FatbinContainer {
 	 * @param kind 1 PTX, 2 cubin, other values as found
 	 * @param smVersion the SM version it targets (90 for sm_90)
 	 * @param offset byte offset of its header in the image
-	 * @param compressed whether the payload is LZ4 or ZSTD compressed (not decompressed here)
+	 * @param compressed whether the payload is still compressed (LZ4, or a zstd frame that did not inflate); zstd
+	 *            entries are inflated
 	 * @param payload the payload bytes as stored (no copy is made beyond this array)
 	 */
 	public record Entry(int kind, int smVersion, int offset, boolean compressed, byte[] payload) {
@@ -57,6 +62,19 @@ public final class FatbinContainer {
 	}
 
 	private FatbinContainer() {
+	}
+
+	/** @return the decompressed bytes, or null when the frame is damaged or its size is implausible */
+	private static byte @Nullable [] inflateZstd(byte[] frame, long inflatedSize) {
+		if (inflatedSize <= 0 || inflatedSize > MAX_INFLATED) {
+			return null;
+		}
+		try {
+			byte[] out = com.github.luben.zstd.Zstd.decompress(frame, (int) inflatedSize);
+			return out.length == inflatedSize ? out : null;
+		} catch (RuntimeException e) {
+			return null;
+		}
 	}
 
 	/** @return whether the image starts with the fatbin magic */
@@ -103,7 +121,18 @@ public final class FatbinContainer {
 				}
 				int from = (int) (entry + entryHeader);
 				byte[] payload = java.util.Arrays.copyOfRange(image, from, from + (int) payloadSize);
-				entries.add(new Entry(kind, sm, entry, (flags & (FLAG_LZ4 | FLAG_ZSTD)) != 0, payload));
+				boolean compressed = (flags & (FLAG_LZ4 | FLAG_ZSTD)) != 0;
+				if ((flags & FLAG_ZSTD) != 0) {
+					// nvcc 13 zstd-compresses PTX entries by default; the inflated size is in the entry header
+					byte[] inflated = inflateZstd(payload, b.getLong(entry + 0x38));
+					if (inflated != null) {
+						payload = inflated;
+						compressed = false;
+					} else {
+						problems.add("offset " + entry + ": zstd entry (sm_" + sm + ") does not decompress");
+					}
+				}
+				entries.add(new Entry(kind, sm, entry, compressed, payload));
 				entry = (int) (entry + entryHeader + padded);
 			}
 			int next = (int) end;
