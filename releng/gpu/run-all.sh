@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Every GPU check of the project, in one command on the GPU machine (repository root):
+#     bash releng/gpu/run-all.sh [OUTDIR] 2>&1 | tee OUTDIR/run-all.log
+# Prepare here first: releng/gpu/pack-instrument.sh (packs .gpu/jre.tgz, the JCuda jars and the replay jar), then
+# carry [".gpu", "releng/gpu/target"] to the GPU machine (the `device` tool's `run`, about 45 MB).
+#  1. native-hooks/tests/gpu_check.sh      the recorder: records every sample program, asserts what each knows
+#                                          about its trace, outputs bitwise equal, interception cost, PyTorch ratio
+#  2. native-hooks/tests/sanitizer_check.sh  the SASS-level tool: observed accesses vs the suite's by-construction
+#                                          truth, PyTorch kernels observed, cost vs compute-sanitizer memcheck
+#  3. releng/gpu/instrument.sh --selftest  PTX instrumentation + JCuda replay (the same check as the JUnit test
+#                                          GpuReplayTest tagged "gpu"), then the PTX sample traces
+# Exit status: non-zero if any part failed. CI has no GPU: these never run in ./workbench test.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUTDIR=${1:-${OUT:-/tmp/phos-gpu-all}}
+mkdir -p "$OUTDIR"/recorder "$OUTDIR"/sanitizer "$OUTDIR"/instrument
+cd "$ROOT"
+status=0
+part() { local name=$1; shift; echo "===== $name: $*"; "$@"; local rc=$?; echo "===== $name: exit $rc"; [ $rc -eq 0 ] || status=1; }
+part recorder bash native-hooks/tests/gpu_check.sh "$OUTDIR/recorder"
+part sanitizer bash native-hooks/tests/sanitizer_check.sh "$OUTDIR/sanitizer"
+part instrument env OUT="$OUTDIR/instrument" bash releng/gpu/instrument.sh --selftest sample-traces/ptx-driver.phos sample-traces/jcuda-jacobi.phos
+echo "run-all: $([ $status -eq 0 ] && echo PASSED || echo FAILED)"
+exit $status
