@@ -122,7 +122,8 @@ class ExportCommandTest {
 	@SuppressWarnings("unchecked")
 	void chromeJsonOfTheSmallTraceHasKinetoShape() throws IOException {
 		Path out = dir.resolve("small.json");
-		CliRun run = CliRun.of("export", small().toString(), "--format", "chrome-json", "--out", out.toString());
+		CliRun run = CliRun.of("export", small().toString(), "--format", "chrome-json", "--params", "--out",
+				out.toString());
 		assertEquals(ExitCode.OK, run.exit(), run.toString());
 		assertTrue(run.out().startsWith("exported 19 events of "), run.out());
 		List<Map<String, Object>> events = events(out);
@@ -167,6 +168,55 @@ class ExportCommandTest {
 		assertTrue(names.contains("GPU 0"), names.toString());
 		assertTrue(names.contains("stream 0 (legacy default)"), names.toString());
 		assertTrue(names.contains("stream 0x555500001000"), names.toString());
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void paramsAreLeftOutUnlessAskedFor() throws IOException {
+		Path out = dir.resolve("small.json");
+		CliRun run = CliRun.of("export", small().toString(), "--out", out.toString());
+		assertEquals(ExitCode.OK, run.exit(), run.toString());
+		List<Map<String, Object>> events = events(out);
+		Map<String, Integer> categories = checkChromeStructure(events);
+		assertEquals(6, categories.get("kernel"));
+		for (Map<String, Object> e : events) {
+			if ("kernel".equals(e.get("cat"))) {
+				Map<String, Object> args = (Map<String, Object>) e.get("args");
+				assertFalse(args.containsKey("params"), e.toString());
+				assertTrue(args.get("grid") instanceof List && args.get("stream") instanceof Long, e.toString());
+			}
+		}
+		CliRun csv = CliRun.of("export", small().toString(), "--params", "--out", dir.resolve("x.csv").toString());
+		assertEquals(ExitCode.USAGE, csv.exit());
+		assertTrue(csv.err().contains("--params applies to --format chrome-json"), csv.err());
+	}
+
+	@Test
+	void chromeJsonOfALongTraceHasExactTimes() throws IOException {
+		// a 30k-launch trace runs for about a second: ts values of up to 7 integer digits, exact to the nanosecond
+		Path trace = dir.resolve("long.phos");
+		assertEquals(ExitCode.OK, CliRun.of("generate", "--launches", "30000", "--seed", "9", "--out",
+				trace.toString()).exit());
+		Path out = dir.resolve("long.json");
+		assertEquals(ExitCode.OK, CliRun.of("export", trace.toString(), "--params", "--out", out.toString()).exit());
+		Trace model = TraceReader.read(trace, null).trace();
+		List<Map<String, Object>> events = events(out);
+		checkChromeStructure(events);
+		int kernels = 0;
+		for (Map<String, Object> e : events) {
+			if ("kernel".equals(e.get("cat"))) {
+				@SuppressWarnings("unchecked")
+				Map<String, Object> args = (Map<String, Object>) e.get("args");
+				int i = ((Long) args.get("correlation")).intValue();
+				long start = model.gpuStartNs(i);
+				if (start != 0) {
+					assertEquals(String.format(java.util.Locale.ROOT, "%d.%03d", start / 1000, start % 1000),
+							new java.math.BigDecimal(e.get("ts").toString()).setScale(3).toPlainString(), e.toString());
+					kernels++;
+				}
+			}
+		}
+		assertEquals(model.count(EventKind.LAUNCH), kernels);
 	}
 
 	@Test

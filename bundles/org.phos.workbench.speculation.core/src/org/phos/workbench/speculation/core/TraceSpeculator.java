@@ -36,6 +36,9 @@ public final class TraceSpeculator {
 	private final LaunchContext context;
 	private final java.util.function.LongUnaryOperator liveFind;
 	private byte[] payload = new byte[4096];
+	/** [liveLow, liveLow + liveSpan) holds every live allocation while a copy payload is scanned. */
+	private long liveLow;
+	private long liveSpan;
 
 	/**
 	 * @param trace the trace to walk
@@ -47,7 +50,7 @@ public final class TraceSpeculator {
 		this.trackStoredPointers = trackStoredPointers;
 		this.replay = new ReplayEngine(trace);
 		this.context = new LaunchContext(trace, replay, storedPointers);
-		this.liveFind = replay::find;
+		this.liveFind = this::findLive;
 	}
 
 	/** @return a walker that tracks what the given engines need */
@@ -112,7 +115,14 @@ public final class TraceSpeculator {
 			payload = new byte[Math.max(length, payload.length * 2)];
 		}
 		trace.copyPayload(i, payload, 0);
+		liveLow = replay.liveLowestBase();
+		liveSpan = replay.liveHighestEnd() - liveLow;
 		storedPointers.recordCopy(id, dst, payload, length, liveFind);
+	}
+
+	/** The live allocation holding a payload word, or -1; words outside every live allocation cost one compare. */
+	private long findLive(long address) {
+		return Long.compareUnsigned(address - liveLow, liveSpan) < 0 ? replay.find(address) : -1;
 	}
 
 	/** @return what replay could not take as recorded (frees of unknown addresses, overlaps) */

@@ -23,7 +23,7 @@ import org.phos.workbench.trace.core.Trace;
  * the runs after warm-up), bytes written, and two memory figures that show whether the export streams: the bytes
  * the exporting thread allocated during one export ({@code com.sun.management.ThreadMXBean}) and the peak heap
  * growth over the heap in use before the export (after GC, peak usage of the heap pools). Output goes to a real
- * file in {@code directory}, deleted after each run.
+ * file in {@code directory}, a new one for each timed run (the previous one is deleted before the clock starts).
  */
 public final class ExportBenchmark {
 
@@ -51,6 +51,9 @@ public final class ExportBenchmark {
 			double[] cpu = new double[runs];
 			long bytes = 0;
 			for (int r = 0; r < runs; r++) {
+				// each run writes a new file, as the export command does (it writes a temporary file and moves it
+				// into place): truncating the previous run's output is the file system's work, not the export's
+				Files.deleteIfExists(file);
 				long c = threads.getCurrentThreadCpuTime();
 				long t = System.nanoTime();
 				bytes = exportOnce(trace, exporter, file);

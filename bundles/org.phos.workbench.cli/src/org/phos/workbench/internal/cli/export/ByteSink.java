@@ -18,18 +18,31 @@ public final class ByteSink implements Closeable {
 	private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 	private static final byte[] LONG_MIN = "-9223372036854775808".getBytes(StandardCharsets.US_ASCII);
 
+	/**
+	 * Bytes past {@link #limit} that the buffer also has, so that number formatting can store eight bytes at a time
+	 * (and keep only the significant ones) without a bounds check per digit.
+	 */
+	private static final int SLACK = 32;
+
 	private final OutputStream out;
 	private final byte[] buffer;
+	/** How much of {@link #buffer} is filled before it is written out (its length less {@link #SLACK}). */
+	private final int limit;
 	private int position;
 	private long flushed;
 
 	public ByteSink(OutputStream out, int bufferSize) {
+		if (bufferSize < 64) {
+			throw new IllegalArgumentException("buffer of " + bufferSize + " bytes is smaller than 64");
+		}
 		this.out = out;
-		this.buffer = new byte[bufferSize];
+		this.buffer = new byte[bufferSize + SLACK];
+		this.limit = bufferSize;
 	}
 
+	/** A sink with a 1 MiB buffer: files are written in 1 MiB blocks. */
 	public ByteSink(OutputStream out) {
-		this(out, 1 << 16);
+		this(out, 1 << 20);
 	}
 
 	/** Bytes written so far, including those still buffered. */
@@ -38,9 +51,9 @@ public final class ByteSink implements Closeable {
 	}
 
 	private void ensure(int n) throws IOException {
-		if (position + n > buffer.length) {
+		if (position + n > limit) {
 			flushBuffer();
-			if (n > buffer.length) {
+			if (n > limit) {
 				throw new IllegalArgumentException("write of " + n + " bytes exceeds the buffer");
 			}
 		}
@@ -54,7 +67,7 @@ public final class ByteSink implements Closeable {
 
 	/** Bytes as they are (already encoded, e.g. a pre-escaped name). */
 	public ByteSink raw(byte[] bytes) throws IOException {
-		if (bytes.length > buffer.length / 2) {
+		if (bytes.length > limit / 2) {
 			flushBuffer();
 			out.write(bytes);
 			flushed += bytes.length;
@@ -64,6 +77,39 @@ public final class ByteSink implements Closeable {
 		System.arraycopy(bytes, 0, buffer, position, bytes.length);
 		position += bytes.length;
 		return this;
+	}
+
+	/**
+	 * Makes room for {@code n} bytes (writing the buffer out if needed), so that that many bytes may follow through
+	 * the unchecked {@code put} methods, which an exporter uses for the fixed-size parts of a record.
+	 */
+	public void reserve(int n) throws IOException {
+		ensure(n);
+	}
+
+	/** Bytes as they are, into room made by {@link #reserve(int)}. */
+	void put(byte[] bytes) {
+		System.arraycopy(bytes, 0, buffer, position, bytes.length);
+		position += bytes.length;
+	}
+
+	/** {@code length} bytes from {@code offset}, into room made by {@link #reserve(int)}. */
+	void put(byte[] bytes, int offset, int length) {
+		System.arraycopy(bytes, offset, buffer, position, length);
+		position += length;
+	}
+
+	/** A non-negative decimal, into room made by {@link #reserve(int)} (20 bytes). */
+	void putDecimal(long value) {
+		position = putDigitsFast(value, buffer, position);
+	}
+
+	/** {@link #micros(long)} of a non-negative time, into room made by {@link #reserve(int)} (24 bytes). */
+	void putMicros(long nanos) {
+		long whole = nanos / 1000;
+		int p = putDigitsFast(whole, buffer, position);
+		INT_LE.set(buffer, p, FRACTIONS[(int) (nanos - whole * 1000)]);
+		position = p + 4;
 	}
 
 	/** {@code length} bytes of {@code bytes} from {@code offset}, as they are. */
@@ -79,9 +125,7 @@ public final class ByteSink implements Closeable {
 	 * the number of bytes written. For numbers written more than once, formatted once.
 	 */
 	public static int putDecimal(long value, byte[] dst, int offset) {
-		int end = offset + digitCount(value);
-		putDigits(value, dst, end);
-		return end - offset;
+		return putDigitsFast(value, dst, offset) - offset;
 	}
 
 	/** {@link #micros(long)} into {@code dst} at {@code offset} (24 bytes of room); returns the bytes written. */
@@ -90,21 +134,15 @@ public final class ByteSink implements Closeable {
 			throw new IllegalArgumentException("negative time " + nanos);
 		}
 		long whole = nanos / 1000;
-		int frac = (int) (nanos - whole * 1000);
-		int p = offset + digitCount(whole);
-		putDigits(whole, dst, p);
-		dst[p] = '.';
-		dst[p + 1] = (byte) ('0' + frac / 100);
-		int lastTwo = frac % 100;
-		dst[p + 2] = DIGIT_PAIRS[2 * lastTwo];
-		dst[p + 3] = DIGIT_PAIRS[2 * lastTwo + 1];
+		int p = putDigitsFast(whole, dst, offset);
+		INT_LE.set(dst, p, FRACTIONS[(int) (nanos - whole * 1000)]);
 		return p + 4 - offset;
 	}
 
 	/** A string known to be ASCII (literals of the format). */
 	public ByteSink ascii(String text) throws IOException {
 		int n = text.length();
-		if (n > buffer.length / 2) {
+		if (n > limit / 2) {
 			return raw(text.getBytes(StandardCharsets.UTF_8));
 		}
 		ensure(n);
@@ -125,12 +163,12 @@ public final class ByteSink implements Closeable {
 		if (value == Long.MIN_VALUE) {
 			return raw(LONG_MIN);
 		}
-		ensure(20);
+		ensure(21);
 		if (value < 0) {
 			buffer[position++] = '-';
 			value = -value;
 		}
-		writeDigits(value);
+		position = putDigitsFast(value, buffer, position);
 		return this;
 	}
 
@@ -170,11 +208,58 @@ public final class ByteSink implements Closeable {
 		return guess + 1 + (guess + 1 < POW10.length && value >= POW10[guess + 1] ? 1 : 0);
 	}
 
-	/** Writes a non-negative value, two digits per step (the buffer has room: callers ensured 20 bytes). */
-	private void writeDigits(long value) {
-		int end = position + digitCount(value);
-		putDigits(value, buffer, end);
-		position = end;
+	private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class,
+			ByteOrder.LITTLE_ENDIAN);
+	private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class,
+			ByteOrder.LITTLE_ENDIAN);
+	/** {@code .ddd} for 0..999 as little-endian ints: the three decimals of a microsecond value in one store. */
+	private static final int[] FRACTIONS = new int[1000];
+	private static final long ASCII_ZEROS = 0x3030303030303030L;
+	static {
+		for (int f = 0; f < 1000; f++) {
+			FRACTIONS[f] = '.' | ('0' + f / 100) << 8 | ('0' + f / 10 % 10) << 16 | ('0' + f % 10) << 24;
+		}
+	}
+
+	/**
+	 * The eight decimal digits of {@code 0 <= value < 10^8} (with leading zeros) as byte values 0-9 in a long whose
+	 * little-endian byte order is the reading order: SWAR, splitting into 4+4, then 2+2, then 1+1 digits with
+	 * multiply-shift divisions that are exact in these ranges (no division instruction, no loop).
+	 */
+	static long eightDigits(int value) {
+		int high = value / 10_000;
+		long merged = high | (long) (value - high * 10_000) << 32;
+		long hundreds = ((merged * 10_486) >>> 20) & 0x0000_007F_0000_007FL;
+		long pairs = (merged - 100 * hundreds) << 16 | hundreds;
+		long tens = ((pairs * 103) >>> 10) & 0x000F_000F_000F_000FL;
+		return (pairs - 10 * tens) << 8 | tens;
+	}
+
+	/**
+	 * Writes a non-negative value in decimal at {@code p} of {@code b}, which has room for 8 bytes past the last
+	 * digit (numbers below 10^8 are stored as one 8-byte word, of which the significant bytes are kept); returns the
+	 * position after the last digit.
+	 */
+	private static int putDigitsFast(long value, byte[] b, int p) {
+		if (value < 100_000_000L) {
+			return putUpTo8(b, p, eightDigits((int) value));
+		}
+		if (value < 10_000_000_000_000_000L) {
+			long high = value / 100_000_000L;
+			p = putUpTo8(b, p, eightDigits((int) high));
+			LONG_LE.set(b, p, eightDigits((int) (value - high * 100_000_000L)) + ASCII_ZEROS);
+			return p + 8;
+		}
+		int end = p + digitCount(value);
+		putDigits(value, b, end);
+		return end;
+	}
+
+	/** The digits of {@link #eightDigits} without their leading zeros (one digit at least). */
+	private static int putUpTo8(byte[] b, int p, long digits) {
+		int leadingZeros = Long.numberOfTrailingZeros(digits | 1L << 56) >>> 3;
+		LONG_LE.set(b, p, (digits + ASCII_ZEROS) >>> (leadingZeros << 3));
+		return p + 8 - leadingZeros;
 	}
 
 	/** Writes the digits of a non-negative value so that the last one lands at {@code end - 1}. */
@@ -217,15 +302,8 @@ public final class ByteSink implements Closeable {
 		}
 		ensure(24);
 		long whole = nanos / 1000;
-		int frac = (int) (nanos - whole * 1000);
-		writeDigits(whole);
-		byte[] b = buffer;
-		int p = position;
-		b[p] = '.';
-		b[p + 1] = (byte) ('0' + frac / 100);
-		int lastTwo = frac % 100;
-		b[p + 2] = DIGIT_PAIRS[2 * lastTwo];
-		b[p + 3] = DIGIT_PAIRS[2 * lastTwo + 1];
+		int p = putDigitsFast(whole, buffer, position);
+		INT_LE.set(buffer, p, FRACTIONS[(int) (nanos - whole * 1000)]);
 		position = p + 4;
 		return this;
 	}
@@ -261,7 +339,7 @@ public final class ByteSink implements Closeable {
 
 	/** Bytes as lower-case hexadecimal, two digits each. */
 	public ByteSink hexBytes(byte[] bytes, int offset, int length) throws IOException {
-		int chunk = buffer.length / 4;
+		int chunk = limit / 4;
 		for (int start = 0; start < length; start += chunk) {
 			int n = Math.min(chunk, length - start);
 			ensure(2 * n);

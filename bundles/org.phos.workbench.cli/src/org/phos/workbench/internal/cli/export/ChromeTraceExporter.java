@@ -34,7 +34,9 @@ import org.phos.workbench.trace.core.TraceHeader;
  * Perfetto's JSON importer needs.
  * <p>
  * Streaming: events are written as they are walked; the only state is one pending slice per track (threads and
- * streams), so memory does not grow with the trace.
+ * streams), so memory does not grow with the trace. Records are formatted as ASCII straight into a 1 MiB buffer
+ * (constant fragments, names and per-track placements pre-encoded once; numbers by {@link ByteSink}'s own
+ * formatting) and written out in 1 MiB blocks.
  */
 public final class ChromeTraceExporter implements TraceExporter {
 
@@ -46,6 +48,21 @@ public final class ChromeTraceExporter implements TraceExporter {
 
 	private static final String UNTIMED_NOTE = "GPU time not measured: placed at host time, nominal duration";
 
+	private final boolean params;
+
+	/** An exporter that leaves the launch parameter bytes out (see {@link #ChromeTraceExporter(boolean)}). */
+	public ChromeTraceExporter() {
+		this(false);
+	}
+
+	/**
+	 * @param params whether kernel slices carry {@code args.params}, the launch's parameter bytes in hexadecimal
+	 *               (about 120 bytes more per launch, a fifth of the file)
+	 */
+	public ChromeTraceExporter(boolean params) {
+		this.params = params;
+	}
+
 	@Override
 	public String formatName() {
 		return "chrome-json";
@@ -54,8 +71,8 @@ public final class ChromeTraceExporter implements TraceExporter {
 	@Override
 	public long export(Trace trace, String traceName, OutputStream out, IProgressMonitor monitor)
 			throws IOException {
-		ByteSink sink = new ByteSink(out, 1 << 17);
-		Walk walk = new Walk(trace, sink);
+		ByteSink sink = new ByteSink(out, 1 << 20);
+		Walk walk = new Walk(trace, sink, params);
 		walk.begin(traceName);
 		int n = trace.eventCount();
 		int step = 1 << 16;
@@ -85,6 +102,10 @@ public final class ChromeTraceExporter implements TraceExporter {
 		final long tid;
 		/** {@code ,"pid":P,"tid":T}, written with every record of the track. */
 		final byte[] pidTid;
+		/** {@code ,"pid":P,"tid":T,"ts":}, which starts the placement of every slice and flow event. */
+		final byte[] pidTidTs;
+		/** {@code ,"device":0,"stream":T} of the args of a GPU slice on this track. */
+		final byte[] deviceStream;
 		/** End of the last slice written or pending on this track. */
 		long lastEnd = Long.MIN_VALUE;
 		/** Event index of the slice whose duration waits for the next slice of the track, or -1. */
@@ -95,7 +116,10 @@ public final class ChromeTraceExporter implements TraceExporter {
 		Track(int pid, long tid) {
 			this.pid = pid;
 			this.tid = tid;
-			this.pidTid = (",\"pid\":" + pid + ",\"tid\":" + tid).getBytes(StandardCharsets.US_ASCII);
+			String placement = ",\"pid\":" + pid + ",\"tid\":" + tid;
+			this.pidTid = placement.getBytes(StandardCharsets.US_ASCII);
+			this.pidTidTs = (placement + ",\"ts\":").getBytes(StandardCharsets.US_ASCII);
+			this.deviceStream = (",\"device\":0,\"stream\":" + tid).getBytes(StandardCharsets.US_ASCII);
 		}
 	}
 
@@ -106,18 +130,22 @@ public final class ChromeTraceExporter implements TraceExporter {
 		private static final byte[] X_MEMCPY = ascii("{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy ");
 		private static final byte[] X_MEMSET = ascii(
 				"{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset (Device)\"");
-		private static final byte[] TS = ascii(",\"ts\":");
 		private static final byte[] DUR = ascii(",\"dur\":");
 		private static final byte[] ARGS_CORRELATION = ascii(",\"args\":{\"correlation\":");
 		private static final byte[] FLOW_S = ascii("{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":");
 		private static final byte[] FLOW_F = ascii("{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":");
 		private static final byte[] CLOSE_ARGS = ascii("}},\n");
 		private static final byte[] CLOSE = ascii("},\n");
-		private static final byte[] DEVICE_STREAM = ascii(",\"device\":0,\"stream\":");
 		private static final byte[] FUNCTION = ascii(",\"function\":");
 		private static final byte[] PARAMS = ascii(",\"params\":\"");
 		private static final byte[] UNTIMED = ascii(",\"timing\":" + JsonEscape.quote(UNTIMED_NOTE));
 		private static final int SHAPE_CACHE = 1 << 10;
+		/**
+		 * Room for the parts of a record other than its name and launch shape: phase and category (60), placement
+		 * (two 20-digit numbers and keys, 50), two times (2 x 24 and keys), correlation and device/stream (100),
+		 * function (40), the closing, with a margin.
+		 */
+		private static final int FIXED_RECORD_BYTES = 400;
 		/** Room for the longest shape: seven 10-digit numbers and the keys. */
 		private static final int SHAPE_BYTES = 160;
 		private static final byte[] GRID = ascii(",\"grid\":[");
@@ -126,10 +154,11 @@ public final class ChromeTraceExporter implements TraceExporter {
 
 		private final Trace trace;
 		private final ByteSink out;
+		private final boolean params;
 		private final int hostPid;
-		/** Pre-escaped kernel names by function id (index), or null past the array. */
+		/** {@code {"ph":"X","cat":"kernel","name":"<escaped name>"} by function id (index), or null. */
 		private final byte[][] kernelNames;
-		/** Host API names as quoted JSON, by identity of the (literal) string HostApiNames returns. */
+		/** {@code {"ph":"X","cat":"cuda_runtime","name":"<api>"} by identity of the literal HostApiNames returns. */
 		private final IdentityHashMap<String, byte[]> hostNames = new IdentityHashMap<>();
 		private final LongLongMap hostTracks = new LongLongMap();
 		private final LongLongMap streamTracks = new LongLongMap();
@@ -148,13 +177,14 @@ public final class ChromeTraceExporter implements TraceExporter {
 		private final byte[] paramScratch = new byte[4096];
 		long records;
 
-		Walk(Trace trace, ByteSink out) {
+		Walk(Trace trace, ByteSink out, boolean params) {
 			this.trace = trace;
 			this.out = out;
+			this.params = params;
 			int pid = trace.header().pid();
 			this.hostPid = pid == GPU_PID ? 1 : pid;
 			for (String name : HostApiNames.ALL) {
-				hostNames.put(name, JsonEscape.quoted(name));
+				hostNames.put(name, runtimePrefix(JsonEscape.quoted(name)));
 			}
 			int maxId = 0;
 			for (FunctionInfo f : trace.functions()) {
@@ -163,9 +193,21 @@ public final class ChromeTraceExporter implements TraceExporter {
 			kernelNames = new byte[Math.min(maxId, 1 << 20) + 1][];
 			for (FunctionInfo f : trace.functions()) {
 				if (f.id() >= 0 && f.id() < kernelNames.length) {
-					kernelNames[f.id()] = JsonEscape.quoted(f.displayName());
+					kernelNames[f.id()] = kernelPrefix(JsonEscape.quoted(f.displayName()));
 				}
 			}
+		}
+
+		private static byte[] runtimePrefix(byte[] quotedName) {
+			byte[] prefix = Arrays.copyOf(X_RUNTIME, X_RUNTIME.length + quotedName.length);
+			System.arraycopy(quotedName, 0, prefix, X_RUNTIME.length, quotedName.length);
+			return prefix;
+		}
+
+		private static byte[] kernelPrefix(byte[] quotedName) {
+			byte[] prefix = Arrays.copyOf(X_KERNEL, X_KERNEL.length + quotedName.length);
+			System.arraycopy(quotedName, 0, prefix, X_KERNEL.length, quotedName.length);
+			return prefix;
 		}
 
 		private static byte[] ascii(String s) {
@@ -332,8 +374,17 @@ public final class ChromeTraceExporter implements TraceExporter {
 				from = (int) g;
 			}
 			Track host = hostTrack(trace.thread(from));
-			out.raw(FLOW_S).raw(id, 0, idLength).raw(host.pidTid).raw(TS).micros(trace.hostNs(from)).raw(CLOSE);
-			out.raw(FLOW_F).raw(id, 0, idLength).raw(track.pidTid).raw(TS).raw(gpuTs, 0, gpuTsLength).raw(CLOSE);
+			out.reserve(2 * FIXED_RECORD_BYTES);
+			out.put(FLOW_S);
+			out.put(id, 0, idLength);
+			out.put(host.pidTidTs);
+			out.putMicros(Math.max(0, trace.hostNs(from)));
+			out.put(CLOSE);
+			out.put(FLOW_F);
+			out.put(id, 0, idLength);
+			out.put(track.pidTidTs);
+			out.put(gpuTs, 0, gpuTsLength);
+			out.put(CLOSE);
 			records += 2;
 		}
 
@@ -343,12 +394,14 @@ public final class ChromeTraceExporter implements TraceExporter {
 			switch (kind) {
 			case LAUNCH -> {
 				int function = trace.functionId(i);
-				out.raw(X_KERNEL).raw(kernelName(function));
+				byte[] prefix = kernelName(function);
+				out.reserve(prefix.length + FIXED_RECORD_BYTES + SHAPE_BYTES);
+				out.put(prefix);
 				gpuSliceTail(track, dur);
-				out.raw(DEVICE_STREAM).decimal(track.tid);
+				out.put(track.deviceStream);
 				writeLaunchShape(i);
-				out.raw(FUNCTION)
-						.decimal(Integer.toUnsignedLong(function));
+				out.put(FUNCTION);
+				out.putDecimal(Integer.toUnsignedLong(function));
 				LaunchKind lk = trace.launchKind(i);
 				if (lk != LaunchKind.PLAIN) {
 					out.ascii(",\"launch kind\":\"").ascii(lk.name()).ch('"');
@@ -356,14 +409,17 @@ public final class ChromeTraceExporter implements TraceExporter {
 						out.ascii(",\"graph launch\":").decimal(trace.graphLaunchEvent(i));
 					}
 				}
-				out.raw(PARAMS);
-				writeParams(i, trace.paramLength(i));
-				out.ch('"');
+				if (params) {
+					out.raw(PARAMS);
+					writeParams(i, trace.paramLength(i));
+					out.ch('"');
+				}
 			}
 			case MEMCPY -> {
 				out.raw(X_MEMCPY).ascii(copyName(trace.copyKind(i))).ch('"');
+				out.reserve(FIXED_RECORD_BYTES);
 				gpuSliceTail(track, dur);
-				out.raw(DEVICE_STREAM).decimal(track.tid).ascii(",\"stream handle\":\"").hexAddress(trace.stream(i))
+				out.raw(track.deviceStream).ascii(",\"stream handle\":\"").hexAddress(trace.stream(i))
 						.ascii("\",\"bytes\":").unsignedDecimal(trace.bytes(i)).ascii(",\"src\":\"")
 						.hexAddress(trace.src(i)).ascii("\",\"dst\":\"").hexAddress(trace.dst(i)).ch('"');
 				long bytes = trace.bytes(i);
@@ -374,8 +430,9 @@ public final class ChromeTraceExporter implements TraceExporter {
 			}
 			case MEMSET -> {
 				out.raw(X_MEMSET);
+				out.reserve(FIXED_RECORD_BYTES);
 				gpuSliceTail(track, dur);
-				out.raw(DEVICE_STREAM).decimal(track.tid).ascii(",\"stream handle\":\"").hexAddress(trace.stream(i))
+				out.raw(track.deviceStream).ascii(",\"stream handle\":\"").hexAddress(trace.stream(i))
 						.ascii("\",\"bytes\":").unsignedDecimal(trace.bytes(i)).ascii(",\"dst\":\"")
 						.hexAddress(trace.dst(i)).ascii("\",\"value\":")
 						.decimal(Integer.toUnsignedLong(trace.memsetValue(i)));
@@ -389,9 +446,14 @@ public final class ChromeTraceExporter implements TraceExporter {
 			records++;
 		}
 
-		private void gpuSliceTail(Track track, long dur) throws IOException {
-			out.raw(track.pidTid).raw(TS).raw(gpuTs, 0, gpuTsLength).raw(DUR).micros(dur).raw(ARGS_CORRELATION)
-					.raw(id, 0, idLength);
+		/** The placement, time and correlation of a GPU slice, into room {@link #FIXED_RECORD_BYTES} reserved. */
+		private void gpuSliceTail(Track track, long dur) {
+			out.put(track.pidTidTs);
+			out.put(gpuTs, 0, gpuTsLength);
+			out.put(DUR);
+			out.putMicros(dur);
+			out.put(ARGS_CORRELATION);
+			out.put(id, 0, idLength);
 		}
 
 		/**
@@ -399,7 +461,7 @@ public final class ChromeTraceExporter implements TraceExporter {
 		 * recent shapes (most launches repeat a few shapes); a miss formats into the slot's own array, so that the
 		 * cache allocates at most {@value #SHAPE_CACHE} arrays however many shapes the trace has.
 		 */
-		private void writeLaunchShape(int i) throws IOException {
+		private void writeLaunchShape(int i) {
 			int gx = trace.gridX(i);
 			int gy = trace.gridY(i);
 			int gz = trace.gridZ(i);
@@ -441,7 +503,7 @@ public final class ChromeTraceExporter implements TraceExporter {
 				shapeKeys[k + 5] = bz;
 				shapeKeys[k + 6] = sm;
 			}
-			out.raw(bytes, 0, shapeLength[slot]);
+			out.put(bytes, 0, shapeLength[slot]);
 		}
 
 		private static int put(byte[] literal, byte[] into, int at) {
@@ -471,14 +533,21 @@ public final class ChromeTraceExporter implements TraceExporter {
 			if (functionId >= 0 && functionId < kernelNames.length && kernelNames[functionId] != null) {
 				return kernelNames[functionId];
 			}
-			return ascii("\"function " + Integer.toUnsignedString(functionId) + "\"");
+			return kernelPrefix(ascii("\"function " + Integer.toUnsignedString(functionId) + "\""));
 		}
 
 		private void writeHostSlice(int i, Track track, long ts, long dur) throws IOException {
 			String api = HostApiNames.of(trace, i);
 			byte[] quoted = hostNames.get(api);
-			out.raw(X_RUNTIME).raw(quoted != null ? quoted : JsonEscape.quoted(api)).raw(track.pidTid).raw(TS)
-					.micros(Math.max(0, ts)).raw(DUR).micros(dur).raw(ARGS_CORRELATION).decimal(i);
+			byte[] prefix = quoted != null ? quoted : runtimePrefix(JsonEscape.quoted(api));
+			out.reserve(prefix.length + FIXED_RECORD_BYTES);
+			out.put(prefix);
+			out.put(track.pidTidTs);
+			out.putMicros(Math.max(0, ts));
+			out.put(DUR);
+			out.putMicros(dur);
+			out.put(ARGS_CORRELATION);
+			out.putDecimal(i);
 			switch (trace.kind(i)) {
 			case LAUNCH -> {
 				// as in Kineto, the runtime slice carries the correlation only; the kernel slice has the details

@@ -34,7 +34,7 @@ public final class CsvExporter implements TraceExporter {
 	@Override
 	public long export(Trace trace, String traceName, OutputStream stream, IProgressMonitor monitor)
 			throws IOException {
-		ByteSink out = new ByteSink(stream, 1 << 17);
+		ByteSink out = new ByteSink(stream, 1 << 20);
 		out.ascii(String.join(",", COLUMNS)).ch('\n');
 		byte[][] names = kernelNames(trace);
 		byte[] scratch = new byte[4096];
