@@ -1,9 +1,13 @@
 package org.phos.workbench.internal.cli.export;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 
@@ -71,5 +75,55 @@ class ByteSinkTest {
 		assertEquals("\"\ufffd\"", JsonEscape.quote("\ud800"), "lone surrogate");
 		assertEquals("plain", written(s -> s.csvField("plain")));
 		assertEquals("\"a,b \"\"c\"\"\"", written(s -> s.csvField("a,b \"c\"")));
+	}
+
+	@Test
+	void backgroundWriterKeepsTheOrderAcrossManyBuffers() throws IOException {
+		StringBuilder expected = new StringBuilder();
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+		ByteSink sink = new ByteSink(bytes, 64, true);
+		SplittableRandom random = new SplittableRandom(3);
+		for (int k = 0; k < 50_000; k++) {
+			long value = random.nextLong(Long.MAX_VALUE);
+			sink.reserve(48);
+			sink.putMicros(value);
+			sink.put(new byte[] { ',' });
+			sink.putDecimal(k);
+			sink.ch('\n');
+			expected.append(String.format("%d.%03d", value / 1000, value % 1000)).append(',').append(k).append('\n');
+		}
+		sink.flush();
+		sink.stopWriter();
+		assertEquals(expected.toString(), bytes.toString(StandardCharsets.US_ASCII));
+		assertEquals(expected.length(), sink.written());
+	}
+
+	@Test
+	void backgroundWriteFailureSurfacesInTheWritingThread() throws IOException, InterruptedException {
+		Thread[] writers = new Thread[1];
+		OutputStream failing = new OutputStream() {
+			@Override
+			public void write(int b) throws IOException {
+				write(new byte[] { (byte) b }, 0, 1);
+			}
+
+			@Override
+			public void write(byte[] b, int off, int len) throws IOException {
+				writers[0] = Thread.currentThread();
+				throw new IOException("No space left on device");
+			}
+		};
+		ByteSink sink = new ByteSink(failing, 64, true);
+		IOException e = assertThrows(IOException.class, () -> {
+			for (int k = 0; k < 1000; k++) {
+				sink.ascii("0123456789");
+			}
+			sink.flush();
+		});
+		assertEquals("No space left on device", e.getMessage());
+		assertTrue(writers[0] != null && writers[0] != Thread.currentThread(), "written by the background thread");
+		sink.stopWriter();
+		writers[0].join(5_000);
+		assertFalse(writers[0].isAlive(), "the writer thread ends");
 	}
 }

@@ -158,7 +158,7 @@ public final class BenchSuite {
 					millions(json.medianEventsPerSecond()) + " events/s", runCount, ">= 1 M/s",
 					json.medianEventsPerSecond() >= EXPORT_TARGET,
 					Human.count(json.events()) + " events, " + Human.bytes(json.outputBytes()) + " written; wall s per "
-							+ "run " + runs(json.wallSeconds(), 1) + "; per CPU second of the exporting thread "
+							+ "run " + runs(json.wallSeconds(), 1) + "; per CPU second of the process (both threads) "
 							+ millions(json.medianEventsPerCpuSecond()) + "/s"));
 			ExportFigures csv = ExportBenchmark.measure(trace, new CsvExporter(), directory, runCount, 1);
 			figures.add(new BenchFigure("export csv " + size(launches) + " launches",

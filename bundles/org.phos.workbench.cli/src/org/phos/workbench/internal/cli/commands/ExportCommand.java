@@ -39,7 +39,7 @@ public final class ExportCommand implements Command {
 
 	static final Option<Boolean> PARAMS = Option.flag("params",
 			"chrome-json: also write each launch's parameter bytes in hex (args.params); off by default: about "
-					+ "120 bytes more per launch, a fifth of the file");
+					+ "120 bytes more per launch, a sixth of the file");
 
 	/** Perfetto and chrome://tracing struggle with JSON files beyond about this size. */
 	static final long LARGE_JSON = 1L << 30;

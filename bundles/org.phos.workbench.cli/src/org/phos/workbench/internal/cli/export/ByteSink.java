@@ -7,6 +7,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * A buffered byte writer for text formats, with the formatting an exporter needs done straight into the buffer
@@ -25,19 +29,48 @@ public final class ByteSink implements Closeable {
 	private static final int SLACK = 32;
 
 	private final OutputStream out;
-	private final byte[] buffer;
+	private byte[] buffer;
+	/**
+	 * With a background writer: the other buffer, which the writer may be writing out while this one fills
+	 * ({@link #pending}); null without one.
+	 */
+	private byte[] spare;
+	/** The background writer (one thread), or null when the buffer is written out by the thread that fills it. */
+	private final ExecutorService writer;
+	/** The block the background writer is writing, or null. */
+	private Future<?> pending;
 	/** How much of {@link #buffer} is filled before it is written out (its length less {@link #SLACK}). */
 	private final int limit;
 	private int position;
 	private long flushed;
 
 	public ByteSink(OutputStream out, int bufferSize) {
+		this(out, bufferSize, false);
+	}
+
+	/**
+	 * @param background whether a full buffer is written out by a background thread while the caller fills a
+	 *                   second one (two buffers, so memory stays fixed); the stream is then used by that thread
+	 *                   until {@link #flush()} or {@link #close()} returns, and the caller ends the sink with one
+	 *                   of them or, when abandoning it, {@link #stopWriter()}
+	 */
+	public ByteSink(OutputStream out, int bufferSize, boolean background) {
 		if (bufferSize < 64) {
 			throw new IllegalArgumentException("buffer of " + bufferSize + " bytes is smaller than 64");
 		}
 		this.out = out;
 		this.buffer = new byte[bufferSize + SLACK];
 		this.limit = bufferSize;
+		if (background) {
+			this.spare = new byte[bufferSize + SLACK];
+			this.writer = Executors.newSingleThreadExecutor(task -> {
+				Thread thread = new Thread(task, "phos export writer");
+				thread.setDaemon(true);
+				return thread;
+			});
+		} else {
+			this.writer = null;
+		}
 	}
 
 	/** A sink with a 1 MiB buffer: files are written in 1 MiB blocks. */
@@ -60,15 +93,78 @@ public final class ByteSink implements Closeable {
 	}
 
 	private void flushBuffer() throws IOException {
-		out.write(buffer, 0, position);
+		if (writer == null) {
+			out.write(buffer, 0, position);
+		} else {
+			awaitPending();
+			byte[] full = buffer;
+			int length = position;
+			pending = writer.submit(() -> {
+				out.write(full, 0, length);
+				return null;
+			});
+			buffer = spare;
+			spare = full;
+		}
 		flushed += position;
 		position = 0;
+	}
+
+	/** Waits for the block the background writer is writing, and rethrows what writing it threw. */
+	private void awaitPending() throws IOException {
+		Future<?> block = pending;
+		if (block == null) {
+			return;
+		}
+		pending = null;
+		boolean interrupted = false;
+		try {
+			while (true) {
+				try {
+					block.get();
+					return;
+				} catch (InterruptedException e) {
+					interrupted = true; // the block must be written (or fail) before the stream is used again
+				}
+			}
+		} catch (ExecutionException e) {
+			Throwable cause = e.getCause();
+			if (cause instanceof IOException io) {
+				throw io;
+			}
+			if (cause instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			if (cause instanceof Error error) {
+				throw error;
+			}
+			throw new IOException(cause);
+		} finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/**
+	 * Waits for the background writer (if any) and ends its thread; what is still buffered is not written. For
+	 * the end of an export, whether it completed (after {@link #flush()}) or not.
+	 */
+	public void stopWriter() throws IOException {
+		if (writer != null) {
+			try {
+				awaitPending();
+			} finally {
+				writer.shutdown();
+			}
+		}
 	}
 
 	/** Bytes as they are (already encoded, e.g. a pre-escaped name). */
 	public ByteSink raw(byte[] bytes) throws IOException {
 		if (bytes.length > limit / 2) {
 			flushBuffer();
+			awaitPending();
 			out.write(bytes);
 			flushed += bytes.length;
 			return this;
@@ -385,6 +481,7 @@ public final class ByteSink implements Closeable {
 
 	public void flush() throws IOException {
 		flushBuffer();
+		awaitPending();
 		out.flush();
 	}
 
@@ -392,8 +489,15 @@ public final class ByteSink implements Closeable {
 	public void close() throws IOException {
 		try {
 			flushBuffer();
+			awaitPending();
 		} finally {
-			out.close();
+			try {
+				if (writer != null) {
+					writer.shutdown();
+				}
+			} finally {
+				out.close();
+			}
 		}
 	}
 }

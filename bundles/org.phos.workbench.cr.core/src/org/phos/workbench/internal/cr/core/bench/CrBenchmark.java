@@ -14,6 +14,9 @@ import org.phos.workbench.cr.core.Simulator;
 import org.phos.workbench.cr.core.SoftCheckpointOptions;
 import org.phos.workbench.cr.core.SoftCopyOnWritePolicy;
 import org.phos.workbench.cr.core.TimelineSink;
+import org.phos.workbench.cr.core.trace.TraceWorkload;
+import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.TraceReader;
 
 /**
  * Benchmark of the simulator: a soft copy-on-write checkpoint (PhOS defaults, at a quarter of the launches) over
@@ -22,6 +25,11 @@ import org.phos.workbench.cr.core.TimelineSink;
  * heap's peak use. Arguments: launch counts (default 100000 1000000 10000000). Run with a small heap (-Xmx256m) to
  * see that exports do not need memory proportional to the workload. Times are the best of three runs, wall clock
  * and the main thread's CPU time (less disturbed by other load on a shared machine).
+ * <p>
+ * With {@code --trace FILE...} it measures the same checkpoint over recorded or generated {@code .phos} traces instead
+ * ({@code workbench generate --launches 1M --allocations 10000}): the trace is loaded once (time reported apart), then
+ * each run builds the {@link TraceWorkload} (read/write sets from observed accesses when present, else the
+ * whole-allocation placeholder) and simulates it.
  */
 public final class CrBenchmark {
     private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -29,7 +37,11 @@ public final class CrBenchmark {
     private CrBenchmark() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
+        if (args.length > 0 && args[0].equals("--trace")) {
+            traces(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         long[] sizes = args.length == 0 ? new long[] { 100_000, 1_000_000, 10_000_000 }
                 : java.util.Arrays.stream(args).mapToLong(Long::parseLong).toArray();
         MachineModel machine = MachineModel.h100();
@@ -74,6 +86,43 @@ public final class CrBenchmark {
                     m.checkpoints().isEmpty() ? 0 : m.checkpoints().get(0).fallbackCount(),
                     m.checkpointCompletionNs() / 1e6);
         }
+    }
+
+    private static void traces(String[] files) throws java.io.IOException {
+        MachineModel machine = MachineModel.h100();
+        System.out.println("trace  launches  load_s  simulate_s(median of 5)  cpu_s  runs_s  stall_ms  cow");
+        for (String file : files) {
+            long l0 = System.nanoTime();
+            Trace trace = TraceReader.read(java.nio.file.Path.of(file), null).trace();
+            double load = (System.nanoTime() - l0) / 1e9;
+            long[] wall = new long[5];
+            long[] cpu = new long[5];
+            SimulationMetrics m = null;
+            simulateTrace(trace, machine); // warm-up (JIT)
+            for (int rep = 0; rep < wall.length; rep++) {
+                long c0 = THREADS.getCurrentThreadCpuTime();
+                long a = System.nanoTime();
+                m = simulateTrace(trace, machine);
+                wall[rep] = System.nanoTime() - a;
+                cpu[rep] = THREADS.getCurrentThreadCpuTime() - c0;
+            }
+            long[] sortedWall = wall.clone();
+            long[] sortedCpu = cpu.clone();
+            java.util.Arrays.sort(sortedWall);
+            java.util.Arrays.sort(sortedCpu);
+            StringBuilder runs = new StringBuilder();
+            for (long w : wall) {
+                runs.append(String.format(Locale.ROOT, "%.3f ", w / 1e9));
+            }
+            System.out.printf(Locale.ROOT, "%s  %d  %.2f  %.3f  %.3f  [%s]  %.1f  %d%n", file, trace.launchCount(), load,
+                    sortedWall[2] / 1e9, sortedCpu[2] / 1e9, runs.toString().trim(), m.stallTotalNs() / 1e6,
+                    m.cowCount());
+        }
+    }
+
+    private static SimulationMetrics simulateTrace(Trace trace, MachineModel machine) {
+        TraceWorkload w = TraceWorkload.withBestAvailableSets(trace, "trace");
+        return Simulator.run(w, machine, policy(trace.launchCount()), TimelineSink.NONE, false, null);
     }
 
     private static SoftCopyOnWritePolicy policy(long launches) {
