@@ -68,6 +68,15 @@ public final class SummaryJson {
 		json.field("functions", s.functions());
 		json.field("parameterBytes", s.parameterBytes());
 		json.field("payloadBytes", s.payloadBytes());
+		json.name("observed").beginObject();
+		json.field("records", s.observed().records());
+		json.field("launches", s.observed().launches());
+		json.name("tools").beginArray();
+		for (String tool : s.observed().tools()) {
+			json.value(tool);
+		}
+		json.endArray();
+		json.endObject();
 		TimeSpan span = s.span();
 		json.name("timeSpan").beginObject();
 		json.field("hostFirstNs", span.hostFirstNs());

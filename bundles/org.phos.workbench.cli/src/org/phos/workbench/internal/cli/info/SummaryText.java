@@ -55,6 +55,11 @@ public final class SummaryText {
 		field(out, "contents", Human.count(s.eventCount()) + " events, " + plural(s.modules(), "module") + ", "
 				+ plural(s.functions(), "function") + ", " + Human.bytes(s.parameterBytes()) + " of launch parameters, "
 				+ Human.bytes(s.payloadBytes()) + " of copy payloads");
+		TraceSummary.ObservedStats observed = s.observed();
+		field(out, "observed", observed.records() == 0 ? "no observed accesses (no ground truth for validate)"
+				: Human.count(observed.records()) + " access records for " + Human.count(observed.launches()) + " of "
+						+ Human.count(s.counts().getOrDefault(EventKind.LAUNCH, 0)) + " launches, by "
+						+ String.join(", ", observed.tools()));
 		TimeSpan span = s.span();
 		field(out, "host time", Human.duration(span.hostLastNs() - span.hostFirstNs()) + " ("
 				+ Human.duration(span.hostFirstNs()) + " .. " + Human.duration(span.hostLastNs()) + " after start)");

@@ -40,7 +40,17 @@ import org.phos.workbench.trace.core.TraceHeader;
 public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int eventCount, Map<EventKind, Integer> counts,
 		int modules, int functions, List<KernelStats> kernels, AllocationStats allocations,
 		Map<CopyKind, CopyStats> copies, List<StreamStats> streams, TimeSpan span, long parameterBytes,
-		long payloadBytes, List<String> notes) {
+		long payloadBytes, List<String> notes, ObservedStats observed) {
+
+	/**
+	 * Ground truth held by the trace: observed-access records written by instrumentation.
+	 *
+	 * @param records observed-access records (one per launch and allocation)
+	 * @param launches distinct launches with at least one record
+	 * @param tools the tools that observed them, in order of first appearance
+	 */
+	public record ObservedStats(long records, long launches, List<String> tools) {
+	}
 
 	/** Launches and GPU time of one function. */
 	public record KernelStats(int functionId, String name, long launches, long timedLaunches, long gpuNs) {
@@ -292,6 +302,18 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 				timedOps == 0 ? 0 : gpuFirst, gpuLast, timedOps, gpuOps);
 		return new TraceSummary(trace.header(), end, n, counts, trace.modules().size(), trace.functions().size(),
 				kernels, allocationStats, copyStats, streams, span, trace.parameterBytes(), trace.payloadBytes(),
-				notes);
+				notes, observed(trace));
+	}
+
+	private static ObservedStats observed(Trace trace) {
+		java.util.Set<Long> launches = new java.util.HashSet<>();
+		java.util.Set<String> tools = new java.util.LinkedHashSet<>();
+		long records = 0;
+		for (org.phos.workbench.trace.core.ObservedAccess a : trace.observedAccesses()) {
+			records++;
+			launches.add(a.launchEvent());
+			tools.add(a.tool());
+		}
+		return new ObservedStats(records, launches.size(), List.copyOf(tools));
 	}
 }
