@@ -38,10 +38,8 @@ import org.phos.workbench.cr.core.SimulationMetrics;
 import org.phos.workbench.cr.core.TimelineModel;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
 import org.phos.workbench.trace.core.Trace;
-import org.phos.workbench.trace.core.TraceFormatException;
+import org.phos.workbench.internal.cli.commands.TraceLoader;
 import org.phos.workbench.trace.core.TraceLoadResult;
-import org.phos.workbench.trace.core.TraceReader;
-import org.phos.workbench.trace.core.TraceWarning;
 
 /**
  * {@code workbench simulate TRACE --policy SPEC[;SPEC...] --out DIR}: replays a trace under checkpoint/restore
@@ -259,29 +257,6 @@ public final class SimulateCommand implements Command {
 	}
 
 	private static TraceLoadResult load(Path file, CommandContext context) throws CommandFailedException {
-		if (!Files.exists(file)) {
-			throw new CommandFailedException(file + ": no such file");
-		}
-		if (Files.isDirectory(file)) {
-			throw new CommandFailedException(file + ": is a directory, not a trace file");
-		}
-		IProgressMonitor monitor = context.progress();
-		TraceLoadResult result;
-		try {
-			result = TraceReader.read(file, monitor);
-		} catch (TraceFormatException e) {
-			throw new CommandFailedException(file + ": cannot load: at byte offset " + e.offset() + ": " + e.reason(),
-					e);
-		} catch (IOException e) {
-			throw new CommandFailedException(file + ": cannot read: " + Main.describe(e), e);
-		} catch (UncheckedIOException e) {
-			throw new CommandFailedException(file + ": cannot read: " + Main.describe(e.getCause()), e);
-		} finally {
-			monitor.done();
-		}
-		for (TraceWarning warning : result.warnings()) {
-			context.warn(file + ": at byte offset " + warning.offset() + ": " + warning.message());
-		}
-		return result;
+		return TraceLoader.load(file, context);
 	}
 }

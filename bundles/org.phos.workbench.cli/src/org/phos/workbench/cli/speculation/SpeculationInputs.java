@@ -2,14 +2,12 @@ package org.phos.workbench.cli.speculation;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import org.eclipse.core.runtime.IProgressMonitor;
 import org.phos.workbench.cli.CommandContext;
 import org.phos.workbench.cli.CommandFailedException;
 import org.phos.workbench.cli.Main;
@@ -20,10 +18,8 @@ import org.phos.workbench.speculation.core.EngineRegistry;
 import org.phos.workbench.speculation.core.SpeculationEngine;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.Trace;
-import org.phos.workbench.trace.core.TraceFormatException;
+import org.phos.workbench.internal.cli.commands.TraceLoader;
 import org.phos.workbench.trace.core.TraceLoadResult;
-import org.phos.workbench.trace.core.TraceReader;
-import org.phos.workbench.trace.core.TraceWarning;
 
 /** What both speculation commands share: options, loading the trace, making engines, writing output files. */
 final class SpeculationInputs {
@@ -68,29 +64,7 @@ final class SpeculationInputs {
 	}
 
 	static TraceLoadResult load(String name, CommandContext context) throws CommandFailedException {
-		Path file = Path.of(name);
-		if (!Files.isRegularFile(file)) {
-			throw new CommandFailedException(file + (Files.isDirectory(file) ? ": is a directory, not a trace file"
-					: ": no such file"));
-		}
-		IProgressMonitor monitor = context.progress();
-		TraceLoadResult result;
-		try {
-			result = TraceReader.read(file, monitor);
-		} catch (TraceFormatException e) {
-			throw new CommandFailedException(file + ": cannot load: at byte offset " + e.offset() + ": " + e.reason(),
-					e);
-		} catch (IOException e) {
-			throw new CommandFailedException(file + ": cannot read: " + Main.describe(e), e);
-		} catch (UncheckedIOException e) {
-			throw new CommandFailedException(file + ": cannot read: " + Main.describe(e.getCause()), e);
-		} finally {
-			monitor.done();
-		}
-		for (TraceWarning warning : result.warnings()) {
-			context.warn(file + ": at byte offset " + warning.offset() + ": " + warning.message());
-		}
-		return result;
+		return TraceLoader.load(Path.of(name), context);
 	}
 
 	static String kernelName(Trace trace, int functionId) {

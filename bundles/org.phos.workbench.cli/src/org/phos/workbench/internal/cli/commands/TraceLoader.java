@@ -17,12 +17,12 @@ import org.phos.workbench.trace.core.TraceWarning;
  * Loads a trace for a command: checks the file, reads it with progress on a terminal, turns reader failures into
  * one-line messages (file and byte offset), and prints the warnings of a damaged file that loaded its intact prefix.
  */
-final class TraceLoader {
+public final class TraceLoader {
 
 	private TraceLoader() {
 	}
 
-	static TraceLoadResult load(Path file, CommandContext context) throws CommandFailedException {
+	public static TraceLoadResult load(Path file, CommandContext context) throws CommandFailedException {
 		InputFiles.checkReadable(file);
 		IProgressMonitor monitor = context.progress();
 		TraceLoadResult result;

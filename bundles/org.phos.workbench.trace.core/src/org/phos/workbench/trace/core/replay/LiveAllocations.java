@@ -191,30 +191,50 @@ public final class LiveAllocations implements Iterable<Allocation> {
         // in the CPU instead of each waiting for a mispredicted branch: the radix table names the block, four steps
         // over its samples (a few KiB for all blocks, they stay in cache) the group, four over the group's keys the
         // entry. Keys and addresses lie in [0, 2^63), so "a <= k" is the sign bit of a - k - 1, without overflow.
+        // Kept in small methods so that the JIT inlines the whole lookup into hot callers (one method of this size
+        // would pass HotSpot's inlining limit of 325 bytecode bytes, and every lookup would then pay a call).
         long k = address;
         if (k + 1 <= 0 || blockCount == 0) { // negative, or the top address (which no allocation can contain)
             return -1;
         }
-        int bucket = (int) Math.min(Math.max(k - radixLo, 0) >>> radixShift, radixBuckets);
+        int b = blockOf(k);
+        long[] keys = blockData[b];
+        int i = entryOf(keys, groupOf(samples, b * GROUPS, k), k);
+        return idIfInside(keys, i, k);
+    }
+
+    /** The block whose range holds key k (block 0 for keys below all), k in [0, 2^63 - 1), blockCount > 0. */
+    private int blockOf(long k) {
         int[] r = radix;
+        int bucket = (int) Math.min(Math.max(k - radixLo, 0) >>> radixShift, radixBuckets);
         int b = r[bucket];
-        if (r[bucket + 1] - b > 1) {
-            b = blockFor(k, b, r[bucket + 1]);
-        } else {
-            b += (int) ((firstKeys[b + 1] - k - 1) >>> 63);
+        int last = r[bucket + 1];
+        if (last - b > 1) {
+            return blockFor(k, b, last);
         }
-        long[] s = samples;
-        int at = b * GROUPS;
+        return b + (int) ((firstKeys[b + 1] - k - 1) >>> 63);
+    }
+
+    /** The first entry of the group of block data {@code keys} that holds key k, from the block's samples at s[at]. */
+    private static int groupOf(long[] s, int at, long k) {
         at += 8 & (int) ((s[at + 8] - k - 1) >> 63);
         at += 4 & (int) ((s[at + 4] - k - 1) >> 63);
         at += 2 & (int) ((s[at + 2] - k - 1) >> 63);
         at += 1 & (int) ((s[at + 1] - k - 1) >> 63);
-        long[] keys = blockData[b];
-        int i = (at & (GROUPS - 1)) * GROUP;
+        return (at & (GROUPS - 1)) * GROUP;
+    }
+
+    /** The last entry at or after i, within its group of {@value #GROUP}, whose key is at or below k. */
+    private static int entryOf(long[] keys, int i, long k) {
         i += 8 & (int) ((keys[i + 8] - k - 1) >> 63);
         i += 4 & (int) ((keys[i + 4] - k - 1) >> 63);
         i += 2 & (int) ((keys[i + 2] - k - 1) >> 63);
         i += 1 & (int) ((keys[i + 1] - k - 1) >> 63);
+        return i;
+    }
+
+    /** The id of entry i if it contains k, else -1. */
+    private static long idIfInside(long[] keys, int i, long k) {
         long inside = ((k - keys[BLOCK + 2 * i]) & (keys[i] - k - 1)) >> 63; // all ones iff keys[i] <= k < end
         return (keys[BLOCK + 2 * i + 1] & inside) | ~inside;
     }
@@ -232,26 +252,9 @@ public final class LiveAllocations implements Iterable<Allocation> {
         if (k + 1 <= 0 || blockCount == 0) {
             return -1;
         }
-        int bucket = (int) Math.min(Math.max(k - radixLo, 0) >>> radixShift, radixBuckets);
-        int[] r = radix;
-        int b = r[bucket];
-        if (r[bucket + 1] - b > 1) {
-            b = blockFor(k, b, r[bucket + 1]);
-        } else {
-            b += (int) ((firstKeys[b + 1] - k - 1) >>> 63);
-        }
-        long[] s = samples;
-        int at = b * GROUPS;
-        at += 8 & (int) ((s[at + 8] - k - 1) >> 63);
-        at += 4 & (int) ((s[at + 4] - k - 1) >> 63);
-        at += 2 & (int) ((s[at + 2] - k - 1) >> 63);
-        at += 1 & (int) ((s[at + 1] - k - 1) >> 63);
+        int b = blockOf(k);
         long[] keys = blockData[b];
-        int i = (at & (GROUPS - 1)) * GROUP;
-        i += 8 & (int) ((keys[i + 8] - k - 1) >> 63);
-        i += 4 & (int) ((keys[i + 4] - k - 1) >> 63);
-        i += 2 & (int) ((keys[i + 2] - k - 1) >> 63);
-        i += 1 & (int) ((keys[i + 1] - k - 1) >> 63);
+        int i = entryOf(keys, groupOf(samples, b * GROUPS, k), k);
         long base = keys[i];
         long end = keys[BLOCK + 2 * i];
         if (k < base || k >= end) {
