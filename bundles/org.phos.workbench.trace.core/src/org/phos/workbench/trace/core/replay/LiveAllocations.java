@@ -21,11 +21,13 @@ import org.eclipse.jdt.annotation.Nullable;
  * equal power-of-two buckets (about {@value #RADIX_PER_BLOCK} per block) and each bucket holds the last block starting
  * below it, so the block is one table load plus, almost always, one compare (a bucket that spans several block
  * starts, as with addresses clustered in far-apart regions, falls back to a binary search of the block starts). Then
- * four branch-free steps over the block's 16 samples pick a group and four over the group's 16 bases pick the entry,
- * whose end and id sit next to each other. The table changes only where a block's first base moves (an O(buckets
- * between the old and new base) fix) and is rebuilt when blocks split, merge or go. Addresses are
- * non-negative longs: device and host virtual addresses lie far below 2<sup>63</sup>, and allocations reaching above it
- * are rejected (lookups of such addresses find nothing), which lets every comparison be plain arithmetic.
+ * branch-free counting over the block's 16 samples picks a group and over the group's 16 bases the entry, whose end
+ * and id sit next to each other; each count takes two rounds of three independent compares, so a lookup waits on
+ * memory four times there (four rounds of loads that depend on each other) instead of eight. The table changes only
+ * where a block's first base moves (an O(buckets between the old and new base) fix) and is rebuilt when blocks split,
+ * merge or go. Addresses are non-negative longs: device and host virtual addresses lie far below 2<sup>63</sup>, and
+ * allocations reaching above it are rejected (lookups of such addresses find nothing), which lets every comparison be
+ * plain arithmetic.
  * <p>
  * Allocation ids are caller-chosen non-negative longs (the replay engine uses the event index of the Alloc);
  * {@code -1} means "none". Rules: a size must be positive and {@code base + size} must not pass 2<sup>63</sup>; an
@@ -188,9 +190,9 @@ public final class LiveAllocations implements Iterable<Allocation> {
      */
     public long find(long address) {
         // Short and free of data-dependent branches (but the rare crowded bucket), so that consecutive lookups overlap
-        // in the CPU instead of each waiting for a mispredicted branch: the radix table names the block, four steps
-        // over its samples (a few KiB for all blocks, they stay in cache) the group, four over the group's keys the
-        // entry. Keys and addresses lie in [0, 2^63), so "a <= k" is the sign bit of a - k - 1, without overflow.
+        // in the CPU instead of each waiting for a mispredicted branch: the radix table names the block, counting
+        // over its samples (a few KiB for all blocks, they stay in cache) the group, over the group's keys the entry.
+        // Keys and addresses lie in [0, 2^63), so "a <= k" is the sign bit of a - k - 1, without overflow.
         // Kept in small methods so that the JIT inlines the whole lookup into hot callers (one method of this size
         // would pass HotSpot's inlining limit of 325 bytecode bytes, and every lookup would then pay a call).
         long k = address;
@@ -199,7 +201,7 @@ public final class LiveAllocations implements Iterable<Allocation> {
         }
         int b = blockOf(k);
         long[] keys = blockData[b];
-        int i = entryOf(keys, groupOf(samples, b * GROUPS, k), k);
+        int i = entryOf(keys, (groupOf(samples, b * GROUPS, k) & (GROUPS - 1)) * GROUP, k);
         return idIfInside(keys, i, k);
     }
 
@@ -215,22 +217,25 @@ public final class LiveAllocations implements Iterable<Allocation> {
         return b + (int) ((firstKeys[b + 1] - k - 1) >>> 63);
     }
 
-    /** The first entry of the group of block data {@code keys} that holds key k, from the block's samples at s[at]. */
+    /**
+     * The sample (index into s) of the group that holds key k, from the block's {@value #GROUPS} samples at s[at]:
+     * counts the samples at or below k in two rounds of three independent compares (every 4th sample, then the three
+     * after the one found), so that the loads of a round go out together instead of one after the other.
+     */
     private static int groupOf(long[] s, int at, long k) {
-        at += 8 & (int) ((s[at + 8] - k - 1) >> 63);
-        at += 4 & (int) ((s[at + 4] - k - 1) >> 63);
-        at += 2 & (int) ((s[at + 2] - k - 1) >> 63);
-        at += 1 & (int) ((s[at + 1] - k - 1) >> 63);
-        return (at & (GROUPS - 1)) * GROUP;
+        long k1 = k + 1;
+        at += (int) (((s[at + 4] - k1) >>> 63) + ((s[at + 8] - k1) >>> 63) + ((s[at + 12] - k1) >>> 63)) << 2;
+        return at + (int) (((s[at + 1] - k1) >>> 63) + ((s[at + 2] - k1) >>> 63) + ((s[at + 3] - k1) >>> 63));
     }
 
-    /** The last entry at or after i, within its group of {@value #GROUP}, whose key is at or below k. */
+    /**
+     * The last entry of the group of {@value #GROUP} starting at i whose key is at or below k (i itself when none is),
+     * in the same two rounds as {@link #groupOf}: the first round requests all the group's cache lines at once.
+     */
     private static int entryOf(long[] keys, int i, long k) {
-        i += 8 & (int) ((keys[i + 8] - k - 1) >> 63);
-        i += 4 & (int) ((keys[i + 4] - k - 1) >> 63);
-        i += 2 & (int) ((keys[i + 2] - k - 1) >> 63);
-        i += 1 & (int) ((keys[i + 1] - k - 1) >> 63);
-        return i;
+        long k1 = k + 1;
+        i += (int) (((keys[i + 4] - k1) >>> 63) + ((keys[i + 8] - k1) >>> 63) + ((keys[i + 12] - k1) >>> 63)) << 2;
+        return i + (int) (((keys[i + 1] - k1) >>> 63) + ((keys[i + 2] - k1) >>> 63) + ((keys[i + 3] - k1) >>> 63));
     }
 
     /** The id of entry i if it contains k, else -1. */
@@ -254,7 +259,7 @@ public final class LiveAllocations implements Iterable<Allocation> {
         }
         int b = blockOf(k);
         long[] keys = blockData[b];
-        int i = entryOf(keys, groupOf(samples, b * GROUPS, k), k);
+        int i = entryOf(keys, (groupOf(samples, b * GROUPS, k) & (GROUPS - 1)) * GROUP, k);
         long base = keys[i];
         long end = keys[BLOCK + 2 * i];
         if (k < base || k >= end) {
@@ -285,34 +290,18 @@ public final class LiveAllocations implements Iterable<Allocation> {
         for (; q + batch <= n; q += batch) {
             for (int j = 0; j < batch; j++) {
                 long k = Math.min(addresses[q + j] & Long.MAX_VALUE, PAD - 1); // others are masked out at the end
-                int bucket = (int) Math.min(Math.max(k - radixLo, 0) >>> radixShift, radixBuckets);
-                int b = radix[bucket];
-                if (radix[bucket + 1] - b > 1) {
-                    b = blockFor(k, b, radix[bucket + 1]);
-                } else {
-                    b += (int) ((firstKeys[b + 1] - k - 1) >>> 63);
-                }
-                at[j] = b * GROUPS;
+                at[j] = blockOf(k) * GROUPS;
             }
             for (int j = 0; j < batch; j++) {
                 long k = Math.min(addresses[q + j] & Long.MAX_VALUE, PAD - 1);
-                int a = at[j];
-                a += 8 & (int) ((samples[a + 8] - k - 1) >> 63);
-                a += 4 & (int) ((samples[a + 4] - k - 1) >> 63);
-                a += 2 & (int) ((samples[a + 2] - k - 1) >> 63);
-                a += 1 & (int) ((samples[a + 1] - k - 1) >> 63);
-                at[j] = a;
+                at[j] = groupOf(samples, at[j], k);
             }
             for (int j = 0; j < batch; j++) {
                 long address = addresses[q + j];
                 long k = Math.min(address & Long.MAX_VALUE, PAD - 1);
                 int a = at[j];
-                long[] keys = blockData[a >>> 4];
-                int i = (a & (GROUPS - 1)) * GROUP;
-                i += 8 & (int) ((keys[i + 8] - k - 1) >> 63);
-                i += 4 & (int) ((keys[i + 4] - k - 1) >> 63);
-                i += 2 & (int) ((keys[i + 2] - k - 1) >> 63);
-                i += 1 & (int) ((keys[i + 1] - k - 1) >> 63);
+                long[] keys = blockData[a / GROUPS];
+                int i = entryOf(keys, (a & (GROUPS - 1)) * GROUP, k);
                 long inside = ((k - keys[BLOCK + 2 * i]) & (keys[i] - k - 1)) >> 63;
                 inside &= ~((address >> 63) | ((address + 1) >> 63)); // negative or the top address: nothing
                 out[q + j] = (keys[BLOCK + 2 * i + 1] & inside) | ~inside;
