@@ -71,7 +71,10 @@ public final class TraceLoadBenchmark {
         }
     }
 
-    /** Measures loading {@code file}: one warm-up load, {@code runs} timed loads, then the heap of one model. */
+    /**
+     * Measures loading {@code file}: one warm-up load, {@code runs} timed loads (each after a full GC, outside the
+     * timing), then the heap of one model.
+     */
     public static LoadFigures measure(Path file, int runs, double generateSeconds) throws IOException {
         if (runs < 1) {
             throw new IllegalArgumentException("runs must be >= 1: " + runs);
@@ -83,6 +86,9 @@ public final class TraceLoadBenchmark {
         long launches = 0;
         long events = 0;
         for (int k = 0; k < runs; k++) {
+            // each load starts from a collected heap, as a workbench loading one trace does, instead of paying for
+            // evacuating the previous run's model (garbage by now) inside its own timing
+            System.gc();
             long c = threads.getCurrentThreadCpuTime();
             long t = System.nanoTime();
             TraceLoadResult r = TraceReader.read(file, null);
