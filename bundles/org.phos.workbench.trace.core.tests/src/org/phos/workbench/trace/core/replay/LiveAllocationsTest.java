@@ -86,7 +86,7 @@ class LiveAllocationsTest {
     /**
      * The radix table under address layouts that stress it: allocations clustered in a few regions terabytes apart (so
      * most buckets are empty and a few cover many blocks), growing upward past the table's span, shrinking from the
-     * bottom and the top (block starts move, blocks go), all checked against a TreeMap, through find and findAll.
+     * bottom and the top (block starts move, blocks go), all checked against a TreeMap.
      */
     @ParameterizedTest
     @ValueSource(longs = { 5, 6, 7 })
@@ -144,7 +144,7 @@ class LiveAllocationsTest {
         };
     }
 
-    /** find and findAll (odd lengths too, so the batched and the one-by-one paths both run) against the reference. */
+    /** find against the reference, on addresses near live allocations and anywhere (negative ones too). */
     private static void assertFindsAgree(TreeMap<Long, long[]> ref, LiveAllocations live, SplittableRandom random) {
         int n = ref.isEmpty() ? 13 : 1000 + random.nextInt(8);
         long[] addresses = new long[n];
@@ -152,31 +152,23 @@ class LiveAllocationsTest {
             addresses[q] = ref.isEmpty() || q % 50 == 0 ? random.nextLong() | (q % 100 == 0 ? Long.MIN_VALUE : 0)
                     : nearby(ref, random);
         }
-        long[] found = new long[n];
-        live.findAll(addresses, found, n);
         for (int q = 0; q < n; q++) {
-            long expected = refFind(ref, addresses[q]);
-            assertEquals(expected, found[q], "findAll 0x" + Long.toHexString(addresses[q]));
-            assertEquals(expected, live.find(addresses[q]), "find 0x" + Long.toHexString(addresses[q]));
+            assertEquals(refFind(ref, addresses[q]), live.find(addresses[q]), "find 0x" + Long.toHexString(addresses[q]));
         }
     }
 
     @Test
-    void findAllOnAnEmptySetAndBadLengths() {
+    void findOnAnEmptySetAndAtTheEdgesOfTheAddressSpace() {
         LiveAllocations live = new LiveAllocations();
-        long[] out = new long[10];
-        live.findAll(new long[] { 0, 1, -1, 0x7f00_0000_0000L, 5, 6, 7, 8, 9, 10 }, out, 10);
-        for (long id : out) {
-            assertEquals(-1, id);
+        for (long address : new long[] { 0, 1, -1, 0x7f00_0000_0000L, Long.MAX_VALUE }) {
+            assertEquals(-1, live.find(address));
         }
         live.add(0x1000, 0x100, 3);
-        assertThrows(IndexOutOfBoundsException.class, () -> live.findAll(new long[4], new long[8], 8));
-        assertThrows(IndexOutOfBoundsException.class, () -> live.findAll(new long[8], new long[4], 8));
         long[] addresses = { 0x1000, 0x10ff, 0x1100, 0xfff, Long.MIN_VALUE | 0x1000, -1, 0x1080, 0, Long.MAX_VALUE, 0x1001 };
-        long[] found = new long[addresses.length];
-        live.findAll(addresses, found, addresses.length);
-        assertEquals(List.of(3L, 3L, -1L, -1L, -1L, -1L, 3L, -1L, -1L, 3L),
-                java.util.Arrays.stream(found).boxed().toList());
+        long[] expected = { 3, 3, -1, -1, -1, -1, 3, -1, -1, 3 };
+        for (int q = 0; q < addresses.length; q++) {
+            assertEquals(expected[q], live.find(addresses[q]), "find 0x" + Long.toHexString(addresses[q]));
+        }
     }
 
     private static long refOverlapId(TreeMap<Long, long[]> ref, long base, long size) {

@@ -270,48 +270,6 @@ public final class LiveAllocations implements Iterable<Allocation> {
         return keys[BLOCK + 2 * i + 1];
     }
 
-    /**
-     * Looks up many addresses: {@code out[q] = find(addresses[q])} for q in {@code [0, n)}. Interleaves the lookups
-     * in small batches stage by stage, so that their memory accesses overlap even where the CPU would not reorder
-     * that far on its own.
-     *
-     * @throws IndexOutOfBoundsException if either array is shorter than {@code n}
-     */
-    public void findAll(long[] addresses, long[] out, int n) {
-        java.util.Objects.checkFromToIndex(0, n, addresses.length);
-        java.util.Objects.checkFromToIndex(0, n, out.length);
-        if (blockCount == 0) {
-            java.util.Arrays.fill(out, 0, n, -1L);
-            return;
-        }
-        final int batch = 8;
-        int[] at = new int[batch];
-        int q = 0;
-        for (; q + batch <= n; q += batch) {
-            for (int j = 0; j < batch; j++) {
-                long k = Math.min(addresses[q + j] & Long.MAX_VALUE, PAD - 1); // others are masked out at the end
-                at[j] = blockOf(k) * GROUPS;
-            }
-            for (int j = 0; j < batch; j++) {
-                long k = Math.min(addresses[q + j] & Long.MAX_VALUE, PAD - 1);
-                at[j] = groupOf(samples, at[j], k);
-            }
-            for (int j = 0; j < batch; j++) {
-                long address = addresses[q + j];
-                long k = Math.min(address & Long.MAX_VALUE, PAD - 1);
-                int a = at[j];
-                long[] keys = blockData[a / GROUPS];
-                int i = entryOf(keys, (a & (GROUPS - 1)) * GROUP, k);
-                long inside = ((k - keys[BLOCK + 2 * i]) & (keys[i] - k - 1)) >> 63;
-                inside &= ~((address >> 63) | ((address + 1) >> 63)); // negative or the top address: nothing
-                out[q + j] = (keys[BLOCK + 2 * i + 1] & inside) | ~inside;
-            }
-        }
-        for (; q < n; q++) {
-            out[q] = find(addresses[q]);
-        }
-    }
-
     /** The live allocation containing {@code address}, or null; allocates a record, prefer {@link #find} in loops. */
     public @Nullable Allocation get(long address) {
         long k = address;
