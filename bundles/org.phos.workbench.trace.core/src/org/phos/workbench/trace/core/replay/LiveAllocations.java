@@ -528,20 +528,23 @@ public final class LiveAllocations implements Iterable<Allocation> {
         return blockFor(k, 0, blockCount - 1) - (firstKeys[0] <= k ? 0 : 1);
     }
 
-    /** The last block in [lo, hi] with first key <= k, or lo when none is. */
+    /**
+     * The last block in [lo, hi] with first key <= k, or lo when none is. Branch-free (steps of falling powers of two,
+     * each taken or not by arithmetic on the compare), because a lookup lands here whenever its radix bucket spans
+     * several blocks, which is the common case when allocations cluster in far-apart address regions (device heap,
+     * pools, managed and host memory), and a mispredicted branch per step would cost more than the loads.
+     */
     private int blockFor(long k, int lo, int hi) {
-        int found = lo;
-        lo++;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (firstKeys[mid] <= k) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
+        long[] keys = firstKeys;
+        int b = lo;
+        long k1 = k + 1;
+        for (int step = Integer.highestOneBit(Math.max(hi - lo, 0)); step > 0; step >>>= 1) {
+            int t = b + step;
+            // 1 iff t <= hi and keys[t] <= k; keys past hi are never read as a step's target
+            int take = (int) (((keys[Math.min(t, hi)] - k1) >>> 63) & ((t - hi - 1) >>> 31));
+            b += step & -take;
         }
-        return found;
+        return b;
     }
 
     /** Index of the last entry of the block with key <= k, or -1. */

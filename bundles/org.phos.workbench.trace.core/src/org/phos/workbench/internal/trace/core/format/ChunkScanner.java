@@ -27,6 +27,10 @@ final class ChunkScanner {
         @Nullable String damage;
         boolean unknownCodec;
         boolean end;
+        /** An EventBatch decoded ahead by the reader thread, or null (then the loader decodes it). */
+        @Nullable DecodedEvents decoded;
+        /** Why decoding ahead failed (the chunk is damaged), or null. */
+        @Nullable String decodeError;
     }
 
     private final FileChannel ch;

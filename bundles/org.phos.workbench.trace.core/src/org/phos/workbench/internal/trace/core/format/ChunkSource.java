@@ -11,13 +11,14 @@ import org.phos.workbench.internal.trace.core.format.ChunkScanner.RawChunk;
 
 /**
  * Where the loader gets its chunks: directly from a {@link ChunkScanner} on the loading thread (small files), or
- * from a reader thread that scans ahead (reading, CRC, zstd) while the loading thread decodes, a few chunks deep.
+ * from a reader thread that scans ahead (reading, CRC, zstd, and decoding event batches into {@link DecodedEvents})
+ * while the loading thread appends to the model, a few chunks deep.
  */
 abstract class ChunkSource implements AutoCloseable {
     abstract RawChunk next() throws IOException;
 
-    /** Gives a payload buffer back once its chunk is decoded. */
-    abstract void recycle(byte @Nullable [] buffer);
+    /** Gives a chunk's buffers back once the loader is done with it. */
+    abstract void recycle(RawChunk chunk);
 
     @Override
     public abstract void close();
@@ -34,8 +35,8 @@ abstract class ChunkSource implements AutoCloseable {
             }
 
             @Override
-            void recycle(byte @Nullable [] buffer) {
-                spare = buffer;
+            void recycle(RawChunk chunk) {
+                spare = chunk.payload;
             }
 
             @Override
@@ -53,6 +54,11 @@ abstract class ChunkSource implements AutoCloseable {
         private static final int MAX_RECYCLED = 16 << 20;
         private final BlockingQueue<Object> ready = new ArrayBlockingQueue<>(DEPTH);
         private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(DEPTH + 2);
+        private final BlockingQueue<DecodedEvents> freeDecoded = new ArrayBlockingQueue<>(DEPTH + 2);
+        /** The reader thread's own codec (a codec holds decoding scratch). */
+        private final EventCodec codec = new EventCodec();
+        /** Events in the batches decoded ahead so far: the first_index the next batch must have. */
+        private long eventsAhead;
         private final Thread thread;
         private volatile boolean stopped;
 
@@ -68,6 +74,9 @@ abstract class ChunkSource implements AutoCloseable {
                 boolean last;
                 try {
                     RawChunk c = scanner.next(free.poll());
+                    if (!c.end && c.damage == null && !c.unknownCodec && c.type == Chunks.EVENT_BATCH) {
+                        decodeAhead(c);
+                    }
                     item = c;
                     last = c.end || c.damage != null;
                 } catch (IOException | RuntimeException | Error e) {
@@ -84,6 +93,29 @@ abstract class ChunkSource implements AutoCloseable {
                 if (last) {
                     return;
                 }
+            }
+        }
+
+        /** Decodes an EventBatch into buffers; a failure is left for the loader to report, as its own would be. */
+        private void decodeAhead(RawChunk c) {
+            DecodedEvents d = freeDecoded.poll();
+            if (d == null) {
+                d = new DecodedEvents();
+            }
+            d.reset();
+            byte[] payload = c.payload;
+            if (payload == null) {
+                return;
+            }
+            try {
+                int n = codec.decodeBatch(payload, 0, c.length, d, eventsAhead);
+                d.first = eventsAhead;
+                eventsAhead += n;
+                c.decoded = d;
+            } catch (WireFormatException e) {
+                c.decodeError = Chunks.typeName(c.type) + " chunk does not decode: " + e.getMessage();
+            } catch (RuntimeException e) {
+                c.decodeError = Chunks.typeName(c.type) + " chunk does not decode (internal error " + e + ")";
             }
         }
 
@@ -109,9 +141,15 @@ abstract class ChunkSource implements AutoCloseable {
         }
 
         @Override
-        void recycle(byte @Nullable [] buffer) {
+        void recycle(RawChunk chunk) {
+            byte[] buffer = chunk.payload;
             if (buffer != null && buffer.length <= MAX_RECYCLED) {
                 free.offer(buffer);
+            }
+            DecodedEvents d = chunk.decoded;
+            if (d != null) {
+                chunk.decoded = null;
+                freeDecoded.offer(d);
             }
         }
 

@@ -1,12 +1,12 @@
 package org.phos.workbench.internal.trace.core.format;
 
-import org.phos.workbench.internal.trace.core.model.TraceColumns;
+import org.phos.workbench.internal.trace.core.model.EventSink;
 import org.phos.workbench.trace.core.TraceEvent;
 
 /**
  * Events on the wire. Encoding writes {@code Event} messages into an {@code EventBatch}; decoding walks an
- * {@code EventBatch} payload and appends each event straight to {@link TraceColumns}, holding the fields of the
- * event being decoded in a reused scratch array (no object per event). Protobuf rules are kept: unknown fields are
+ * {@code EventBatch} payload and hands each event to an {@link EventSink} (the columns, or the reader's look-ahead
+ * buffer), holding the fields of the event being decoded in a reused scratch array (no object per event). Protobuf rules are kept: unknown fields are
  * skipped, the last value of a scalar wins, a repeated oneof member merges, a different one replaces it.
  */
 public final class EventCodec {
@@ -121,18 +121,19 @@ public final class EventCodec {
      *
      * @param expectedFirst index the batch's first event must have (events already loaded)
      */
-    public int decodeBatch(byte[] buf, int off, int len, TraceColumns out, long expectedFirst)
+    public int decodeBatch(byte[] buf, int off, int len, EventSink out, long expectedFirst)
             throws WireFormatException {
         ProtoReader r = this.r;
         r.reset(buf, off, off + len);
         long firstIndex = 0;
-        int before = out.eventCount();
+        int count = 0;
         while (r.more()) {
             int t = r.tag();
             if (t == (2 << 3 | ProtoReader.LEN)) {
                 int n = r.length();
                 int end = r.pos + n;
                 decodeEvent(r, end, out);
+                count++;
                 r.pos = end;
                 r.limit = off + len;
             } else if (t == (1 << 3)) {
@@ -145,10 +146,10 @@ public final class EventCodec {
             throw new WireFormatException("batch first_index is " + Long.toUnsignedString(firstIndex)
                     + " but " + expectedFirst + " events precede it (a batch is missing or repeated)");
         }
-        return out.eventCount() - before;
+        return count;
     }
 
-    private void decodeEvent(ProtoReader r, int end, TraceColumns out) throws WireFormatException {
+    private void decodeEvent(ProtoReader r, int end, EventSink out) throws WireFormatException {
         int outer = r.limit;
         r.limit = end;
         long host = 0;

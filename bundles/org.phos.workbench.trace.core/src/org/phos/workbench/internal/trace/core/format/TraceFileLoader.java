@@ -35,11 +35,18 @@ public final class TraceFileLoader {
     static final long PIPELINE_THRESHOLD = 1 << 20;
 
     private final Path file;
+    private final long pipelineThreshold;
     private final List<TraceWarning> warnings = new ArrayList<>();
     private final EventCodec codec = new EventCodec();
 
     public TraceFileLoader(Path file) {
+        this(file, PIPELINE_THRESHOLD);
+    }
+
+    /** With another size from which the second thread scans and decodes ahead (tests compare both paths). */
+    TraceFileLoader(Path file, long pipelineThreshold) {
         this.file = file;
+        this.pipelineThreshold = pipelineThreshold;
     }
 
     public TraceLoadResult load(@Nullable IProgressMonitor monitor) throws IOException {
@@ -51,7 +58,7 @@ public final class TraceFileLoader {
             progress.beginTask("Loading " + file.getFileName(), (int) Math.min(Integer.MAX_VALUE, size / PROGRESS_UNIT + 1));
             checkFileHeader(ch, size);
             ChunkScanner scanner = new ChunkScanner(ch, size);
-            try (ChunkSource source = size >= PIPELINE_THRESHOLD
+            try (ChunkSource source = size >= pipelineThreshold
                     ? ChunkSource.pipelined(scanner, file.getFileName().toString())
                     : ChunkSource.inline(scanner)) {
                 return load(source, size, progress);
@@ -91,10 +98,10 @@ public final class TraceFileLoader {
                 if (columns == null) {
                     columns = firstChunk(c.type, payload, c.length, c.offset);
                 } else {
-                    damage = decode(c.type, payload, c.length, columns, c.offset);
+                    damage = decode(c, columns);
                     ended |= c.type == Chunks.TRACE_END && damage == null;
                 }
-                source.recycle(payload);
+                source.recycle(c);
             }
             if (damage != null) {
                 if (columns == null) {
@@ -156,7 +163,17 @@ public final class TraceFileLoader {
     }
 
     /** Decodes one chunk after the header into {@code columns}; returns what is wrong or null. */
-    private @Nullable String decode(int type, byte[] payload, int length, TraceColumns columns, long offset) {
+    private @Nullable String decode(ChunkScanner.RawChunk c, TraceColumns columns) {
+        int type = c.type;
+        byte[] payload = c.payload;
+        int length = c.length;
+        long offset = c.offset;
+        if (payload == null) {
+            return Chunks.typeName(type) + " chunk has no payload";
+        }
+        if (c.decodeError != null) {
+            return c.decodeError; // decoded ahead: nothing was appended
+        }
         TraceColumns.Mark mark = columns.mark();
         try {
             switch (type) {
@@ -165,7 +182,14 @@ public final class TraceFileLoader {
                 case Chunks.MODULE -> columns.addModule(Messages.decodeModule(new ProtoReader(payload, 0, length)));
                 case Chunks.FUNCTION ->
                     columns.addFunction(Messages.decodeFunction(new ProtoReader(payload, 0, length)));
-                case Chunks.EVENT_BATCH -> codec.decodeBatch(payload, 0, length, columns, columns.eventCount());
+                case Chunks.EVENT_BATCH -> {
+                    DecodedEvents d = c.decoded;
+                    if (d != null && d.first == columns.eventCount()) {
+                        d.replayInto(columns, payload);
+                    } else {
+                        codec.decodeBatch(payload, 0, length, columns, columns.eventCount());
+                    }
+                }
                 case Chunks.OBSERVED_BATCH -> {
                     List<ObservedAccess> batch = new ArrayList<>();
                     Messages.decodeObservedBatch(new ProtoReader(payload, 0, length), batch);

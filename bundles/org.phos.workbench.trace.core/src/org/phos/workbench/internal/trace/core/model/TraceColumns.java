@@ -24,7 +24,7 @@ import org.phos.workbench.trace.core.TraceHeader;
  * the parameter arena, and GPU start plus duration; the rare graph-node back references live in a sparse table.
  * Appends of a chunk can be undone with {@link #mark()}/{@link #rollback(Mark)} when the chunk turns out damaged.
  */
-public final class TraceColumns {
+public final class TraceColumns implements EventSink {
     private static final int KINDS = EventKind.values().length;
     static final int NO_DURATION = -1;
     static final char BIG_THREAD = Character.MAX_VALUE;
@@ -136,6 +136,7 @@ public final class TraceColumns {
         return r;
     }
 
+    @Override
     public void addAlloc(long host, int thr, long address, long size, int kindCode, long stream) {
         addEvent(EventKind.ALLOC, host, thr);
         allocAddress.add(address);
@@ -144,6 +145,7 @@ public final class TraceColumns {
         allocStream.add(streams.intern(stream));
     }
 
+    @Override
     public void addFree(long host, int thr, long address, int kindCode, long stream) {
         addEvent(EventKind.FREE, host, thr);
         freeAddress.add(address);
@@ -151,6 +153,7 @@ public final class TraceColumns {
         freeStream.add(streams.intern(stream));
     }
 
+    @Override
     public void addMemcpy(long host, int thr, int kindCode, long src, long dst, long bytes, long stream,
             boolean async, byte[] payload, int payloadOffset, int payloadLength, long gpuStart, long gpuEnd) {
         addEvent(EventKind.MEMCPY, host, thr);
@@ -164,6 +167,7 @@ public final class TraceColumns {
         copyGpuEnd.add(gpuEnd);
     }
 
+    @Override
     public void addMemset(long host, int thr, long dst, long bytes, int value, int elementSize, long stream,
             boolean async, long gpuStart, long gpuEnd) {
         addEvent(EventKind.MEMSET, host, thr);
@@ -177,6 +181,7 @@ public final class TraceColumns {
         setGpuEnd.add(gpuEnd);
     }
 
+    @Override
     public void addLaunch(long host, int thr, int function, int gx, int gy, int gz, int bx, int by, int bz, int shm,
             long stream, byte[] buf, int paramOffset, int paramLength, long gpuStart, long gpuEnd, int kindCode,
             long graphLaunch) {
@@ -200,6 +205,7 @@ public final class TraceColumns {
         }
     }
 
+    @Override
     public void addSync(long host, int thr, int kindCode, long stream, long cudaEvent, int flags) {
         addEvent(EventKind.SYNC, host, thr);
         syncKind.add(enumCode(kindCode));
@@ -208,6 +214,7 @@ public final class TraceColumns {
         syncFlags.add(flags);
     }
 
+    @Override
     public void addGraphLaunch(long host, int thr, long exec, long stream, int kernelNodes) {
         addEvent(EventKind.GRAPH_LAUNCH, host, thr);
         graphExec.add(exec);
@@ -215,6 +222,7 @@ public final class TraceColumns {
         graphNodes.add(kernelNodes);
     }
 
+    @Override
     public void addUnknown(long host, int thr) {
         addEvent(EventKind.UNKNOWN, host, thr);
     }
