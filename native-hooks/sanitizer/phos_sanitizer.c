@@ -6,9 +6,12 @@
  * the process loads is patched: global loads/stores/atomics, cp.async and bulk copies call the device functions of
  * phos_sanitizer_patch.cu, which fold each access into a per-launch record on the device (per allocation: lowest
  * address, highest end address and count, for reads and for writes; an overflow slot for accesses outside every
- * allocation). The tool fills, per selected launch, a record header (the device allocation table of that moment) and
- * reads the records back in bulk when the application synchronises the context, when the pool is full, when a stream or
- * the context goes away, and at exit. It writes ObservedAccess records (tool "sanitizer") into a side file.
+ * allocation). Records come from chunks of a device pool (phos_sanitizer_layout.h): each stream has an open chunk that
+ * carries the allocation table of its launches and was set up once on that stream, so an observed launch only takes
+ * the chunk's next record (host-side bump allocation, no copy, no synchronisation). Records are read back in one copy
+ * when the application synchronises the context (or a stream holding every pending launch), when the pool is full,
+ * when a stream, module or the context goes away, and at exit. It writes ObservedAccess records (tool "sanitizer")
+ * into a side file.
  *
  * Keys: run together with the recorder (LD_PRELOAD=libphos_recorder.so), the tool registers a hook with the recorder
  * and learns, in the launching thread, the recorder's ring position of each launch it observed, which the recorder
@@ -40,7 +43,7 @@
 /* ------------------------------------------------------------------ configuration */
 static struct {
     int debug, warp_agg, sync_each, compress;
-    uint64_t every, pool_bytes, max_ranges;
+    uint64_t every, pool_bytes, max_ranges, chunk_min, chunk_records;
     char **kernels;     /* name substrings, NULL = all */
     size_t nkernels;
     char skip[64];      /* diagnosis: letters of parts to leave out (m module patching, l launches, a allocations,
@@ -56,37 +59,58 @@ static Sanitizer_SubscriberHandle subscriber;
 typedef struct { uint64_t base, end; } range_t;
 static range_t *allocs;             /* live allocations, sorted by base */
 static size_t nallocs, cap_allocs;
-static int table_dirty = 1;
+static uint64_t alloc_version = 1;  /* bumped whenever the live allocations change */
 
-typedef struct table_v {            /* an immutable snapshot of the allocation table, on host and device */
+typedef struct table_v {            /* an immutable snapshot of the allocation table (host side; chunks hold device copies) */
     range_t *r;
     uint32_t n;
-    void *dev;
+    uint64_t version;
     struct table_v *next;
 } table_v;
-static table_v *cur_table, *old_tables;
+static table_v *cur_table;          /* the snapshot of the newest allocation table a launch used */
+static table_v *old_tables;         /* older snapshots, still named by pending launches: freed at the next read-back */
 
+/* The device pool: chunks of 2^k bytes at multiples of 2^k (phos_sanitizer_layout.h), bump-allocated from the start;
+   each stream has one open chunk (of the current table) from which its launches take records. A read-back empties
+   the whole pool at once. */
 static CUcontext pool_ctx;
-static uint8_t *d_pool, *h_pool;
-static size_t pool_used;
+static uint64_t d_base;             /* device address of the pool */
+static uint8_t *h_pool;             /* host mirror for read-backs (pinned when sanitizerAllocHost works) */
+static int h_pool_pinned;
+static uint64_t pool_used;          /* bytes from d_base up to the end of the last chunk */
+static uint64_t chunk_max;          /* the largest chunk that still fits the pool at any alignment, a power of two */
+
+typedef struct {
+    Sanitizer_StreamHandle hs;      /* the stream whose launches take records from this chunk */
+    table_v *t;
+    uint32_t k;                     /* the chunk is 2^k bytes */
+    uint64_t next, end;             /* device addresses: next free record, end of the chunk */
+} chunk_t;
+static chunk_t *chunks;             /* the open chunk of each stream */
+static size_t nchunks, cap_chunks;
 
 typedef struct {                     /* one observed launch */
     uint64_t pos;                    /* recorder ring position, UINT64_MAX until the recorder's hook names it */
     const char *name;
-    int ambiguous;                   /* kernel node of a graph launch with several: its record is shared, not written */
+    CUfunction fn;
+    int ambiguous;                   /* kernel node of a graph launch whose nodes could not be told apart: not written */
 } launch_t;
 static launch_t *launches;
 static size_t nlaunches, cap_launches;
 
-typedef struct { size_t launch; uint32_t off; table_v *t; Sanitizer_StreamHandle hs; } pend_t;
+typedef struct { size_t launch; uint64_t off; table_v *t; } pend_t;   /* off: record offset from d_base */
 static pend_t *pend;
 static size_t npend, cap_pend;
+static uint64_t pend_hi;            /* end offset of the highest pending record: a read-back copies [0, pend_hi) */
+static Sanitizer_StreamHandle pstreams[64];   /* streams with pending launches */
+static int npstreams, pstreams_overflow;
 
 typedef struct { size_t launch; uint64_t alloc, rb, re, wb, we, rc, wc; } obs_t;
 static obs_t *obs;
 static size_t nobs, cap_obs;
 
 static uint64_t n_seen, n_selected, n_flushes, n_module_patched, n_module_failed, n_graph_nodes, n_unkeyed;
+static uint64_t n_chunks, n_tables, n_too_big, ns_launch, ns_flush, bytes_read, n_untimed;
 static int have_patches_ctx_n;
 static CUmodule *patched_mods;
 static size_t npatched_mods, cap_patched_mods;
@@ -113,6 +137,12 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem) {
     return 1;
 }
 
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static const char *intern(const char *s) {
     /* names repeat (one per kernel): a small open hash of strdup'ed names */
     static const char **tab;
@@ -128,71 +158,118 @@ static const char *intern(const char *s) {
     return strdup(s);
 }
 
+/* the interned name of a launch's function, cached by handle (cleared when a module goes away: handles are reused) */
+#define FN_CACHE 4096
+static struct { CUfunction fn; const char *name; } fn_cache[FN_CACHE];
+static const char *fn_name(CUfunction fn, const char *name) {
+    size_t j = ((uintptr_t)fn >> 4) * 0x9E3779B97F4A7C15ull >> 52;   /* 12 bits */
+    if (fn && fn_cache[j].fn == fn) return fn_cache[j].name;
+    const char *n = intern(name);
+    if (fn) { fn_cache[j].fn = fn; fn_cache[j].name = n; }
+    return n;
+}
+
 /* ------------------------------------------------------------------ allocation table */
 static void alloc_add(uint64_t a, uint64_t size) {
     if (!size) return;
     size_t lo = 0, hi = nallocs;
     while (lo < hi) { size_t m = (lo + hi) / 2; if (allocs[m].base < a) lo = m + 1; else hi = m; }
-    if (lo < nallocs && allocs[lo].base == a) { allocs[lo].end = a + size; table_dirty = 1; return; }
+    if (lo < nallocs && allocs[lo].base == a) { allocs[lo].end = a + size; alloc_version++; return; }
     if (!grow((void **)&allocs, &cap_allocs, nallocs + 1, sizeof *allocs)) return;
     memmove(&allocs[lo + 1], &allocs[lo], (nallocs - lo) * sizeof *allocs);
     allocs[lo] = (range_t){a, a + size};
     nallocs++;
-    table_dirty = 1;
+    alloc_version++;
 }
 static void alloc_remove(uint64_t a) {
-    for (size_t i = 0; i < nallocs; i++)
-        if (allocs[i].base == a) {
-            memmove(&allocs[i], &allocs[i + 1], (nallocs - i - 1) * sizeof *allocs);
-            nallocs--;
-            table_dirty = 1;
-            return;
-        }
+    size_t lo = 0, hi = nallocs;
+    while (lo < hi) { size_t m = (lo + hi) / 2; if (allocs[m].base < a) lo = m + 1; else hi = m; }
+    if (lo < nallocs && allocs[lo].base == a) {
+        memmove(&allocs[lo], &allocs[lo + 1], (nallocs - lo - 1) * sizeof *allocs);
+        nallocs--;
+        alloc_version++;
+    }
 }
 
-/* the device copy of the current allocation table, uploaded on the launch's stream when it changed */
-static table_v *current_table(CUcontext ctx, Sanitizer_StreamHandle hs) {
-    if (!table_dirty && cur_table) return cur_table;
+/* the snapshot of the current allocation table (host side), made when the allocations changed since the last one */
+static table_v *current_table(void) {
+    if (cur_table && cur_table->version == alloc_version) return cur_table;
     table_v *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->n = (uint32_t)(nallocs < cfg.max_ranges ? nallocs : cfg.max_ranges);
+    t->version = alloc_version;
     /* overlapping registrations (an allocation reported twice with different sizes) would break the binary search:
        keep the table disjoint by clipping each range at the next base */
     t->r = malloc((t->n ? t->n : 1) * sizeof *t->r);
     if (!t->r) { free(t); return NULL; }
     memcpy(t->r, allocs, t->n * sizeof *t->r);
     for (uint32_t i = 0; i + 1 < t->n; i++) if (t->r[i].end > t->r[i + 1].base) t->r[i].end = t->r[i + 1].base;
-    size_t bytes = (t->n ? t->n : 1) * sizeof(PhosRange);
-    if (sanitizerAlloc(ctx, &t->dev, bytes) != SANITIZER_SUCCESS) { free(t->r); free(t); return NULL; }
-    if (t->n) sanitizerMemcpyHostToDeviceAsync(t->dev, t->r, t->n * sizeof(PhosRange), hs);
-    sanitizerStreamSynchronize(hs);   /* launches on other streams may use this table too */
     if (cur_table) { cur_table->next = old_tables; old_tables = cur_table; }
     cur_table = t;
-    table_dirty = 0;
+    n_tables++;
     return t;
 }
 
-/* ------------------------------------------------------------------ read back */
-static void flush_locked(const char *why) {
-    if (!npend) return;
-    n_flushes++;
-    /* every stream with pending launches: wait for them (the driver may have more streams than we track; one
-       synchronize each is cheap once the application has synchronised) */
-    for (size_t i = 0; i < npend; i++) {
-        int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++) seen = pend[j].hs == pend[i].hs;
-        if (!seen) sanitizerStreamSynchronize(pend[i].hs);
+/* a new chunk for stream hs and table t, its header, table and zeroed records issued on hs (so they precede the
+   launches of hs that use it); NULL when the pool has no room left (or the table alone is too big) */
+static chunk_t *open_chunk(chunk_t *c, Sanitizer_StreamHandle hs, table_v *t) {
+    uint64_t hdr = PHOS_CHUNK_HDR_BYTES(t->n), rec = PHOS_REC_BYTES(t->n);
+    uint64_t want = hdr + cfg.chunk_records * rec, size = cfg.chunk_min;
+    uint32_t k = 0;
+    while (size < want && size < chunk_max) size <<= 1;
+    if (size > chunk_max) size = chunk_max;
+    if (size < hdr + rec) return NULL;
+    while ((1ull << k) < size) k++;
+    uint64_t pos = (d_base + pool_used + size - 1) & ~(size - 1);
+    if (pos + size > d_base + cfg.pool_bytes) return NULL;
+    uint8_t *img = calloc(1, hdr);   /* header, table, zeroed hints */
+    if (!img) return NULL;
+    PhosChunkHdr *h = (PhosChunkHdr *)img;
+    h->table = pos + 16;
+    h->n = t->n;
+    h->flags = 0;
+    memcpy(img + 16, t->r, (size_t)t->n * sizeof(PhosRange));
+    if (sanitizerMemset((void *)(uintptr_t)(pos + hdr), 0, size - hdr, hs) != SANITIZER_SUCCESS ||
+        sanitizerMemcpyHostToDeviceAsync((void *)(uintptr_t)pos, img, hdr, hs) != SANITIZER_SUCCESS) {
+        /* the pageable source is staged before the call returns: img can go */
+        free(img);
+        LOG("cannot set up a %llu-byte record chunk", (unsigned long long)size);
+        return NULL;
     }
-    Sanitizer_StreamHandle hs = pend[0].hs;
-    if (sanitizerMemcpyDeviceToHost(h_pool, d_pool, pool_used, hs) != SANITIZER_SUCCESS) {
+    free(img);
+    pool_used = pos + size - d_base;
+    c->hs = hs;
+    c->t = t;
+    c->k = k;
+    c->next = pos + hdr;
+    c->end = pos + size;
+    n_chunks++;
+    return c;
+}
+
+/* ------------------------------------------------------------------ read back */
+static int flushing;   /* the read-back's own synchronisations call back (SYNCHRONIZE domain): not again from there */
+static void flush_locked(const char *why) {
+    if (!npend || flushing) return;
+    flushing = 1;
+    uint64_t t0 = now_ns();
+    n_flushes++;
+    /* every stream with pending launches: wait for them (one synchronize each is cheap once the application has
+       synchronised); more streams than tracked: the context's */
+    if (pstreams_overflow) {
+        for (size_t i = 0; i < nchunks; i++) sanitizerStreamSynchronize(chunks[i].hs);
+    }
+    for (int i = 0; i < npstreams; i++) sanitizerStreamSynchronize(pstreams[i]);
+    if (sanitizerMemcpyDeviceToHost(h_pool, (void *)(uintptr_t)d_base, pend_hi, pstreams[0]) != SANITIZER_SUCCESS) {
         LOG("read-back of %zu launch records failed (%s): their accesses are lost", npend, why);
         n_unkeyed += npend;
     } else {
+        bytes_read += pend_hi;
         for (size_t i = 0; i < npend; i++) {
-            const PhosLaunchRec *r = (const PhosLaunchRec *)(h_pool + pend[i].off);
+            const PhosAcc *r = (const PhosAcc *)(h_pool + pend[i].off);
             table_v *t = pend[i].t;
             for (uint32_t k = 0; k <= t->n; k++) {
-                const PhosAcc *a = &r->acc[k];
+                const PhosAcc *a = &r[k];
                 if (!a->rcount && !a->wcount) continue;
                 if (!grow((void **)&obs, &cap_obs, nobs + 1, sizeof *obs)) break;
                 obs_t *o = &obs[nobs++];
@@ -207,19 +284,23 @@ static void flush_locked(const char *why) {
             }
         }
     }
-    sanitizerMemset(d_pool, 0, pool_used, hs);
-    sanitizerStreamSynchronize(hs);
-    memset(h_pool, 0, pool_used);
-    DBG("flush (%s): %zu launches, %zu bytes of records", why, npend, pool_used);
+    DBG("flush (%s): %zu launches, %llu bytes of records", why, npend, (unsigned long long)pend_hi);
+    /* every chunk is free again (new chunks are zeroed when opened); snapshots older than the current table are no
+       longer named by any launch */
     pool_used = 0;
+    nchunks = 0;
     npend = 0;
+    pend_hi = 0;
+    npstreams = 0;
+    pstreams_overflow = 0;
     while (old_tables) {
         table_v *t = old_tables;
         old_tables = t->next;
-        sanitizerFree(pool_ctx, t->dev);
         free(t->r);
         free(t);
     }
+    ns_flush += now_ns() - t0;
+    flushing = 0;
 }
 
 /* ------------------------------------------------------------------ launches */
@@ -230,60 +311,95 @@ static int selected(const char *name, uint64_t ordinal) {
     return 0;
 }
 
-static void set_data(const Sanitizer_LaunchData *ld, void *p) {
+static void set_data(const Sanitizer_LaunchData *ld, const void *p, int graph_node) {
     SanitizerResult r = SANITIZER_ERROR_INVALID_PARAMETER;
     if (ld->hLaunch) r = sanitizerSetLaunchCallbackData(ld->hLaunch, ld->function, ld->hStream, p);
     if (r != SANITIZER_SUCCESS) sanitizerSetCallbackData(ld->function, p);
 }
 
-static void on_launch(const Sanitizer_LaunchData *ld) {
+static int pool_init(CUcontext ctx) {
+    void *p = NULL;
+    if (sanitizerAlloc(ctx, &p, cfg.pool_bytes) != SANITIZER_SUCCESS) return 0;
+    d_base = (uint64_t)(uintptr_t)p;
+    if (d_base >> PHOS_UD_ADDR_BITS) {
+        LOG("device pool at %p: above 2^%d, the callback data cannot carry the chunk size", p, PHOS_UD_ADDR_BITS);
+        sanitizerFree(ctx, p);
+        return 0;
+    }
+    void *h = NULL;
+    if (sanitizerAllocHost(ctx, &h, cfg.pool_bytes) == SANITIZER_SUCCESS && h) { h_pool = h; h_pool_pinned = 1; }
+    else if (!(h_pool = malloc(cfg.pool_bytes))) { sanitizerFree(ctx, p); return 0; }
+    /* the largest power of two that fits the pool wherever the allocation starts */
+    chunk_max = 1;
+    while (chunk_max * 4 <= cfg.pool_bytes) chunk_max <<= 1;
+    pool_ctx = ctx;
+    return 1;
+}
+
+static void on_launch(const Sanitizer_LaunchData *ld, int graph_node) {
+    uint64_t t0 = now_ns();
     pthread_mutex_lock(&mu);
     uint64_t ordinal = n_seen++;
     if (!selected(ld->functionName, ordinal) || (pool_ctx && ld->context != pool_ctx)) {
         pthread_mutex_unlock(&mu);
-        set_data(ld, NULL);
+        set_data(ld, NULL, graph_node);
         return;
     }
-    if (!pool_ctx) {
-        void *p = NULL;
-        if (sanitizerAlloc(ld->context, &p, cfg.pool_bytes) != SANITIZER_SUCCESS || !(h_pool = calloc(1, cfg.pool_bytes))) {
-            LOG("cannot allocate the %llu-byte record pool: observing nothing", (unsigned long long)cfg.pool_bytes);
-            cfg.every = UINT64_MAX;
-            pthread_mutex_unlock(&mu);
-            set_data(ld, NULL);
-            return;
-        }
-        d_pool = p;
-        sanitizerMemset(d_pool, 0, cfg.pool_bytes, ld->hStream);
-        sanitizerStreamSynchronize(ld->hStream);
-        pool_ctx = ld->context;
+    if (!pool_ctx) t0 = 0;   /* the pool's allocation (once) is not counted in the per-launch figure */
+    if (!pool_ctx && !pool_init(ld->context)) {
+        LOG("cannot allocate the %llu-byte record pool: observing nothing", (unsigned long long)cfg.pool_bytes);
+        cfg.every = UINT64_MAX;
+        pthread_mutex_unlock(&mu);
+        set_data(ld, NULL, graph_node);
+        return;
     }
-    table_v *t = current_table(ld->context, ld->hStream);
-    size_t need = t ? PHOS_REC_BYTES(t->n) : 0;
-    if (t && pool_used + need > cfg.pool_bytes) flush_locked("pool full");
-    if (!t || need > cfg.pool_bytes || !grow((void **)&pend, &cap_pend, npend + 1, sizeof *pend) ||
+    /* graph nodes may run on streams of the graph: their chunk is set up on the stream the graph was launched on */
+    Sanitizer_StreamHandle hs = graph_node && ld->hApiStream ? ld->hApiStream : ld->hStream;
+    table_v *t = current_table();
+    chunk_t *c = NULL;
+    for (size_t i = 0; i < nchunks; i++) if (chunks[i].hs == hs) { c = &chunks[i]; break; }
+    if (t && PHOS_CHUNK_HDR_BYTES(t->n) + PHOS_REC_BYTES(t->n) > chunk_max) { n_too_big++; t = NULL; }
+    if (t && (!c || c->t != t || c->next + PHOS_REC_BYTES(t->n) > c->end)) {
+        if (!c) {
+            if (grow((void **)&chunks, &cap_chunks, nchunks + 1, sizeof *chunks)) { c = &chunks[nchunks++]; c->hs = NULL; c->t = NULL; }
+        }
+        if (c && !open_chunk(c, hs, t)) {
+            flush_locked("pool full");               /* empties the pool and the chunk list */
+            c = NULL;
+            if (grow((void **)&chunks, &cap_chunks, nchunks + 1, sizeof *chunks)) {
+                c = &chunks[nchunks++];
+                if (!open_chunk(c, hs, t)) { nchunks--; c = NULL; }
+            }
+        }
+    }
+    if (!t || !c || !grow((void **)&pend, &cap_pend, npend + 1, sizeof *pend) ||
         !grow((void **)&launches, &cap_launches, nlaunches + 1, sizeof *launches)) {
         pthread_mutex_unlock(&mu);
-        set_data(ld, NULL);
+        set_data(ld, NULL, graph_node);
         return;
     }
-    uint32_t off = (uint32_t)pool_used;
-    pool_used += (need + 15) & ~(size_t)15;
-    PhosLaunchRec *h = (PhosLaunchRec *)(h_pool + off);
-    h->table = (unsigned long long)(uintptr_t)t->dev;
-    h->n = t->n;
-    h->flags = 0;
-    sanitizerMemcpyHostToDeviceAsync(d_pool + off, h, 16, ld->hStream);
+    uint64_t slot = c->next;
+    c->next += PHOS_REC_BYTES(t->n);
     size_t li = nlaunches++;
     launches[li].pos = UINT64_MAX;
-    launches[li].name = intern(ld->functionName);
+    launches[li].name = fn_name(ld->function, ld->functionName);
+    launches[li].fn = ld->function;
     launches[li].ambiguous = 0;
-    pend[npend++] = (pend_t){li, off, t, ld->hStream};
+    pend[npend++] = (pend_t){li, slot - d_base, t};
+    if (c->next - d_base > pend_hi) pend_hi = c->next - d_base;
+    int ps = 0;
+    while (ps < npstreams && pstreams[ps] != hs) ps++;
+    if (ps == npstreams) {
+        if (npstreams < (int)(sizeof pstreams / sizeof *pstreams)) pstreams[npstreams++] = hs;
+        else pstreams_overflow = 1;
+    }
     n_selected++;
     if (t_nwait < (int)(sizeof t_wait / sizeof *t_wait)) t_wait[t_nwait++] = li;
-    if (cfg.sync_each) flush_locked("each launch");
+    uint32_t k = c->k;
     pthread_mutex_unlock(&mu);
-    set_data(ld, d_pool + off);
+    set_data(ld, (const void *)(uintptr_t)PHOS_UD(slot, k), graph_node);
+    if (t0) ns_launch += now_ns() - t0;   /* statistics only: a race between threads loses a sample at worst */
+    else n_untimed++;
 }
 
 /* the recorder recorded the launch(es) of the API call this thread just made: ring position pos (a plain launch) or
@@ -370,6 +486,7 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
             pthread_mutex_lock(&mu);
             flush_locked(cbid == SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING ? "stream destroyed"
                          : cbid == SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING ? "module unloaded" : "context destroyed");
+            if (cbid != SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING) memset(fn_cache, 0, sizeof fn_cache);
             pthread_mutex_unlock(&mu);
             break;
         default: break;
@@ -382,7 +499,11 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
             const Sanitizer_LaunchData *ld = cbdata;
             /* modules loaded before their context existed (lazy loading, libraries) are patched at first use */
             if (!strchr(cfg.skip, 'p')) on_module(ld->context, ld->module);
-            if (!strchr(cfg.skip, 'l')) on_launch(ld);
+            if (!strchr(cfg.skip, 'l')) on_launch(ld, 0);
+        } else if (cbid == SANITIZER_CBID_LAUNCH_END && cfg.sync_each && !t_in_graph) {
+            pthread_mutex_lock(&mu);
+            flush_locked("each launch");
+            pthread_mutex_unlock(&mu);
         }
         break;
     case SANITIZER_CB_DOMAIN_GRAPHS:
@@ -399,12 +520,13 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
                 for (int w = 0; w < t_nwait; w++) launches[t_wait[w]].ambiguous = 1;
                 pthread_mutex_unlock(&mu);
             }
+            if (cfg.sync_each) { pthread_mutex_lock(&mu); flush_locked("each graph launch"); pthread_mutex_unlock(&mu); }
         } else if (cbid == SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN) {
             const Sanitizer_GraphNodeLaunchData *n = cbdata;
             if (n->nodeType == CU_GRAPH_NODE_TYPE_KERNEL && !n->isGraphUpload) {
                 n_graph_nodes++;
                 if (!strchr(cfg.skip, 'p')) on_module(n->launchData.context, n->launchData.module);
-                if (!strchr(cfg.skip, 'l')) on_launch(&n->launchData);
+                if (!strchr(cfg.skip, 'l')) on_launch(&n->launchData, 1);
             }
         }
         break;
@@ -412,6 +534,14 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
         if (cbid == SANITIZER_CBID_SYNCHRONIZE_CONTEXT_SYNCHRONIZED) {
             pthread_mutex_lock(&mu);
             flush_locked("context synchronised");
+            pthread_mutex_unlock(&mu);
+        } else if (cbid == SANITIZER_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED) {
+            /* read back when that stream was the only one with pending launches (nothing to wait for), or when the
+               pool is half full (waiting for the other streams now rather than at a full pool) */
+            const Sanitizer_SynchronizeData *sd = cbdata;
+            pthread_mutex_lock(&mu);
+            if (npend && !flushing && ((npstreams == 1 && !pstreams_overflow && pstreams[0] == sd->hStream) || pool_used * 2 >= cfg.pool_bytes))
+                flush_locked("stream synchronised");
             pthread_mutex_unlock(&mu);
         }
         break;
@@ -507,10 +637,13 @@ static void write_side_file(void) {
     size_t unk_launches = 0;
     if (rec_event_index) for (size_t i = 0; i < nlaunches; i++) unk_launches += launches[i].pos == UINT64_MAX;
     LOG("%s: %zu observed accesses of %zu launches (%llu launches seen, %llu observed, %llu graph nodes; %llu modules "
-        "patched, %llu failed; %llu read-backs)%s", path, written, nlaunches, (unsigned long long)n_seen,
-        (unsigned long long)n_selected, (unsigned long long)n_graph_nodes, (unsigned long long)n_module_patched,
-        (unsigned long long)n_module_failed, (unsigned long long)n_flushes,
+        "patched, %llu failed; %llu read-backs of %.1f MB, %llu chunks, %llu table versions)%s", path, written, nlaunches,
+        (unsigned long long)n_seen, (unsigned long long)n_selected, (unsigned long long)n_graph_nodes,
+        (unsigned long long)n_module_patched, (unsigned long long)n_module_failed, (unsigned long long)n_flushes,
+        bytes_read / 1e6, (unsigned long long)n_chunks, (unsigned long long)n_tables,
         rec_event_index ? "; keyed by the recorder's event indices" : "; no recorder: launch_index = launch ordinal");
+    LOG("host time: %.2f us per observed launch in the launch callback (the pool's allocation not counted), %.1f ms in "
+        "read-backs%s", n_selected > n_untimed ? ns_launch / 1e3 / (double)(n_selected - n_untimed) : 0.0, ns_flush / 1e6, n_too_big ? " (some tables too big for the pool)" : "");
     if (ambiguous_obs)
         LOG("%zu records of kernel nodes of multi-node graph launches not written (one callback-data slot per graph launch)",
             ambiguous_obs);
@@ -581,7 +714,10 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
     cfg.warp_agg = (int)env_u64("PHOS_SANITIZER_WARP_AGG", 1);
     cfg.sync_each = (int)env_u64("PHOS_SANITIZER_SYNC", 0);
     cfg.pool_bytes = env_u64("PHOS_SANITIZER_POOL", 64u << 20);
-    if (cfg.pool_bytes < 4096) cfg.pool_bytes = 4096;
+    if (cfg.pool_bytes < (1u << 20)) cfg.pool_bytes = 1u << 20;
+    cfg.chunk_min = 256u << 10;     /* chunk size: at least this, and room for chunk_records records */
+    cfg.chunk_records = env_u64("PHOS_SANITIZER_CHUNK_RECORDS", 256);
+    if (!cfg.chunk_records) cfg.chunk_records = 1;
     cfg.max_ranges = env_u64("PHOS_SANITIZER_MAX_RANGES", 65536);
     cfg.compress = (int)env_u64("PHOS_COMPRESS", 1);
     const char *k = getenv("PHOS_SANITIZER_KERNELS");

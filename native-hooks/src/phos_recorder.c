@@ -776,8 +776,10 @@ static void CUPTIAPI cupti_cb(void *ud, CUpti_CallbackDomain dom, CUpti_Callback
     const CUpti_CallbackData *cd = data;
     if (cd->callbackSite == CUPTI_API_ENTER) t_corr = cd->correlationId;
 }
+static size_t cupti_buf_bytes = 4u << 20;   /* PHOS_CUPTI_BUF */
+static uint64_t cupti_flush_ns = 20000000ull; /* PHOS_CUPTI_FLUSH_MS: the writer asks CUPTI for records at most this often */
 static void CUPTIAPI cupti_buf_req(uint8_t **buf, size_t *size, size_t *maxrec) {
-    *size = 4u << 20;
+    *size = cupti_buf_bytes;
     *buf = aligned_alloc(8, *size);
     *maxrec = 0;
 }
@@ -811,6 +813,7 @@ static const char *cupti_paths[] = {"libcupti.so.13", "libcupti.so", "/usr/local
     "/usr/local/cuda-13.0/lib64/libcupti.so.13", "/usr/local/cuda-13.0/lib/libcupti.so.13",
     "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13", NULL};
 
+static uint64_t env_u64(const char *n, uint64_t d);
 /* called on the writer thread; on success operations issued from now on are timed through CUPTI */
 static void cupti_init(void) {
     if (!cfg.timing || cfg.timing_source == 2) return;
@@ -828,21 +831,53 @@ static void cupti_init(void) {
     CUptiResult (*ts)(uint64_t *) = d(h, "cuptiGetTimestamp");
     c_flush = d(h, "cuptiActivityFlushAll");
     c_next = d(h, "cuptiActivityGetNextRecord");
+    CUptiResult (*latency)(uint8_t) = d(h, "cuptiActivityEnableLatencyTimestamps");
+    CUptiResult (*period)(uint32_t) = d(h, "cuptiActivityFlushPeriod");
+    CUptiResult (*drvapi)(CUpti_CallbackId, uint8_t) = d(h, "cuptiActivityEnableDriverApi");
     CUpti_SubscriberHandle sh;
     if (!reg || !enable || !sub || !encb || !cbname || !ts || !c_flush || !c_next) { DBG("CUPTI incomplete"); return; }
+    /* diagnosis knobs (docs/benchmarks.md, "Recorder"): PHOS_CUPTI_CB=0 leaves the driver callbacks off and
+       PHOS_CUPTI_KINDS=0 the activity kinds (either way nothing is timed: they measure what each part costs);
+       PHOS_CUPTI_KINDS=1 kernels only; PHOS_CUPTI_DRIVER=1 adds DRIVER activity records for the same calls;
+       PHOS_CUPTI_LATENCY=0|1 calls cuptiActivityEnableLatencyTimestamps; PHOS_CUPTI_PERIOD=ms cuptiActivityFlushPeriod */
+    int want_cb = (int)env_u64("PHOS_CUPTI_CB", 1), kinds = (int)env_u64("PHOS_CUPTI_KINDS", 7);
+    int want_drv = (int)env_u64("PHOS_CUPTI_DRIVER", 0);
+    cupti_buf_bytes = (size_t)env_u64("PHOS_CUPTI_BUF", 4u << 20);
+    if (cupti_buf_bytes < 65536) cupti_buf_bytes = 65536;
+    cupti_flush_ns = env_u64("PHOS_CUPTI_FLUSH_MS", 20) * 1000000ull;
     if (sub(&sh, cupti_cb, NULL) != CUPTI_SUCCESS) { DBG("CUPTI subscribe failed (another subscriber?): timing by CUDA events"); return; }
-    if (reg(cupti_buf_req, cupti_buf_done) != CUPTI_SUCCESS || enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS ||
-        enable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS || enable(CUPTI_ACTIVITY_KIND_MEMSET) != CUPTI_SUCCESS) {
+    const char *lat = getenv("PHOS_CUPTI_LATENCY");
+    if (lat && *lat && latency && latency((uint8_t)atoi(lat)) != CUPTI_SUCCESS) DBG("cuptiActivityEnableLatencyTimestamps failed");
+    uint64_t per = env_u64("PHOS_CUPTI_PERIOD", 0);
+    if (per && period && period((uint32_t)per) != CUPTI_SUCCESS) DBG("cuptiActivityFlushPeriod failed");
+    CUptiResult (*setattr)(CUpti_ActivityAttribute, size_t *, void *) = d(h, "cuptiActivitySetAttribute");
+    const char *pin = getenv("PHOS_CUPTI_PINNED");   /* diagnosis: 1 = CUPTI's record buffers in pinned host memory */
+    if (pin && *pin && setattr) {
+        uint8_t v = (uint8_t)atoi(pin);
+        size_t sz = sizeof v;
+        if (setattr(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, &sz, &v) != CUPTI_SUCCESS) DBG("CUPTI pinned attribute failed");
+    }
+    uint64_t devbuf = env_u64("PHOS_CUPTI_DEVBUF", 0);   /* diagnosis: CUPTI's device buffer size per context */
+    if (devbuf && setattr) {
+        size_t v = (size_t)devbuf, sz = sizeof v;
+        if (setattr(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &sz, &v) != CUPTI_SUCCESS) DBG("CUPTI device buffer attribute failed");
+    }
+    if (reg(cupti_buf_req, cupti_buf_done) != CUPTI_SUCCESS || ((kinds & 1) && enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) ||
+        ((kinds & 2) && enable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS) || ((kinds & 4) && enable(CUPTI_ACTIVITY_KIND_MEMSET) != CUPTI_SUCCESS)) {
         DBG("CUPTI activity enable failed: timing by CUDA events");
         return;
     }
-    int n = 0;
+    int n = 0, nd = 0;
     for (uint32_t cb = 1; cb < CUPTI_DRIVER_TRACE_CBID_SIZE; cb++) {
         const char *nm = NULL;
         if (cbname(CUPTI_CB_DOMAIN_DRIVER_API, cb, &nm) != CUPTI_SUCCESS || !nm) continue;
-        if ((!strncmp(nm, "cuLaunch", 8) && strncmp(nm, "cuLaunchHostFunc", 16)) || !strncmp(nm, "cuMemcpy", 8) || !strncmp(nm, "cuMemset", 8))
-            if (encb(1, sh, CUPTI_CB_DOMAIN_DRIVER_API, cb) == CUPTI_SUCCESS) n++;
+        if ((!strncmp(nm, "cuLaunch", 8) && strncmp(nm, "cuLaunchHostFunc", 16)) || !strncmp(nm, "cuMemcpy", 8) || !strncmp(nm, "cuMemset", 8)) {
+            if (want_cb && encb(1, sh, CUPTI_CB_DOMAIN_DRIVER_API, cb) == CUPTI_SUCCESS) n++;
+            if (want_drv && drvapi && drvapi(cb, 1) == CUPTI_SUCCESS) nd++;
+        }
     }
+    if (nd) DBG("CUPTI DRIVER activity records for %d driver calls", nd);
+    if (!want_cb || !(kinds & 1)) DBG("CUPTI diagnosis setting: callbacks %d, activity kinds %d: launches are not timed", want_cb, kinds);
     int64_t best = INT64_MAX, off = 0;
     for (int i = 0; i < 5; i++) {
         uint64_t a = mono_ns(), c = 0;
@@ -1111,7 +1146,7 @@ static int encode_slot(slot_t *s, int force) {
             static uint64_t last_flush_call, last_forced;
             int again = 0;
             if (force && now - last_forced > 200000000ull) { c_flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); last_forced = last_flush_call = now; again = 1; }
-            else if (!force && now - last_flush_call > 20000000ull) { c_flush(0); last_flush_call = now; again = 1; }
+            else if (!force && cupti_flush_ns && now - last_flush_call > cupti_flush_ns) { c_flush(0); last_flush_call = now; again = 1; }
             if (again) {
                 pthread_mutex_lock(&corr_mu);
                 e = kv_find(&corr_times, s->corr);

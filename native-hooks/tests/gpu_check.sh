@@ -79,17 +79,21 @@ python3 "$ROOT/native-hooks/tests/gpu_check.py" "$OUTDIR"
 status=$?
 
 echo "== interception cost (launch_bench: median host ns per launch, empty kernel)" | tee "$BENCH"
-# configurations: plain (no recorder), cupti (timing on, default source), events (timing on, CUDA events), off (PHOS_TIMING=0)
+# configurations: plain (no recorder), cupti (timing on, default source), events (timing on, CUDA events), off (PHOS_TIMING=0);
+# to see what the CUPTI cost is made of: act (activity records without the driver callbacks) and cb (the callbacks
+# without activity records); neither times anything (docs/benchmarks.md, "Recorder")
 recenv() {
   case $1 in
     plain) echo "" ;;
     cupti) echo "LD_PRELOAD=$REC PHOS_TRACE_OUT=/tmp/bench-%p.phos PHOS_MODULE_IMAGE_LIMIT=0" ;;
     events) echo "LD_PRELOAD=$REC PHOS_TRACE_OUT=/tmp/bench-%p.phos PHOS_MODULE_IMAGE_LIMIT=0 PHOS_TIMING_SOURCE=events" ;;
     off) echo "LD_PRELOAD=$REC PHOS_TRACE_OUT=/tmp/bench-%p.phos PHOS_MODULE_IMAGE_LIMIT=0 PHOS_TIMING=0" ;;
+    act) echo "LD_PRELOAD=$REC PHOS_TRACE_OUT=/tmp/bench-%p.phos PHOS_MODULE_IMAGE_LIMIT=0 PHOS_CUPTI_CB=0" ;;
+    cb) echo "LD_PRELOAD=$REC PHOS_TRACE_OUT=/tmp/bench-%p.phos PHOS_MODULE_IMAGE_LIMIT=0 PHOS_CUPTI_KINDS=0" ;;
   esac
 }
 for round in 1 2 3 4 5; do
-  for cfg in plain cupti events off; do
+  for cfg in plain cupti act cb events off; do
     echo "round $round $cfg: $(env $(recenv $cfg) ./launch_bench 1000 60)" | tee -a "$BENCH"
   done
 done
@@ -106,7 +110,7 @@ lines = open(sys.argv[1]).read().splitlines()
 def med(cfg, pat, marker):
     vals = [float(m.group(1)) for l in lines if l.startswith("round") and (" %s:" % cfg) in l and marker in l for m in [re.search(pat, l)] if m]
     return statistics.median(vals) if vals else float("nan")
-cfgs = ("plain", "cupti", "events", "off")
+cfgs = ("plain", "cupti", "act", "cb", "events", "off")
 ns = {c: med(c, r"median ([0-9.]+) ns", "launch_bench") for c in cfgs}
 its = {c: med(c, r"([0-9.]+) it/s", "it/s") for c in cfgs}
 print("summary: launch median ns: " + ", ".join("%s %.1f (%+.1f)" % (c, ns[c], ns[c] - ns["plain"]) for c in cfgs if ns[c] == ns[c]))

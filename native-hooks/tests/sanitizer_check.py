@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 """Checks of the SASS-level tool's side files (native-hooks/sanitizer), run by sanitizer_check.sh on the GPU machine.
 
-    python3 sanitizer_check.py suite TRACE SIDE EXPECTED.json    # CUDA C suite: observed == real accesses, per launch
-    python3 sanitizer_check.py torch TRACE SIDE                  # PyTorch: cuBLAS/PyTorch kernels observed, keyed
-Prints one "ok"/"FAIL" line per assertion and "sanitizer_check <part>: N passed, M failed"; exit 1 on any failure.
+    python3 sanitizer_check.py suite TRACE SIDE EXPECTED.json [TOOL]  # CUDA C suite: observed == real accesses
+    python3 sanitizer_check.py torch TRACE SIDE                         # PyTorch: cuBLAS/PyTorch kernels observed, keyed
+TOOL is the observing tool whose records SIDE holds: "sanitizer" (default; SIDE is the tool's side file) or
+"ptx-instrument" (SIDE is the trace written by releng/gpu/instrument.sh, the PTX replay's ground truth). The sanitizer
+tool cannot observe the kernel nodes of a graph launch (they share one callback-data slot): for it an unobserved
+graph-node launch is reported as "skip" and left out of the exact count, an observed one is checked like any other.
+Prints one "ok"/"FAIL"/"skip" line per assertion and "sanitizer_check <part>: N passed, M failed"; exit 1 on any
+failure.
 """
 import collections
 import os
@@ -25,16 +30,22 @@ def check(cond, what):
     return cond
 
 
-def load_pair(trace_path, side_path):
+def load_pair(trace_path, side_path, tool="sanitizer"):
     t = phos_read.read_trace(trace_path)
     s = phos_read.read_trace(side_path)
     check(not s.warnings, "side file %s loads without warnings %s" % (os.path.basename(side_path), s.warnings))
-    check(s.header and s.header.get("recorder") == "phos-sanitizer", "side file header names phos-sanitizer")
-    check(not s.events and not s.functions and not s.modules, "side file holds observed accesses only")
-    check(all(a.get("tool") == "sanitizer" for a in s.observed), "every record says tool 'sanitizer' (%d records)" % len(s.observed))
+    if tool == "sanitizer":
+        check(s.header and s.header.get("recorder") == "phos-sanitizer", "side file header names phos-sanitizer")
+        check(not s.events and not s.functions and not s.modules, "side file holds observed accesses only")
+        check(all(a.get("tool") == "sanitizer" for a in s.observed), "every record says tool 'sanitizer' (%d records)" % len(s.observed))
+        records = s.observed
+    else:
+        check(len(s.events) == len(t.events), "%s: the instrumented trace holds the trace's %d events (%d)" % (tool, len(t.events), len(s.events)))
+        records = [a for a in s.observed if a.get("tool") == tool]
+        check(bool(records), "%d records of tool '%s' (of %d)" % (len(records), tool, len(s.observed)))
     launches = [i for i, e in enumerate(t.events) if "launch" in e]
     by_launch = collections.defaultdict(dict)
-    for a in s.observed:
+    for a in records:
         by_launch[a.get("launch_index", 0)][a.get("allocation", 0)] = a
     stray = sorted(set(by_launch) - set(launches))
     check(not stray, "every launch_index is the event index of a Launch in the trace (stray: %s)" % stray[:5])
@@ -46,10 +57,10 @@ def rng(a, key):
     return (r[0].get("begin", 0), r[0].get("end", 0)) if r else None
 
 
-def suite(trace_path, side_path, expected_path):
+def suite(trace_path, side_path, expected_path, tool="sanitizer"):
     import json
     x = json.load(open(expected_path))
-    t, s, launches, obs = load_pair(trace_path, side_path)
+    t, s, launches, obs = load_pair(trace_path, side_path, tool)
     allocs = [(a["address"], a["address"] + a["size"], a["name"]) for a in x["allocations"]]
 
     def owner(addr):
@@ -69,9 +80,15 @@ def suite(trace_path, side_path, expected_path):
     names = {a: n for a, _, n in allocs}
     check(len(launches) == len(x["launches"]), "%d launches in the trace, %d expected" % (len(launches), len(x["launches"])))
     exact = 0
+    unobservable = 0
     for el, ev_index in zip(x["launches"], launches):
         want_r, want_w = hulls(el["reads"]), hulls(el["writes"])
         got = obs.get(ev_index, {})
+        if tool == "sanitizer" and el.get("graph_node") and not got:
+            unobservable += 1
+            print("  skip  launch %d (event %d) %s: graph-node launch, not observed by the sanitizer tool (its known "
+                  "limit)" % (el["index"], ev_index, el["kernel"]))
+            continue
         got_r = {b: rng(a, "read") for b, a in got.items() if rng(a, "read")}
         got_w = {b: rng(a, "written") for b, a in got.items() if rng(a, "written")}
         fmt = lambda h: "{%s}" % ", ".join("%s+[%d,%d)" % (names.get(b, hex(b or 0)), r[0] - (b or 0), r[1] - (b or 0)) for b, r in sorted(h.items(), key=lambda kv: kv[0] or 0))
@@ -83,7 +100,9 @@ def suite(trace_path, side_path, expected_path):
         n_threads = el["grid"][0] * el["block"][0]
         counts = sum(a.get("read_count", 0) + a.get("write_count", 0) for a in got.values())
         check(counts > 0, "launch %d: %d accesses counted (%d threads)" % (el["index"], counts, n_threads))
-    check(exact == len(x["launches"]), "suite: %d of %d launches observed exactly as constructed" % (exact, len(x["launches"])))
+    check(exact == len(x["launches"]) - unobservable, "suite: %d of %d launches observed exactly as constructed%s"
+          % (exact, len(x["launches"]), " (%d graph-node launches not observable by this tool)" % unobservable
+             if unobservable else ""))
 
 
 def torch(trace_path, side_path):
@@ -132,7 +151,7 @@ def torch(trace_path, side_path):
 
 def main(argv):
     if len(argv) >= 5 and argv[1] == "suite":
-        suite(argv[2], argv[3], argv[4])
+        suite(argv[2], argv[3], argv[4], argv[5] if len(argv) > 5 else "sanitizer")
     elif len(argv) >= 4 and argv[1] == "torch":
         torch(argv[2], argv[3])
     else:

@@ -5,7 +5,8 @@
 # suite under recorder + tool and compares every launch's observed accesses with the real ones the suite writes
 # (cuda-suite-expected.json); runs the PyTorch sample under recorder + tool and checks that cuBLAS/PyTorch kernels are
 # observed and keyed to the trace's launches; then measures the PyTorch loop's throughput plain, under the tool and
-# under compute-sanitizer's memcheck. Writes to OUTDIR (default $OUT, else /tmp/phos-san-out):
+# under compute-sanitizer's memcheck (ROUNDS rounds alternating plain and tool, medians; ITERS/WARMUP iterations each;
+# memcheck MEMCHECK_ROUNDS times with ITERS_MEMCHECK/MEMCHECK_WARMUP; SKIP_EVERY10=1 leaves out the every-10th runs). Writes to OUTDIR (default $OUT, else /tmp/phos-san-out):
 # cuda-suite-sanitizer.phos(+.observed.phos), cuda-suite-sanitizer-expected.json,
 # pytorch-train-sanitizer.phos(+.observed.phos), sanitizer_bench.txt.
 set -u
@@ -20,7 +21,8 @@ B=$ROOT/native-hooks/build
 REC=$B/libphos_recorder.so
 SAN=$B/libphos_sanitizer.so
 BENCH=$OUTDIR/sanitizer_bench.txt
-ITERS_PLAIN=${ITERS_PLAIN:-200}; MEMCHECK_WARMUP=${MEMCHECK_WARMUP:-3}; ITERS_TOOL=${ITERS_TOOL:-50}; ITERS_MEMCHECK=${ITERS_MEMCHECK:-10}
+ROUNDS=${ROUNDS:-5}; ITERS=${ITERS:-100}; WARMUP=${WARMUP:-20}
+MEMCHECK_ROUNDS=${MEMCHECK_ROUNDS:-1}; MEMCHECK_WARMUP=${MEMCHECK_WARMUP:-3}; ITERS_MEMCHECK=${ITERS_MEMCHECK:-20}
 
 echo "== sanitizer_check $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
@@ -77,24 +79,37 @@ python3 "$ROOT/native-hooks/tests/sanitizer_check.py" torch "$OUTDIR/pytorch-tra
     "$OUTDIR/pytorch-train-sanitizer.phos.observed.phos" || status=1
 
 if [ "${SANITIZER_CHECK_BENCH:-1}" = 0 ]; then echo "== done, throughput skipped (exit $status)"; exit $status; fi
-echo "== PyTorch loop throughput: plain, tool (every launch observed), memcheck" | tee "$BENCH"
+# Throughput: this VM's plain throughput moves a lot between runs, so plain and tool runs alternate over ROUNDS rounds
+# and medians are compared; memcheck runs MEMCHECK_ROUNDS times inside the first rounds (it is slow).
+echo "== PyTorch loop throughput: $ROUNDS rounds alternating plain / tool (every launch observed) / tool every 10th launch / memcheck" | tee "$BENCH"
 its() { awk '/it\/s/{for(i=1;i<=NF;i++) if($i=="it/s,") print $(i-1)}'; }
-r_plain=$(python3 "$TT" --iters "$ITERS_PLAIN" --warmup 20 2>/dev/null | its)
-echo "plain: $r_plain it/s (--iters $ITERS_PLAIN --warmup 20)" | tee -a "$BENCH"
-r_tool=$(env LD_PRELOAD="$SAN" PHOS_SANITIZER_OUT="$WORK/bench-%p.observed.phos" python3 "$TT" --iters "$ITERS_TOOL" --warmup 10 2>"$WORK/bench_tool.err" | its)
-echo "tool: $r_tool it/s (--iters $ITERS_TOOL --warmup 10); $(grep -c . "$WORK/bench_tool.err") stderr lines: $(grep phos-sanitizer "$WORK/bench_tool.err" | tail -1)" | tee -a "$BENCH"
-r_tool10=$([ "${SKIP_EVERY10:-0}" = 1 ] || env LD_PRELOAD="$SAN" PHOS_SANITIZER_EVERY=10 PHOS_SANITIZER_OUT="$WORK/bench10-%p.observed.phos" python3 "$TT" --iters "$ITERS_TOOL" --warmup 10 2>/dev/null | its)
-echo "tool, every 10th launch: $r_tool10 it/s (--iters $ITERS_TOOL --warmup 10)" | tee -a "$BENCH"
-t0=$(date +%s.%N)
-r_mc=$(timeout ${MEMCHECK_TIMEOUT:-150} "$SANITIZER_HOME/compute-sanitizer" --tool memcheck --print-limit 5 python3 "$TT" --iters "$ITERS_MEMCHECK" --warmup "$MEMCHECK_WARMUP" 2>"$WORK/memcheck.err" | tee "$WORK/memcheck.out" | its)
-echo "memcheck: ${r_mc:-none} it/s (--iters $ITERS_MEMCHECK --warmup $MEMCHECK_WARMUP), whole run $(awk "BEGIN{print $(date +%s.%N)-$t0}") s; $(grep -c "ERROR SUMMARY\|=========" "$WORK/memcheck.out") sanitizer lines: $(grep "ERROR SUMMARY" "$WORK/memcheck.out" "$WORK/memcheck.err" | tail -1)" | tee -a "$BENCH"
-python3 - "$r_plain" "$r_tool" "$r_tool10" "${r_mc:-0}" <<'EOF' | tee -a "$BENCH"
-import sys
-p, t, t10, m = (float(v or 0) for v in sys.argv[1:5])
-sd = lambda r: p / r if r else float("inf")
-print("summary: slowdown vs plain: tool %.1fx, tool every 10th %.1fx, memcheck %.1fx; tool is %.1fx cheaper than memcheck (target >= 5x): %s"
-      % (sd(t), sd(t10), sd(m), sd(m) / sd(t) if t and m else float("nan"), "ok" if t and m and sd(m) / sd(t) >= 5 else "FAIL"))
-EOF
+for round in $(seq 1 "$ROUNDS"); do
+  r=$(python3 "$TT" --iters "$ITERS" --warmup "$WARMUP" 2>/dev/null | its)
+  echo "round $round plain: ${r:-none} it/s (--iters $ITERS --warmup $WARMUP)" | tee -a "$BENCH"
+  r=$(env LD_PRELOAD="$SAN" PHOS_SANITIZER_OUT="$WORK/bench-%p.observed.phos" python3 "$TT" --iters "$ITERS" --warmup "$WARMUP" 2>"$WORK/bench_tool.err" | its)
+  echo "round $round tool: ${r:-none} it/s (--iters $ITERS --warmup $WARMUP); $(grep phos-sanitizer "$WORK/bench_tool.err" | tail -2 | tr '\n' ' ')" | tee -a "$BENCH"
+  if [ "${SKIP_EVERY10:-0}" != 1 ]; then
+    r=$(env LD_PRELOAD="$SAN" PHOS_SANITIZER_EVERY=10 PHOS_SANITIZER_OUT="$WORK/bench10-%p.observed.phos" python3 "$TT" --iters "$ITERS" --warmup "$WARMUP" 2>/dev/null | its)
+    echo "round $round tool10: ${r:-none} it/s (--iters $ITERS --warmup $WARMUP, PHOS_SANITIZER_EVERY=10)" | tee -a "$BENCH"
+  fi
+  if [ "$round" -le "$MEMCHECK_ROUNDS" ]; then
+    t0=$(date +%s.%N)
+    r=$(timeout "${MEMCHECK_TIMEOUT:-300}" "$SANITIZER_HOME/compute-sanitizer" --tool memcheck --print-limit 5 python3 "$TT" --iters "$ITERS_MEMCHECK" --warmup "$MEMCHECK_WARMUP" 2>"$WORK/memcheck.err" | tee "$WORK/memcheck.out" | its)
+    echo "round $round memcheck: ${r:-none} it/s (--iters $ITERS_MEMCHECK --warmup $MEMCHECK_WARMUP), whole run $(awk "BEGIN{print $(date +%s.%N)-$t0}") s; $(grep "ERROR SUMMARY" "$WORK/memcheck.out" "$WORK/memcheck.err" | tail -1)" | tee -a "$BENCH"
+  fi
+done
+python3 - "$BENCH" <<'EOF2' | tee -a "$BENCH"
+import re, statistics, sys
+lines = open(sys.argv[1]).read().splitlines()
+def vals(cfg):
+    return [float(m.group(1)) for l in lines if l.startswith("round ") and (" %s:" % cfg) in l for m in [re.search(r": ([0-9.]+) it/s", l)] if m]
+med = {c: (statistics.median(vals(c)) if vals(c) else 0.0) for c in ("plain", "tool", "tool10", "memcheck")}
+sd = lambda c: med["plain"] / med[c] if med[c] else float("inf")
+print("summary: medians it/s: " + ", ".join("%s %.1f (%d runs)" % (c, med[c], len(vals(c))) for c in med))
+ok = med["tool"] and med["memcheck"] and sd("memcheck") / sd("tool") >= 5
+print("summary: slowdown vs plain: tool %.2fx, tool every 10th %.2fx, memcheck %.1fx; tool is %.1fx cheaper than memcheck (target >= 5x): %s"
+      % (sd("tool"), sd("tool10"), sd("memcheck"), sd("memcheck") / sd("tool") if med["tool"] and med["memcheck"] else float("nan"), "ok" if ok else "FAIL"))
+EOF2
 grep -q "target >= 5x): ok" "$BENCH" || status=1
 echo "== done (exit $status)"
 exit $status

@@ -3,7 +3,8 @@
 # Prepare here:  releng/gpu/pack-instrument.sh
 # One GPU call (the `run` tool) carrying [".gpu", "releng/gpu/target"] (about 45 MB) with the command:
 #   releng/gpu/instrument.sh --selftest                 # sample PTX kernels, known truth; prints SELFTEST PASS/FAIL
-#   releng/gpu/instrument.sh TRACE.phos                 # writes $OUT/<name>.observed.phos
+#   releng/gpu/instrument.sh TRACE.phos                 # writes $OUT/<name>.observed.phos; a TRACE with a
+#                                                       # <name>-expected.json beside it is checked against it
 #   releng/gpu/instrument.sh --selftest TRACE.phos ...  # both, in one call
 # Each run prints the observed accesses and a CSV of plain vs instrumented kernel time per kernel; stdout is also
 # saved as $OUT/<name>.log so the results come back with the call's files.
@@ -26,5 +27,12 @@ for arg in "$@"; do
     "${JAVA[@]}" "$arg" "$OUT/$name.observed.phos" 2>&1 | tee "$OUT/$name.log"
   fi
   rc=${PIPESTATUS[0]}; echo "instrument.sh: $arg -> exit $rc"; [ $rc -eq 0 ] || status=$rc
+  expected="$(dirname "$arg")/$(basename "$arg" .phos)-expected.json"
+  if [ "$arg" != "--selftest" ] && [ $rc -eq 0 ] && [ -f "$expected" ]; then
+    # a trace whose program wrote its real accesses (the CUDA C suite): every launch must match them
+    python3 native-hooks/tests/sanitizer_check.py suite "$arg" "$OUT/$name.observed.phos" "$expected" ptx-instrument \
+      2>&1 | tee -a "$OUT/$name.log"
+    rc=${PIPESTATUS[0]}; echo "instrument.sh: $arg against $expected -> exit $rc"; [ $rc -eq 0 ] || status=$rc
+  fi
 done
 exit $status

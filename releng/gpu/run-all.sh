@@ -8,7 +8,9 @@
 #  2. native-hooks/tests/sanitizer_check.sh  the SASS-level tool: observed accesses vs the suite's by-construction
 #                                          truth, PyTorch kernels observed, cost vs compute-sanitizer memcheck
 #  3. releng/gpu/instrument.sh --selftest  PTX instrumentation + JCuda replay (the same check as the JUnit test
-#                                          GpuReplayTest tagged "gpu"), then the PTX sample traces
+#                                          GpuReplayTest tagged "gpu"), then the sample traces with PTX (the CUDA C
+#                                          suite's from its fatbin), the suite checked against its by-construction
+#                                          truth, graph-node launches included
 # Exit status: non-zero if any part failed. CI has no GPU: these never run in ./workbench test.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,6 +21,6 @@ status=0
 part() { local name=$1; shift; echo "===== $name: $*"; "$@"; local rc=$?; echo "===== $name: exit $rc"; [ $rc -eq 0 ] || status=1; }
 part recorder bash native-hooks/tests/gpu_check.sh "$OUTDIR/recorder"
 part sanitizer bash native-hooks/tests/sanitizer_check.sh "$OUTDIR/sanitizer"
-part instrument env OUT="$OUTDIR/instrument" bash releng/gpu/instrument.sh --selftest sample-traces/ptx-driver.phos sample-traces/jcuda-jacobi.phos
+part instrument env OUT="$OUTDIR/instrument" bash releng/gpu/instrument.sh --selftest sample-traces/ptx-driver.phos sample-traces/jcuda-jacobi.phos sample-traces/cuda-suite.phos
 echo "run-all: $([ $status -eq 0 ] && echo PASSED || echo FAILED)"
 exit $status

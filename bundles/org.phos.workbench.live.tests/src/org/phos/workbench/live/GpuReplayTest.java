@@ -37,6 +37,8 @@ class GpuReplayTest {
 		final List<String> loaded = new ArrayList<>();
 		long next = 0x5000_0000L;
 		int tableWrites;
+		/** Ranges the access table holds (the layout the replay is given). */
+		int tableRanges = 8;
 
 		@Override
 		public String deviceName() {
@@ -88,7 +90,7 @@ class GpuReplayTest {
 		public void copyToHost(long src, byte[] data, int offset, int length) {
 			// the table as the host wrote it: nothing touched
 			byte[] image = org.phos.workbench.speculation.core.instrument.AccessTable
-					.of(new AccessTableLayout(8), List.of()).image();
+					.of(new AccessTableLayout(tableRanges), List.of()).image();
 			ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN).putLong(0, allocations.size());
 			System.arraycopy(image, 0, data, offset, length);
 		}
@@ -114,7 +116,7 @@ class GpuReplayTest {
 		@Override
 		public DeviceSymbol global(long module, String name) {
 			assertEquals(AccessTableLayout.SYMBOL, name);
-			return new DeviceSymbol(0x10, new AccessTableLayout(8).bytes());
+			return new DeviceSymbol(0x10, new AccessTableLayout(tableRanges).bytes());
 		}
 
 		@Override
@@ -178,6 +180,32 @@ class GpuReplayTest {
 		assertEquals(3, r.timings().size());
 		assertTrue(host.allocations.isEmpty(), "everything is freed at the end");
 		assertEquals(List.of(), r.observed(), "an untouched table decodes to nothing");
+	}
+
+	@Test
+	void replaysTheKernelsOfAFatbinThroughItsEmbeddedPtxGraphNodesIncluded() throws Exception {
+		// the CUDA C suite: nvcc's fatbin holds sm_90 SASS and the compute_90 PTX the replay instruments
+		Path file = Path.of(System.getProperty("phos.repo", ".")).resolve("sample-traces/cuda-suite.phos");
+		Trace trace = org.phos.workbench.trace.core.TraceReader.read(file, null).trace();
+		org.phos.workbench.trace.core.ModuleInfo module = trace.modules().get(0);
+		assertEquals(org.phos.workbench.trace.core.ModuleKind.FATBIN, module.kind());
+		String ptx = GpuReplay.ptxText(module);
+		assertNotNull(ptx, "the fatbin's PTX entry");
+		assertTrue(ptx.contains(".target sm_90") && ptx.contains(".entry _Z12indirect_sumPKPKfjiPf"), ptx.substring(0,
+				Math.min(ptx.length(), 300)));
+		HostExecutor host = new HostExecutor();
+		host.tableRanges = 16; // the suite has 9 allocations
+		GpuReplayResult r = GpuReplay.run(trace, host, new GpuReplay.Options(true, new AccessTableLayout(16)), null);
+		assertEquals(17, r.replayedLaunches(), "11 direct launches and 6 graph-node launches");
+		assertEquals(0, r.skippedLaunches());
+		assertEquals(1, host.loaded.size());
+		assertTrue(host.loaded.get(0).contains(AccessTableLayout.SYMBOL), "the instrumented PTX is loaded");
+	}
+
+	@Test
+	void aFatbinWithoutPtxHasNoText() {
+		byte[] notFatbin = new byte[64];
+		assertNull(GpuReplay.fatbinPtx(notFatbin));
 	}
 
 	@Test

@@ -10,6 +10,7 @@ import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.internal.speculation.core.engines.FatbinContainer;
 import org.phos.workbench.speculation.core.instrument.AccessTable;
 import org.phos.workbench.speculation.core.instrument.AccessTableLayout;
 import org.phos.workbench.speculation.core.instrument.AddressRelocation;
@@ -290,8 +291,11 @@ public final class GpuReplay {
 	/** @return the PTX text of a module image, or null when it is not PTX */
 	static @Nullable String ptxText(ModuleInfo info) {
 		byte[] image = info.image();
-		if (image.length == 0 || info.kind() == ModuleKind.CUBIN || info.kind() == ModuleKind.FATBIN) {
+		if (image.length == 0 || info.kind() == ModuleKind.CUBIN) {
 			return null;
+		}
+		if (info.kind() == ModuleKind.FATBIN || FatbinContainer.isFatbin(image)) {
+			return fatbinPtx(image);
 		}
 		int len = image.length;
 		while (len > 0 && image[len - 1] == 0) {
@@ -302,6 +306,31 @@ public final class GpuReplay {
 			return text;
 		}
 		return null;
+	}
+
+	/**
+	 * The PTX a fatbin carries beside its SASS (nvcc embeds it for {@code -arch=sm_XX}), which the replay can
+	 * instrument and load: of several PTX entries the one for the highest virtual architecture up to sm_90 (the
+	 * H100/H200 this replay runs on), else the lowest; null when the fatbin holds no readable PTX.
+	 */
+	static @Nullable String fatbinPtx(byte[] image) {
+		FatbinContainer.Entry best = null;
+		for (FatbinContainer.Entry e : FatbinContainer.read(image).entries()) {
+			if (e.kind() == FatbinContainer.KIND_PTX && !e.compressed() && (best == null || better(e, best))) {
+				best = e;
+			}
+		}
+		return best == null ? null : best.text();
+	}
+
+	/** Whether PTX entry a suits an sm_90 device better than b: the highest version up to 90, else the lowest. */
+	private static boolean better(FatbinContainer.Entry a, FatbinContainer.Entry b) {
+		boolean aFits = a.smVersion() <= 90;
+		boolean bFits = b.smVersion() <= 90;
+		if (aFits != bFits) {
+			return aFits;
+		}
+		return aFits ? a.smVersion() > b.smVersion() : a.smVersion() < b.smVersion();
 	}
 
 	private void launch(int i) throws ReplayException {

@@ -92,7 +92,7 @@ public final class BenchSuite {
 	/** Load speed and model size at 1M and 10M launches (quick: 100k). */
 	public List<BenchFigure> traceLoad(IProgressMonitor monitor) throws IOException {
 		long[] sizes = quick ? new long[] { 100_000 } : new long[] { 1_000_000, 10_000_000 };
-		int[] runCounts = quick ? new int[] { 3 } : new int[] { 5, 3 };
+		int[] runCounts = quick ? new int[] { 3 } : new int[] { 5, 5 };
 		List<BenchFigure> figures = new ArrayList<>();
 		for (int s = 0; s < sizes.length; s++) {
 			checkCanceled(monitor);
