@@ -39,6 +39,7 @@ public final class SpeculationBenchmark {
 	 * @param launchesPerSecond median round, wall clock
 	 * @param launchesPerCpuSecond median round, thread CPU time
 	 * @param accesses accesses emitted in one walk
+	 * @param ownLaunchesPerCpuSecond the engine alone (its walk's time subtracted; NaN when not above the walk's)
 	 */
 	public record EngineFigures(String engine, double launchesPerSecond, double launchesPerCpuSecond, long accesses,
 			double ownLaunchesPerCpuSecond) {
@@ -119,7 +120,7 @@ public final class SpeculationBenchmark {
 			} else {
 				// seconds per launch of the engine alone: its walk's subtracted
 				double perLaunch = 1 / cpu - 1 / walkCpu[payloads ? 1 : 0];
-				own = perLaunch > 0 ? 1 / perLaunch : Double.POSITIVE_INFINITY;
+				own = perLaunch > 0 ? 1 / perLaunch : Double.NaN; // NaN: no cost above the walk's noise
 			}
 			result.add(new EngineFigures(name, median(walls), cpu, accesses, own));
 			System.out.printf("  measured %-26s %.2f M launches/CPU-s (median), own %.2f, rounds %s%n", name,
@@ -173,9 +174,11 @@ public final class SpeculationBenchmark {
 			for (EngineFigures e : f.engines()) {
 				boolean exempt = e.engine().startsWith("walk-only") || e.engine().startsWith("ptx-flow")
 						|| e.engine().equals("best");
-				System.out.printf("%-26s %8.2f M launches/s wall  %8.2f M launches/CPU-s  %8.2f M/CPU-s own  %10d "
+				System.out.printf("%-26s %8.2f M launches/s wall  %8.2f M launches/CPU-s  %8s M/CPU-s own  %10d "
 						+ "accesses  %s%n", e.engine(), e.launchesPerSecond() / 1e6, e.launchesPerCpuSecond() / 1e6,
-						e.ownLaunchesPerCpuSecond() / 1e6, e.accesses(), exempt ? ""
+						Double.isNaN(e.ownLaunchesPerCpuSecond()) ? "-"
+								: String.format("%.2f", e.ownLaunchesPerCpuSecond() / 1e6),
+						e.accesses(), exempt ? ""
 								: (e.launchesPerCpuSecond() >= TARGET_LAUNCHES_PER_SECOND ? "with walk: meets 5M"
 										: "with walk: BELOW 5M")
 										+ (e.ownLaunchesPerCpuSecond() >= TARGET_LAUNCHES_PER_SECOND
