@@ -11,16 +11,19 @@
 #                                          GpuReplayTest tagged "gpu"), then the sample traces with PTX (the CUDA C
 #                                          suite's from its fatbin), the suite checked against its by-construction
 #                                          truth, graph-node launches included
+#  4. releng/gpu/record-both-truths.sh   the sanitizer tool and the PTX instrumentation on the same runs of the PTX
+#                                          samples must report identical accesses
 # Exit status: non-zero if any part failed. CI has no GPU: these never run in ./workbench test.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUTDIR=${1:-${OUT:-/tmp/phos-gpu-all}}
-mkdir -p "$OUTDIR"/recorder "$OUTDIR"/sanitizer "$OUTDIR"/instrument
+mkdir -p "$OUTDIR"/recorder "$OUTDIR"/sanitizer "$OUTDIR"/instrument "$OUTDIR"/both-truths
 cd "$ROOT"
 status=0
 part() { local name=$1; shift; echo "===== $name: $*"; "$@"; local rc=$?; echo "===== $name: exit $rc"; [ $rc -eq 0 ] || status=1; }
 part recorder bash native-hooks/tests/gpu_check.sh "$OUTDIR/recorder"
 part sanitizer bash native-hooks/tests/sanitizer_check.sh "$OUTDIR/sanitizer"
 part instrument env OUT="$OUTDIR/instrument" bash releng/gpu/instrument.sh --selftest sample-traces/ptx-driver.phos sample-traces/jcuda-jacobi.phos sample-traces/cuda-suite.phos
+part both-truths bash releng/gpu/record-both-truths.sh "$OUTDIR/both-truths"
 echo "run-all: $([ $status -eq 0 ] && echo PASSED || echo FAILED)"
 exit $status
