@@ -92,7 +92,6 @@ static size_t nchunks, cap_chunks;
 typedef struct {                     /* one observed launch */
     uint64_t pos;                    /* recorder ring position, UINT64_MAX until the recorder's hook names it */
     const char *name;
-    CUfunction fn;
     int ambiguous;                   /* kernel node of a graph launch whose nodes could not be told apart: not written */
 } launch_t;
 static launch_t *launches;
@@ -311,7 +310,7 @@ static int selected(const char *name, uint64_t ordinal) {
     return 0;
 }
 
-static void set_data(const Sanitizer_LaunchData *ld, const void *p, int graph_node) {
+static void set_data(const Sanitizer_LaunchData *ld, const void *p) {
     SanitizerResult r = SANITIZER_ERROR_INVALID_PARAMETER;
     if (ld->hLaunch) r = sanitizerSetLaunchCallbackData(ld->hLaunch, ld->function, ld->hStream, p);
     if (r != SANITIZER_SUCCESS) sanitizerSetCallbackData(ld->function, p);
@@ -342,7 +341,7 @@ static void on_launch(const Sanitizer_LaunchData *ld, int graph_node) {
     uint64_t ordinal = n_seen++;
     if (!selected(ld->functionName, ordinal) || (pool_ctx && ld->context != pool_ctx)) {
         pthread_mutex_unlock(&mu);
-        set_data(ld, NULL, graph_node);
+        set_data(ld, NULL);
         return;
     }
     if (!pool_ctx) t0 = 0;   /* the pool's allocation (once) is not counted in the per-launch figure */
@@ -350,7 +349,7 @@ static void on_launch(const Sanitizer_LaunchData *ld, int graph_node) {
         LOG("cannot allocate the %llu-byte record pool: observing nothing", (unsigned long long)cfg.pool_bytes);
         cfg.every = UINT64_MAX;
         pthread_mutex_unlock(&mu);
-        set_data(ld, NULL, graph_node);
+        set_data(ld, NULL);
         return;
     }
     /* graph nodes may run on streams of the graph: their chunk is set up on the stream the graph was launched on */
@@ -375,7 +374,7 @@ static void on_launch(const Sanitizer_LaunchData *ld, int graph_node) {
     if (!t || !c || !grow((void **)&pend, &cap_pend, npend + 1, sizeof *pend) ||
         !grow((void **)&launches, &cap_launches, nlaunches + 1, sizeof *launches)) {
         pthread_mutex_unlock(&mu);
-        set_data(ld, NULL, graph_node);
+        set_data(ld, NULL);
         return;
     }
     uint64_t slot = c->next;
@@ -383,7 +382,6 @@ static void on_launch(const Sanitizer_LaunchData *ld, int graph_node) {
     size_t li = nlaunches++;
     launches[li].pos = UINT64_MAX;
     launches[li].name = fn_name(ld->function, ld->functionName);
-    launches[li].fn = ld->function;
     launches[li].ambiguous = 0;
     pend[npend++] = (pend_t){li, slot - d_base, t};
     if (c->next - d_base > pend_hi) pend_hi = c->next - d_base;
@@ -397,7 +395,7 @@ static void on_launch(const Sanitizer_LaunchData *ld, int graph_node) {
     if (t_nwait < (int)(sizeof t_wait / sizeof *t_wait)) t_wait[t_nwait++] = li;
     uint32_t k = c->k;
     pthread_mutex_unlock(&mu);
-    set_data(ld, (const void *)(uintptr_t)PHOS_UD(slot, k), graph_node);
+    set_data(ld, (const void *)(uintptr_t)PHOS_UD(slot, k));
     if (t0) ns_launch += now_ns() - t0;   /* statistics only: a race between threads loses a sample at worst */
     else n_untimed++;
 }
@@ -665,26 +663,6 @@ static void finish(void) {
 }
 
 /* ------------------------------------------------------------------ start */
-static uint64_t env_u64(const char *n, uint64_t d) {
-    const char *v = getenv(n);
-    if (!v || !*v) return d;
-    char *e;
-    unsigned long long x = strtoull(v, &e, 0);
-    if (*e == 'k' || *e == 'K') x <<= 10;
-    else if (*e == 'm' || *e == 'M') x <<= 20;
-    else if (*e == 'g' || *e == 'G') x <<= 30;
-    return x;
-}
-
-static void expand_pid(char *dst, size_t cap, const char *pat) {
-    size_t o = 0;
-    for (const char *c = pat; *c && o + 24 < cap; c++) {
-        if (c[0] == '%' && c[1] == 'p') { o += (size_t)snprintf(dst + o, 24, "%d", (int)getpid()); c++; }
-        else dst[o++] = *c;
-    }
-    dst[o] = 0;
-}
-
 /* debug aid: where a crash happened (PHOS_SANITIZER_DEBUG=1), then the default action */
 static void on_crash(int sig) {
     void *bt[48];
@@ -708,18 +686,18 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
             LOG("loaded through CUDA_INJECTION64_PATH: inert; preload it instead (LD_PRELOAD=.../libphos_sanitizer.so)");
         return;
     }
-    cfg.debug = (int)env_u64("PHOS_SANITIZER_DEBUG", 0);
-    cfg.every = env_u64("PHOS_SANITIZER_EVERY", 1);
+    cfg.debug = (int)phos_env_u64("PHOS_SANITIZER_DEBUG", 0);
+    cfg.every = phos_env_u64("PHOS_SANITIZER_EVERY", 1);
     if (!cfg.every) cfg.every = 1;
-    cfg.warp_agg = (int)env_u64("PHOS_SANITIZER_WARP_AGG", 1);
-    cfg.sync_each = (int)env_u64("PHOS_SANITIZER_SYNC", 0);
-    cfg.pool_bytes = env_u64("PHOS_SANITIZER_POOL", 64u << 20);
+    cfg.warp_agg = (int)phos_env_u64("PHOS_SANITIZER_WARP_AGG", 1);
+    cfg.sync_each = (int)phos_env_u64("PHOS_SANITIZER_SYNC", 0);
+    cfg.pool_bytes = phos_env_u64("PHOS_SANITIZER_POOL", 64u << 20);
     if (cfg.pool_bytes < (1u << 20)) cfg.pool_bytes = 1u << 20;
     cfg.chunk_min = 256u << 10;     /* chunk size: at least this, and room for chunk_records records */
-    cfg.chunk_records = env_u64("PHOS_SANITIZER_CHUNK_RECORDS", 256);
+    cfg.chunk_records = phos_env_u64("PHOS_SANITIZER_CHUNK_RECORDS", 256);
     if (!cfg.chunk_records) cfg.chunk_records = 1;
-    cfg.max_ranges = env_u64("PHOS_SANITIZER_MAX_RANGES", 65536);
-    cfg.compress = (int)env_u64("PHOS_COMPRESS", 1);
+    cfg.max_ranges = phos_env_u64("PHOS_SANITIZER_MAX_RANGES", 65536);
+    cfg.compress = (int)phos_env_u64("PHOS_COMPRESS", 1);
     const char *k = getenv("PHOS_SANITIZER_KERNELS");
     if (k && *k) {
         char *s = strdup(k), *save = NULL;
@@ -734,7 +712,7 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
     const char *sk = getenv("PHOS_SANITIZER_SKIP");
     if (sk) snprintf(cfg.skip, sizeof cfg.skip, "%s", sk);
     const char *o = getenv("PHOS_SANITIZER_OUT");
-    if (o && *o) expand_pid(cfg.out, sizeof cfg.out, o);
+    if (o && *o) phos_expand_pid(cfg.out, sizeof cfg.out, o);
     const char *p = getenv("PHOS_SANITIZER_PATCH");
     if (p && *p) snprintf(cfg.patch, sizeof cfg.patch, "%s", p);
     else {

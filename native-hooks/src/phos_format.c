@@ -1,8 +1,10 @@
 /* .phos trace format v1: framing, CRC-32C, FNV-1a and a minimal protobuf writer. */
 #include "phos_format.h"
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static uint32_t crc_table[8][256];
 static int crc_ready;
@@ -151,4 +153,24 @@ int phos_frame_chunk(pbuf *out, uint16_t type, const uint8_t *payload, size_t n,
     pb_raw(out, stored, stored_n);
     free(tmp);
     return 0;
+}
+
+uint64_t phos_env_u64(const char *name, uint64_t d) {
+    const char *v = getenv(name);
+    if (!v || !*v) return d;
+    char *e;
+    unsigned long long x = strtoull(v, &e, 0);
+    if (*e == 'k' || *e == 'K') x <<= 10;
+    else if (*e == 'm' || *e == 'M') x <<= 20;
+    else if (*e == 'g' || *e == 'G') x <<= 30;
+    return x;
+}
+
+void phos_expand_pid(char *dst, size_t cap, const char *pattern) {
+    size_t o = 0;
+    for (const char *c = pattern; *c && o + 24 < cap; c++) {
+        if (c[0] == '%' && c[1] == 'p') { o += (size_t)snprintf(dst + o, 24, "%d", (int)getpid()); c++; }
+        else dst[o++] = *c;
+    }
+    dst[o] = 0;
 }

@@ -35,4 +35,10 @@ int phos_zstd_available(void);
 /* frame one chunk into out: codec 1 when compress && zstd available && it helps, else 0 */
 int phos_frame_chunk(pbuf *out, uint16_t type, const uint8_t *payload, size_t n, int compress);
 void phos_file_header(pbuf *out);
+
+/* settings shared by the recorder and the sanitizer tool */
+/* an environment variable as a number (0x.. and k/M/G suffixes allowed), or d when unset or empty */
+uint64_t phos_env_u64(const char *name, uint64_t d);
+/* copies an output path pattern into dst (cap bytes), each "%p" replaced by the process id */
+void phos_expand_pid(char *dst, size_t cap, const char *pattern);
 #endif

@@ -813,7 +813,6 @@ static const char *cupti_paths[] = {"libcupti.so.13", "libcupti.so", "/usr/local
     "/usr/local/cuda-13.0/lib64/libcupti.so.13", "/usr/local/cuda-13.0/lib/libcupti.so.13",
     "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13", NULL};
 
-static uint64_t env_u64(const char *n, uint64_t d);
 /* called on the writer thread; on success operations issued from now on are timed through CUPTI */
 static void cupti_init(void) {
     if (!cfg.timing || cfg.timing_source == 2) return;
@@ -840,15 +839,15 @@ static void cupti_init(void) {
        PHOS_CUPTI_KINDS=0 the activity kinds (either way nothing is timed: they measure what each part costs);
        PHOS_CUPTI_KINDS=1 kernels only; PHOS_CUPTI_DRIVER=1 adds DRIVER activity records for the same calls;
        PHOS_CUPTI_LATENCY=0|1 calls cuptiActivityEnableLatencyTimestamps; PHOS_CUPTI_PERIOD=ms cuptiActivityFlushPeriod */
-    int want_cb = (int)env_u64("PHOS_CUPTI_CB", 1), kinds = (int)env_u64("PHOS_CUPTI_KINDS", 7);
-    int want_drv = (int)env_u64("PHOS_CUPTI_DRIVER", 0);
-    cupti_buf_bytes = (size_t)env_u64("PHOS_CUPTI_BUF", 4u << 20);
+    int want_cb = (int)phos_env_u64("PHOS_CUPTI_CB", 1), kinds = (int)phos_env_u64("PHOS_CUPTI_KINDS", 7);
+    int want_drv = (int)phos_env_u64("PHOS_CUPTI_DRIVER", 0);
+    cupti_buf_bytes = (size_t)phos_env_u64("PHOS_CUPTI_BUF", 4u << 20);
     if (cupti_buf_bytes < 65536) cupti_buf_bytes = 65536;
-    cupti_flush_ns = env_u64("PHOS_CUPTI_FLUSH_MS", 20) * 1000000ull;
+    cupti_flush_ns = phos_env_u64("PHOS_CUPTI_FLUSH_MS", 20) * 1000000ull;
     if (sub(&sh, cupti_cb, NULL) != CUPTI_SUCCESS) { DBG("CUPTI subscribe failed (another subscriber?): timing by CUDA events"); return; }
     const char *lat = getenv("PHOS_CUPTI_LATENCY");
     if (lat && *lat && latency && latency((uint8_t)atoi(lat)) != CUPTI_SUCCESS) DBG("cuptiActivityEnableLatencyTimestamps failed");
-    uint64_t per = env_u64("PHOS_CUPTI_PERIOD", 0);
+    uint64_t per = phos_env_u64("PHOS_CUPTI_PERIOD", 0);
     if (per && period && period((uint32_t)per) != CUPTI_SUCCESS) DBG("cuptiActivityFlushPeriod failed");
     CUptiResult (*setattr)(CUpti_ActivityAttribute, size_t *, void *) = d(h, "cuptiActivitySetAttribute");
     const char *pin = getenv("PHOS_CUPTI_PINNED");   /* diagnosis: 1 = CUPTI's record buffers in pinned host memory */
@@ -857,7 +856,7 @@ static void cupti_init(void) {
         size_t sz = sizeof v;
         if (setattr(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, &sz, &v) != CUPTI_SUCCESS) DBG("CUPTI pinned attribute failed");
     }
-    uint64_t devbuf = env_u64("PHOS_CUPTI_DEVBUF", 0);   /* diagnosis: CUPTI's device buffer size per context */
+    uint64_t devbuf = phos_env_u64("PHOS_CUPTI_DEVBUF", 0);   /* diagnosis: CUPTI's device buffer size per context */
     if (devbuf && setattr) {
         size_t v = (size_t)devbuf, sz = sizeof v;
         if (setattr(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &sz, &v) != CUPTI_SUCCESS) DBG("CUPTI device buffer attribute failed");
@@ -1285,17 +1284,6 @@ static void *writer_main(void *arg) {
 }
 
 /* ------------------------------------------------------------------ start, stop, signals, fork */
-static uint64_t env_u64(const char *n, uint64_t d) {
-    const char *v = getenv(n);
-    if (!v || !*v) return d;
-    char *e;
-    unsigned long long x = strtoull(v, &e, 0);
-    if (*e == 'k' || *e == 'K') x <<= 10;
-    else if (*e == 'm' || *e == 'M') x <<= 20;
-    else if (*e == 'g' || *e == 'G') x <<= 30;
-    return x;
-}
-
 static void stop_recorder(void) {
     int expected = 1;
     if (!atomic_compare_exchange_strong(&g_state, &expected, 2)) return;
@@ -1354,23 +1342,18 @@ static void in_child(void) { atomic_store(&g_state, 3); writer_running = 0; out_
 
 static void start_once(void) {
     if (getenv("PHOS_DISABLE") && atoi(getenv("PHOS_DISABLE"))) { atomic_store(&g_state, 3); return; }
-    cfg.debug = (int)env_u64("PHOS_DEBUG", 0);
-    cfg.payload_limit = env_u64("PHOS_PAYLOAD_LIMIT", 65536);
-    cfg.image_limit = env_u64("PHOS_MODULE_IMAGE_LIMIT", 4u << 20);
-    cfg.timing = (int)env_u64("PHOS_TIMING", 1);
-    cfg.compress = (int)env_u64("PHOS_COMPRESS", 1);
+    cfg.debug = (int)phos_env_u64("PHOS_DEBUG", 0);
+    cfg.payload_limit = phos_env_u64("PHOS_PAYLOAD_LIMIT", 65536);
+    cfg.image_limit = phos_env_u64("PHOS_MODULE_IMAGE_LIMIT", 4u << 20);
+    cfg.timing = (int)phos_env_u64("PHOS_TIMING", 1);
+    cfg.compress = (int)phos_env_u64("PHOS_COMPRESS", 1);
     const char *tsrc = getenv("PHOS_TIMING_SOURCE");
     cfg.timing_source = (tsrc && !strcmp(tsrc, "cupti")) ? 1 : (tsrc && !strcmp(tsrc, "events")) ? 2 : 0;
-    cfg.flush_ms = (int)env_u64("PHOS_FLUSH_MS", 100);
+    cfg.flush_ms = (int)phos_env_u64("PHOS_FLUSH_MS", 100);
     if (cfg.flush_ms <= 0) cfg.flush_ms = 100;
     const char *pat = getenv("PHOS_TRACE_OUT");
     if (!pat || !*pat) pat = "phos-%p.phos";
-    size_t o = 0;
-    for (const char *c = pat; *c && o < sizeof cfg.out_path - 24; c++) {
-        if (c[0] == '%' && c[1] == 'p') { o += (size_t)snprintf(cfg.out_path + o, 24, "%d", (int)getpid()); c++; }
-        else cfg.out_path[o++] = *c;
-    }
-    cfg.out_path[o] = 0;
+    phos_expand_pid(cfg.out_path, sizeof cfg.out_path, pat);
     ring = calloc(RING_CAP, sizeof *ring);
     if (!ring) { atomic_store(&g_state, 3); return; }
     for (uint32_t i = 0; i < RING_CAP; i++) atomic_store(&ring[i].seq, i);

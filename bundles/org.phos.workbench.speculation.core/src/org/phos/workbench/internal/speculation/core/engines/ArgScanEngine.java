@@ -3,10 +3,6 @@ package org.phos.workbench.internal.speculation.core.engines;
 import static org.phos.workbench.speculation.core.SpeculatedAccess.READ_WRITE;
 import static org.phos.workbench.speculation.core.SpeculatedAccess.WHOLE_ALLOCATION;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-
 import org.phos.workbench.speculation.core.AccessSink;
 import org.phos.workbench.speculation.core.LaunchContext;
 import org.phos.workbench.speculation.core.SpeculationEngine;
@@ -21,9 +17,6 @@ public final class ArgScanEngine implements SpeculationEngine {
 
 	/** The registry name. */
 	public static final String NAME = "arg-scan";
-
-	private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class,
-			ByteOrder.LITTLE_ENDIAN);
 
 	private final PerFunction<int[]> layouts;
 
@@ -43,7 +36,7 @@ public final class ArgScanEngine implements SpeculationEngine {
 		byte[] bytes = launch.paramBytes(); // valid up to length: every word read here lies inside
 		int[] words = null;
 		for (int offset = 0; offset + 8 <= length; offset += 8) {
-			long value = (long) LONG_LE.get(bytes, offset);
+			long value = LaunchContext.wordAt(bytes, offset);
 			if (value == 0) {
 				continue;
 			}

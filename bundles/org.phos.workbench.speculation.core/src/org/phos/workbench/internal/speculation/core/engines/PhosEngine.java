@@ -4,9 +4,6 @@ import static org.phos.workbench.speculation.core.SpeculatedAccess.READ;
 import static org.phos.workbench.speculation.core.SpeculatedAccess.READ_WRITE;
 import static org.phos.workbench.speculation.core.SpeculatedAccess.WHOLE_ALLOCATION;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -46,8 +43,6 @@ public final class PhosEngine implements SpeculationEngine {
 	public static final String NAME = "phos";
 
 	private static final long ADDRESS_48 = (1L << 48) - 1;
-	private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class,
-			ByteOrder.LITTLE_ENDIAN);
 
 	/** What phos knows of one function. */
 	private static final class Model {
@@ -88,25 +83,18 @@ public final class PhosEngine implements SpeculationEngine {
 	@Override
 	public boolean speculate(LaunchContext launch, AccessSink sink) {
 		Model m = models.get(launch.functionId());
-		byte[] bytes = launch.paramBytes();
-		int length = launch.paramLength();
 		for (int t = 0; t < m.typedOffset.length; t++) {
-			emit(launch, sink, word(launch, bytes, length, m.typedOffset[t]), m.typedMode[t], m.typedParam[t],
+			emit(launch, sink, launch.paramLong(m.typedOffset[t]), m.typedMode[t], m.typedParam[t],
 					m.typedOffset[t]);
 		}
 		if (!m.scanned) {
 			scan(launch, m);
 		}
 		for (int p = 0; p < m.pairOffset.length; p++) {
-			emit(launch, sink, word(launch, bytes, length, m.pairOffset[p]) & ADDRESS_48, READ_WRITE,
-					m.pairParam[p], m.pairOffset[p]);
+			emit(launch, sink, launch.paramLong(m.pairOffset[p]) & ADDRESS_48, READ_WRITE, m.pairParam[p],
+					m.pairOffset[p]);
 		}
 		return true;
-	}
-
-	/** The 64-bit word at offset: read from the buffer when it lies inside, else as the launch context reads it. */
-	private static long word(LaunchContext launch, byte[] bytes, int length, int offset) {
-		return offset >= 0 && offset + 8 <= length ? (long) LONG_LE.get(bytes, offset) : launch.paramLong(offset);
 	}
 
 	private static void emit(LaunchContext launch, AccessSink sink, long address, int mode, int param, int offset) {

@@ -98,25 +98,25 @@ abstract class ChunkSource implements AutoCloseable {
 
         /** Decodes an EventBatch into buffers; a failure is left for the loader to report, as its own would be. */
         private void decodeAhead(RawChunk c) {
+            byte[] payload = c.payload;
+            if (payload == null) {
+                return; // the loader reports it
+            }
             DecodedEvents d = freeDecoded.poll();
             if (d == null) {
                 d = new DecodedEvents();
             }
             d.reset();
-            byte[] payload = c.payload;
-            if (payload == null) {
-                return;
-            }
             try {
                 int n = codec.decodeBatch(payload, 0, c.length, d, eventsAhead);
                 d.first = eventsAhead;
                 eventsAhead += n;
                 c.decoded = d;
-            } catch (WireFormatException e) {
-                c.decodeError = Chunks.typeName(c.type) + " chunk does not decode: " + e.getMessage();
-            } catch (RuntimeException e) {
-                c.decodeError = Chunks.typeName(c.type) + " chunk does not decode (internal error " + e + ")";
+                return;
+            } catch (WireFormatException | RuntimeException e) {
+                c.decodeError = Chunks.doesNotDecode(c.type, e);
             }
+            freeDecoded.offer(d);
         }
 
         @Override

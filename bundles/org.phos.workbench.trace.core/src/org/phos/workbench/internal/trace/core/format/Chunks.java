@@ -33,6 +33,15 @@ public final class Chunks {
         };
     }
 
+    /**
+     * Why a chunk that passed its checks did not decode: a {@link WireFormatException}'s message, or a decoding
+     * defect of ours (any other runtime exception), named as such.
+     */
+    static String doesNotDecode(int type, Exception e) {
+        return typeName(type) + (e instanceof WireFormatException ? " chunk does not decode: " + e.getMessage()
+                : " chunk does not decode (internal error " + e + ")");
+    }
+
     static int getIntLE(byte[] b, int off) {
         return (b[off] & 0xff) | (b[off + 1] & 0xff) << 8 | (b[off + 2] & 0xff) << 16 | (b[off + 3] & 0xff) << 24;
     }

@@ -212,13 +212,10 @@ public final class TraceFileLoader {
                 }
             }
             return null;
-        } catch (WireFormatException e) {
+        } catch (WireFormatException | RuntimeException e) {
+            // a decoding defect of ours (a runtime exception) must not lose the prefix already loaded either
             columns.rollback(mark);
-            return Chunks.typeName(type) + " chunk does not decode: " + e.getMessage();
-        } catch (RuntimeException e) {
-            // a decoding defect must not lose the prefix already loaded; the message marks it as ours
-            columns.rollback(mark);
-            return Chunks.typeName(type) + " chunk does not decode (internal error " + e + ")";
+            return Chunks.doesNotDecode(type, e);
         }
     }
 
