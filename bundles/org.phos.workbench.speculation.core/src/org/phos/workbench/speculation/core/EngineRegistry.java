@@ -77,6 +77,26 @@ public final class EngineRegistry {
 	}
 
 	/**
+	 * @param spec a name or combination, as {@link SpeculationEngine#name()} gives it
+	 * @return whether {@link #create} knows every engine it names
+	 */
+	public static synchronized boolean canCreate(String spec) {
+		String text = spec.trim();
+		if (text.equals(BEST)) {
+			return true;
+		}
+		if (text.endsWith(IndirectEngine.SUFFIX)) {
+			text = text.substring(0, text.length() - IndirectEngine.SUFFIX.length());
+		}
+		for (String part : text.split("/", -1)) {
+			if (!FACTORIES.containsKey(part)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
 	 * Makes an engine for one trace from a name or combination ({@code ptx-flow/arg-scan+indirect}).
 	 *
 	 * @param spec the name

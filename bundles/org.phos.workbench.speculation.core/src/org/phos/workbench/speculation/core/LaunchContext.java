@@ -31,13 +31,12 @@ public final class LaunchContext {
 	private long liveLow;
 	private long liveSpan;
 	/**
-	 * A direct-mapped cache of allocation kinds, filled as the walk passes each Alloc: entry {@code id & (KIND_CACHE -
-	 * 1)} holds {@code (id >>> KIND_BITS) << 8 | ordinal}, or -1. Kinds never change for an id, so entries need no
-	 * invalidation; a collision only costs a read from the trace.
+	 * The kind of each allocation by id (its Alloc's event index), as {@code ordinal + 1}, 0 before the walk passes
+	 * it: a byte per event, filled as the walk passes each Alloc, so that a launch's lookups of kinds read one byte
+	 * (a cache of a fixed size missed for every allocation older than its size in events, and then read the trace's
+	 * columns).
 	 */
-	private final int[] kindCache = new int[KIND_CACHE];
-	private static final int KIND_BITS = 16;
-	private static final int KIND_CACHE = 1 << KIND_BITS;
+	private final byte[] kinds;
 	private static final AllocKind[] KINDS = AllocKind.values();
 	private static final java.lang.invoke.VarHandle LONG_LE = java.lang.invoke.MethodHandles
 			.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
@@ -46,12 +45,12 @@ public final class LaunchContext {
 		this.trace = trace;
 		this.replay = replay;
 		this.storedPointers = storedPointers;
+		this.kinds = new byte[trace.eventCount()];
 		int maxId = 0;
 		for (FunctionInfo f : trace.functions()) {
 			maxId = Math.max(maxId, f.id());
 		}
 		functionsById = new FunctionInfo[maxId + 1];
-		java.util.Arrays.fill(kindCache, -1);
 		for (FunctionInfo f : trace.functions()) {
 			if (f.id() >= 0) {
 				functionsById[f.id()] = f;
@@ -174,17 +173,14 @@ public final class LaunchContext {
 
 	/** @return how allocation {@code id} was made */
 	public AllocKind allocationKind(long id) {
-		int entry = kindCache[(int) id & (KIND_CACHE - 1)];
-		if (entry >>> 8 == id >>> KIND_BITS) {
-			return KINDS[entry & 0xff];
-		}
-		return noteAllocation((int) id);
+		int known = kinds[(int) id];
+		return known != 0 ? KINDS[known - 1] : noteAllocation((int) id);
 	}
 
-	/** Reads the kind of the allocation made by event {@code alloc} into the cache (the walk calls it per Alloc). */
+	/** Reads the kind of the allocation made by event {@code alloc} into the table (the walk calls it per Alloc). */
 	AllocKind noteAllocation(int alloc) {
 		AllocKind kind = trace.allocKind(alloc);
-		kindCache[alloc & (KIND_CACHE - 1)] = (alloc >>> KIND_BITS) << 8 | kind.ordinal();
+		kinds[alloc] = (byte) (kind.ordinal() + 1);
 		return kind;
 	}
 

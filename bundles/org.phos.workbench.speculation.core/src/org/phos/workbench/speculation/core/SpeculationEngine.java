@@ -32,6 +32,28 @@ public interface SpeculationEngine {
 		return false;
 	}
 
+	/**
+	 * What an engine carries from one launch to later ones, which decides whether a trace can be speculated in
+	 * parts on several threads ({@link PartedSpeculation}): each part first walks the launches before it, giving the
+	 * engine the ones it remembers, so that it is in the state one walk from the start would have left it in.
+	 */
+	enum Memory {
+		/** Nothing (caches that do not depend on the launches seen are allowed): parts cost nothing extra. */
+		NONE,
+		/** Something from the first launch of each function ({@code phos}'s scan offsets). */
+		FIRST_LAUNCH_OF_FUNCTION,
+		/** Anything: the trace is walked in one part. */
+		EVERY_LAUNCH
+	}
+
+	/**
+	 * @return what it remembers of earlier launches; {@link Memory#EVERY_LAUNCH}, the safe answer, unless it says
+	 *         less
+	 */
+	default Memory memory() {
+		return Memory.EVERY_LAUNCH;
+	}
+
 	/** @return things worth telling the person: modules without PTX, compressed fatbin entries skipped, ... */
 	default List<String> notes() {
 		return List.of();

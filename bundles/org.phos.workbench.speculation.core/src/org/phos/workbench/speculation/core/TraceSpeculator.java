@@ -35,6 +35,8 @@ public final class TraceSpeculator {
 	private final StoredPointers storedPointers = new StoredPointers();
 	private final LaunchContext context;
 	private final java.util.function.LongUnaryOperator liveFind;
+	/** The engines that remember first launches, shown those of the launches a part skips. */
+	private final List<SpeculationEngine> remembering;
 	private byte[] payload = new byte[4096];
 	/** [liveLow, liveLow + liveSpan) holds every live allocation while a copy payload is scanned. */
 	private long liveLow;
@@ -46,16 +48,25 @@ public final class TraceSpeculator {
 	 *        {@link SpeculationEngine#usesStoredPointers()} need it)
 	 */
 	public TraceSpeculator(Trace trace, boolean trackStoredPointers) {
+		this(trace, trackStoredPointers, List.of());
+	}
+
+	private TraceSpeculator(Trace trace, boolean trackStoredPointers, List<SpeculationEngine> remembering) {
 		this.trace = trace;
 		this.trackStoredPointers = trackStoredPointers;
 		this.replay = new ReplayEngine(trace);
 		this.context = new LaunchContext(trace, replay, storedPointers);
 		this.liveFind = this::findLive;
+		this.remembering = remembering;
 	}
 
-	/** @return a walker that tracks what the given engines need */
+	/**
+	 * @return a walker that tracks what the given engines need, and that gives the engines which remember first
+	 *         launches ({@link SpeculationEngine#memory()}) those of the launches it skips when it walks a part
+	 */
 	public static TraceSpeculator forEngines(Trace trace, List<SpeculationEngine> engines) {
-		return new TraceSpeculator(trace, engines.stream().anyMatch(SpeculationEngine::usesStoredPointers));
+		return new TraceSpeculator(trace, engines.stream().anyMatch(SpeculationEngine::usesStoredPointers),
+				engines.stream().filter(e -> e.memory() != SpeculationEngine.Memory.NONE).toList());
 	}
 
 	/**
@@ -66,15 +77,40 @@ public final class TraceSpeculator {
 	 * @throws OperationCanceledException when cancelled
 	 */
 	public void run(@Nullable IProgressMonitor monitor, LaunchVisitor visitor) {
+		run(monitor, 0, trace.launchCount(), visitor);
+	}
+
+	/**
+	 * Walks the part of the trace that holds launches {@code [fromLaunch, toLaunch)} (by launch index) and calls the
+	 * visitor for those launches only. The events before the part are replayed first (allocations, and copy payloads
+	 * when tracked) without calling the visitor; engines from {@link #forEngines} that remember first launches are
+	 * given the first launch of each function among them (with a sink that drops what they emit), so that on the
+	 * part's first launch every engine is in the state a walk from the start would have left it in. This is what lets
+	 * {@link PartedSpeculation} walk the parts of a trace on several threads.
+	 *
+	 * @param monitor progress (in events of the part) and cancellation, may be null
+	 * @param fromLaunch the part's first launch index
+	 * @param toLaunch past its last
+	 * @param visitor called for each launch of the part
+	 * @throws OperationCanceledException when cancelled
+	 */
+	public void run(@Nullable IProgressMonitor monitor, int fromLaunch, int toLaunch, LaunchVisitor visitor) {
 		if (replay.position() != 0) {
 			throw new IllegalStateException("a TraceSpeculator walks its trace once");
 		}
-		int events = trace.eventCount();
+		int launches = trace.launchCount();
+		if (fromLaunch < 0 || toLaunch > launches || fromLaunch > toLaunch) {
+			throw new IllegalArgumentException("launches [" + fromLaunch + ", " + toLaunch + ") are not within the "
+					+ launches + " of the trace");
+		}
+		int from = fromLaunch == launches ? trace.eventCount() : trace.launchEvent(fromLaunch);
+		int events = toLaunch == launches ? trace.eventCount() : trace.launchEvent(toLaunch);
 		// driven directly: SubMonitor needs OSGi classes at run time, and core runs on a plain classpath too
 		IProgressMonitor progress = monitor != null ? monitor : new NullProgressMonitor();
-		progress.beginTask("Speculating launches", Math.max(1, events >> 16));
-		for (int i = 0; i < events; i++) {
-			if ((i & 0xffff) == 0xffff) {
+		progress.beginTask("Speculating launches", Math.max(1, (events - from) >> 16));
+		skipTo(from, progress);
+		for (int i = from; i < events; i++) {
+			if (((i - from) & 0xffff) == 0xffff) {
 				if (progress.isCanceled()) {
 					throw new OperationCanceledException();
 				}
@@ -84,21 +120,67 @@ public final class TraceSpeculator {
 			if (kind == EventKind.LAUNCH) {
 				context.moveTo(i);
 				visitor.launch(context);
-			} else if (kind == EventKind.ALLOC) {
-				context.noteAllocation(i);
-			} else if (trackStoredPointers) {
-				if (kind == EventKind.MEMCPY) {
-					recordCopy(i);
-				} else if (kind == EventKind.FREE) {
-					long id = replay.find(trace.address(i));
-					if (id >= 0) {
-						storedPointers.forget(id);
-					}
-				}
+			} else {
+				keepState(i, kind);
 			}
 			replay.step();
 		}
 		progress.done();
+	}
+
+	/**
+	 * Replays events [0, end) keeping the device state, and shows remembering engines the launches they remember:
+	 * the first of each function, or all of them to an engine that remembers every launch.
+	 */
+	private void skipTo(int end, IProgressMonitor progress) {
+		boolean remember = !remembering.isEmpty();
+		java.util.BitSet seen = new java.util.BitSet();
+		for (int i = 0; i < end; i++) {
+			if ((i & 0xfffff) == 0xfffff && progress.isCanceled()) {
+				throw new OperationCanceledException();
+			}
+			EventKind kind = trace.kind(i);
+			if (kind == EventKind.LAUNCH) {
+				if (remember) {
+					int function = trace.functionId(i);
+					int bit = function < 0 ? Integer.MAX_VALUE - 1 : function; // unknown functions: one entry
+					boolean first = !seen.get(bit);
+					seen.set(bit);
+					boolean moved = false;
+					for (SpeculationEngine e : remembering) {
+						if (first || e.memory() == SpeculationEngine.Memory.EVERY_LAUNCH) {
+							if (!moved) {
+								context.moveTo(i);
+								moved = true;
+							}
+							e.speculate(context, DISCARD);
+						}
+					}
+				}
+			} else {
+				keepState(i, kind);
+			}
+			replay.step();
+		}
+	}
+
+	private static final AccessSink DISCARD = (id, base, begin, end, mode, param, offset) -> {
+	};
+
+	/** The state kept across a non-launch event, before the replay applies it. */
+	private void keepState(int i, EventKind kind) {
+		if (kind == EventKind.ALLOC) {
+			context.noteAllocation(i);
+		} else if (trackStoredPointers) {
+			if (kind == EventKind.MEMCPY) {
+				recordCopy(i);
+			} else if (kind == EventKind.FREE) {
+				long id = replay.find(trace.address(i));
+				if (id >= 0) {
+					storedPointers.forget(id);
+				}
+			}
+		}
 	}
 
 	private void recordCopy(int i) {

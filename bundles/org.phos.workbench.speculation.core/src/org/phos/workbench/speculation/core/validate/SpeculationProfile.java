@@ -10,6 +10,7 @@ import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.speculation.core.AccessSink;
 import org.phos.workbench.speculation.core.LaunchSpeculation;
+import org.phos.workbench.speculation.core.PartedSpeculation;
 import org.phos.workbench.speculation.core.SpeculatedAccess;
 import org.phos.workbench.speculation.core.SpeculationEngine;
 import org.phos.workbench.speculation.core.TraceSpeculator;
@@ -110,7 +111,8 @@ public final class SpeculationProfile {
 	}
 
 	/**
-	 * Runs the engines over the trace.
+	 * Runs the engines over the trace, in parts on as many threads as there are processors when the trace is large
+	 * ({@link PartedSpeculation}; the result is the same).
 	 *
 	 * @param trace the trace
 	 * @param engines fresh engines for it
@@ -120,13 +122,59 @@ public final class SpeculationProfile {
 	 */
 	public static Result of(Trace trace, List<SpeculationEngine> engines, int detailLaunch,
 			@Nullable IProgressMonitor monitor) {
-		List<Map<Integer, Tally>> kernels = new ArrayList<>();
-		for (int i = 0; i < engines.size(); i++) {
-			kernels.add(new HashMap<>());
+		return of(trace, engines, detailLaunch, monitor,
+				PartedSpeculation.parts(trace, engines, Runtime.getRuntime().availableProcessors()));
+	}
+
+	/**
+	 * {@link #of(Trace, List, int, IProgressMonitor)} in a given number of parts.
+	 *
+	 * @param trace the trace
+	 * @param engines fresh engines for it
+	 * @param detailLaunch a launch index to collect in full, or -1
+	 * @param monitor progress and cancellation, may be null
+	 * @param parts parts to walk at once (1: one walk on this thread)
+	 * @return the profile
+	 */
+	public static Result of(Trace trace, List<SpeculationEngine> engines, int detailLaunch,
+			@Nullable IProgressMonitor monitor, int parts) {
+		// per part: per engine, the tallies by function; and the detailed launch when the part holds it
+		List<List<Map<Integer, Tally>>> partKernels = new ArrayList<>();
+		List<List<LaunchSpeculation>> partDetail = new ArrayList<>();
+		for (int p = 0; p < parts; p++) {
+			List<Map<Integer, Tally>> kernels = new ArrayList<>();
+			for (int i = 0; i < engines.size(); i++) {
+				kernels.add(new HashMap<>());
+			}
+			partKernels.add(kernels);
+			partDetail.add(new ArrayList<>());
+		}
+		List<List<SpeculationEngine>> partEngines = PartedSpeculation.run(trace, engines, parts, monitor,
+				(part, mine) -> visitor(mine, partKernels.get(part), partDetail.get(part), detailLaunch));
+		List<EngineProfile> result = new ArrayList<>();
+		for (int e = 0; e < engines.size(); e++) {
+			Map<Integer, Tally> merged = new HashMap<>();
+			for (List<Map<Integer, Tally>> kernels : partKernels) {
+				kernels.get(e).forEach((f, t) -> merged.computeIfAbsent(f, k -> new Tally()).add(t));
+			}
+			Map<Integer, KernelProfile> byKernel = new TreeMap<>();
+			Tally total = new Tally();
+			for (Map.Entry<Integer, Tally> k : merged.entrySet()) {
+				byKernel.put(k.getKey(), k.getValue().profile());
+				total.add(k.getValue());
+			}
+			result.add(new EngineProfile(engines.get(e).name(), byKernel, total.profile(),
+					PartedSpeculation.notes(partEngines, e)));
 		}
 		List<LaunchSpeculation> detail = new ArrayList<>();
+		partDetail.forEach(detail::addAll);
+		return new Result(result, detail);
+	}
+
+	private static TraceSpeculator.LaunchVisitor visitor(List<SpeculationEngine> engines,
+			List<Map<Integer, Tally>> kernels, List<LaunchSpeculation> detail, int detailLaunch) {
 		Merge merge = new Merge();
-		TraceSpeculator.forEngines(trace, engines).run(monitor, launch -> {
+		return launch -> {
 			for (int e = 0; e < engines.size(); e++) {
 				SpeculationEngine engine = engines.get(e);
 				Tally t = kernels.get(e).computeIfAbsent(launch.functionId(), k -> new Tally());
@@ -148,17 +196,6 @@ public final class SpeculationProfile {
 				t.covered += covered ? 1 : 0;
 				merge.into(t);
 			}
-		});
-		List<EngineProfile> result = new ArrayList<>();
-		for (int e = 0; e < engines.size(); e++) {
-			Map<Integer, KernelProfile> byKernel = new TreeMap<>();
-			Tally total = new Tally();
-			for (Map.Entry<Integer, Tally> k : kernels.get(e).entrySet()) {
-				byKernel.put(k.getKey(), k.getValue().profile());
-				total.add(k.getValue());
-			}
-			result.add(new EngineProfile(engines.get(e).name(), byKernel, total.profile(), engines.get(e).notes()));
-		}
-		return new Result(result, detail);
+		};
 	}
 }

@@ -26,6 +26,11 @@ public final class ArgScanEngine implements SpeculationEngine {
 	}
 
 	@Override
+	public Memory memory() {
+		return Memory.NONE; // the layouts it caches come from the function, not from launches
+	}
+
+	@Override
 	public String name() {
 		return NAME;
 	}

@@ -39,6 +39,15 @@ public final class FallbackEngine implements SpeculationEngine {
 	}
 
 	@Override
+	public Memory memory() {
+		Memory most = Memory.NONE;
+		for (SpeculationEngine e : engines) {
+			most = e.memory().compareTo(most) > 0 ? e.memory() : most;
+		}
+		return most;
+	}
+
+	@Override
 	public boolean usesStoredPointers() {
 		for (SpeculationEngine e : engines) {
 			if (e.usesStoredPointers()) {

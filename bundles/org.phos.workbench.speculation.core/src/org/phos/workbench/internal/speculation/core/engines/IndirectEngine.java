@@ -56,6 +56,11 @@ public final class IndirectEngine implements SpeculationEngine {
 	}
 
 	@Override
+	public Memory memory() {
+		return base.memory(); // its sets are per launch; the stored pointers are the walk's
+	}
+
+	@Override
 	public boolean usesStoredPointers() {
 		return true;
 	}

@@ -71,6 +71,11 @@ public final class PhosEngine implements SpeculationEngine {
 	}
 
 	@Override
+	public Memory memory() {
+		return Memory.FIRST_LAUNCH_OF_FUNCTION; // the scan offsets
+	}
+
+	@Override
 	public String name() {
 		return NAME;
 	}

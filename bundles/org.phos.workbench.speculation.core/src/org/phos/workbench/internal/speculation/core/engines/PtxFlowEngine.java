@@ -134,6 +134,13 @@ public final class PtxFlowEngine implements SpeculationEngine {
 	}
 
 	@Override
+	public Memory memory() {
+		// its plans come from the module's PTX, not from launches; but it analyses a function at its first launch and
+		// its notes count what it analysed, which a part should know of the launches before it too
+		return Memory.FIRST_LAUNCH_OF_FUNCTION;
+	}
+
+	@Override
 	public String name() {
 		return NAME;
 	}
