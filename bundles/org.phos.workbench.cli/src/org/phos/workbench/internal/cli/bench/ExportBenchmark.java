@@ -73,7 +73,7 @@ public final class ExportBenchmark {
 			}
 			long allocatedBefore = allocatedBytes();
 			exportOnce(trace, exporter, file);
-			long allocated = allocatedBytes() - allocatedBefore;
+			long allocated = allocatedBetween(allocatedBefore, allocatedBytes());
 			long peak = 0;
 			for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
 				if (pool.getType() == MemoryType.HEAP) {
@@ -93,6 +93,16 @@ public final class ExportBenchmark {
 			exporter.export(trace, file.getFileName().toString(), out, new NullProgressMonitor());
 		}
 		return Files.size(file);
+	}
+
+	/**
+	 * @param before {@link #allocatedBytes()} before
+	 * @param after and after
+	 * @return the bytes allocated between the two readings, or -1 when either is unknown (a runtime without the
+	 *         {@code jdk.management} module, such as the packed one of the GPU machine, cannot tell: -1 - -1 is not 0)
+	 */
+	static long allocatedBetween(long before, long after) {
+		return before < 0 || after < 0 ? -1 : after - before;
 	}
 
 	/**
