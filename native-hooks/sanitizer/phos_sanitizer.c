@@ -43,6 +43,8 @@
 /* ------------------------------------------------------------------ configuration */
 static struct {
     int debug, warp_agg, sync_each, compress;
+    int lazy;           /* patch a module at the first launch observed in it, not when it loads: a kernel filter
+                           leaves the modules of the other kernels unpatched, running at full speed */
     uint64_t every, pool_bytes, max_ranges, chunk_min, chunk_records;
     char **kernels;     /* name substrings, NULL = all */
     size_t nkernels;
@@ -335,15 +337,34 @@ static int pool_init(CUcontext ctx) {
     return 1;
 }
 
-static void on_launch(const Sanitizer_LaunchData *ld, int graph_node) {
-    uint64_t t0 = now_ns();
+/* whether the launch now beginning is observed (its ordinal counts every launch, observed or not) */
+static int select_launch(const Sanitizer_LaunchData *ld) {
     pthread_mutex_lock(&mu);
     uint64_t ordinal = n_seen++;
-    if (!selected(ld->functionName, ordinal) || (pool_ctx && ld->context != pool_ctx)) {
-        pthread_mutex_unlock(&mu);
+    int sel = selected(ld->functionName, ordinal) && !(pool_ctx && ld->context != pool_ctx);
+    pthread_mutex_unlock(&mu);
+    return sel;
+}
+
+static void on_module(CUcontext ctx, CUmodule mod);
+static void on_launch(const Sanitizer_LaunchData *ld, int graph_node, int sel);
+
+/* a kernel launch or graph kernel node begins: patch its module when needed, then set up or clear its record */
+static void begin_launch(const Sanitizer_LaunchData *ld, int graph_node) {
+    int sel = select_launch(ld);
+    /* modules loaded before their context existed (lazy loading, libraries), and every module when patching is lazy,
+       are patched here, before the launch's code runs */
+    if (!strchr(cfg.skip, 'p') && (sel || !cfg.lazy)) on_module(ld->context, ld->module);
+    if (!strchr(cfg.skip, 'l')) on_launch(ld, graph_node, sel);
+}
+
+static void on_launch(const Sanitizer_LaunchData *ld, int graph_node, int sel) {
+    uint64_t t0 = now_ns();
+    if (!sel) {
         set_data(ld, NULL);
         return;
     }
+    pthread_mutex_lock(&mu);
     if (!pool_ctx) t0 = 0;   /* the pool's allocation (once) is not counted in the per-launch figure */
     if (!pool_ctx && !pool_init(ld->context)) {
         LOG("cannot allocate the %llu-byte record pool: observing nothing", (unsigned long long)cfg.pool_bytes);
@@ -456,7 +477,7 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
         case SANITIZER_CBID_RESOURCE_MODULE_LOADED: {
             const Sanitizer_ResourceModuleData *m = cbdata;
             DBG("module %p loaded in context %p (%zu bytes)", (void *)m->module, (void *)m->context, m->cubinSize);
-            if (m->context && !strchr(cfg.skip, 'm')) on_module(m->context, m->module);
+            if (m->context && !strchr(cfg.skip, 'm') && !cfg.lazy) on_module(m->context, m->module);
             break;
         }
         case SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_ALLOC:
@@ -495,9 +516,7 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
             if (t_in_graph) break;             /* graph kernel nodes arrive as GRAPHS NODE_LAUNCH_BEGIN */
             t_nwait = 0;                       /* launches of earlier calls the recorder did not record */
             const Sanitizer_LaunchData *ld = cbdata;
-            /* modules loaded before their context existed (lazy loading, libraries) are patched at first use */
-            if (!strchr(cfg.skip, 'p')) on_module(ld->context, ld->module);
-            if (!strchr(cfg.skip, 'l')) on_launch(ld, 0);
+            begin_launch(ld, 0);
         } else if (cbid == SANITIZER_CBID_LAUNCH_END && cfg.sync_each && !t_in_graph) {
             pthread_mutex_lock(&mu);
             flush_locked("each launch");
@@ -523,8 +542,7 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
             const Sanitizer_GraphNodeLaunchData *n = cbdata;
             if (n->nodeType == CU_GRAPH_NODE_TYPE_KERNEL && !n->isGraphUpload) {
                 n_graph_nodes++;
-                if (!strchr(cfg.skip, 'p')) on_module(n->launchData.context, n->launchData.module);
-                if (!strchr(cfg.skip, 'l')) on_launch(&n->launchData, 1);
+                begin_launch(&n->launchData, 1);
             }
         }
         break;
@@ -709,6 +727,9 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
             cfg.kernels[cfg.nkernels++] = tok;
         }
     }
+    /* with a kernel filter, modules none of whose launches is observed stay unpatched (PHOS_SANITIZER_LAZY=0: patch
+       every module as it loads, as without a filter) */
+    cfg.lazy = cfg.nkernels > 0 && phos_env_u64("PHOS_SANITIZER_LAZY", 1) != 0;
     const char *sk = getenv("PHOS_SANITIZER_SKIP");
     if (sk) snprintf(cfg.skip, sizeof cfg.skip, "%s", sk);
     const char *o = getenv("PHOS_SANITIZER_OUT");
@@ -738,7 +759,8 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
     if (!strchr(cfg.skip, 'g')) sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_GRAPHS);
     if (!strchr(cfg.skip, 's')) sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_SYNCHRONIZE);
     atexit(finish);
-    DBG("patches %s, every %llu, %zu kernel filters, warp aggregation %d, pool %llu bytes, recorder %s", cfg.patch,
-        (unsigned long long)cfg.every, cfg.nkernels, cfg.warp_agg, (unsigned long long)cfg.pool_bytes,
+    DBG("patches %s, every %llu, %zu kernel filters (modules patched %s), warp aggregation %d, pool %llu bytes, "
+        "recorder %s", cfg.patch, (unsigned long long)cfg.every, cfg.nkernels,
+        cfg.lazy ? "at their first observed launch" : "as they load", cfg.warp_agg, (unsigned long long)cfg.pool_bytes,
         rec_set_hook ? "found" : "absent");
 }

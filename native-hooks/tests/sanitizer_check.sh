@@ -6,7 +6,7 @@
 # (cuda-suite-expected.json); runs the PyTorch sample under recorder + tool and checks that cuBLAS/PyTorch kernels are
 # observed and keyed to the trace's launches; then measures the PyTorch loop's throughput plain, under the tool and
 # under compute-sanitizer's memcheck (ROUNDS rounds alternating plain and tool, medians; ITERS/WARMUP iterations each;
-# memcheck MEMCHECK_ROUNDS times with ITERS_MEMCHECK/MEMCHECK_WARMUP; SKIP_EVERY10=1 leaves out the every-10th runs). Writes to OUTDIR (default $OUT, else /tmp/phos-san-out):
+# memcheck MEMCHECK_ROUNDS times with ITERS_MEMCHECK/MEMCHECK_WARMUP; SKIP_EVERY10=1 leaves out the every-10th runs; SKIP_SELECTED=1 the runs observing only SEL_KERNELS, default elementwise_kernel). Writes to OUTDIR (default $OUT, else /tmp/phos-san-out):
 # cuda-suite-sanitizer.phos(+.observed.phos), cuda-suite-sanitizer-expected.json,
 # pytorch-train-sanitizer.phos(+.observed.phos), sanitizer_bench.txt.
 set -u
@@ -81,7 +81,7 @@ python3 "$ROOT/native-hooks/tests/sanitizer_check.py" torch "$OUTDIR/pytorch-tra
 if [ "${SANITIZER_CHECK_BENCH:-1}" = 0 ]; then echo "== done, throughput skipped (exit $status)"; exit $status; fi
 # Throughput: this VM's plain throughput moves a lot between runs, so plain and tool runs alternate over ROUNDS rounds
 # and medians are compared; memcheck runs MEMCHECK_ROUNDS times inside the first rounds (it is slow).
-echo "== PyTorch loop throughput: $ROUNDS rounds alternating plain / tool (every launch observed) / tool every 10th launch / memcheck" | tee "$BENCH"
+echo "== PyTorch loop throughput: $ROUNDS rounds alternating plain / tool (every launch observed) / tool every 10th launch / tool on selected kernels (lazy, eager patching) / memcheck" | tee "$BENCH"
 its() { awk '/it\/s/{for(i=1;i<=NF;i++) if($i=="it/s,") print $(i-1)}'; }
 for round in $(seq 1 "$ROUNDS"); do
   r=$(python3 "$TT" --iters "$ITERS" --warmup "$WARMUP" 2>/dev/null | its)
@@ -91,6 +91,15 @@ for round in $(seq 1 "$ROUNDS"); do
   if [ "${SKIP_EVERY10:-0}" != 1 ]; then
     r=$(env LD_PRELOAD="$SAN" PHOS_SANITIZER_EVERY=10 PHOS_SANITIZER_OUT="$WORK/bench10-%p.observed.phos" python3 "$TT" --iters "$ITERS" --warmup "$WARMUP" 2>/dev/null | its)
     echo "round $round tool10: ${r:-none} it/s (--iters $ITERS --warmup $WARMUP, PHOS_SANITIZER_EVERY=10)" | tee -a "$BENCH"
+  fi
+  if [ "${SKIP_SELECTED:-0}" != 1 ]; then
+    # only the kernels matching SEL_KERNELS observed: their modules patched at their first launch (lazy, the default
+    # with a filter), or every module patched as it loads (PHOS_SANITIZER_LAZY=0)
+    for mode in lazy eager; do
+      r=$(env LD_PRELOAD="$SAN" PHOS_SANITIZER_KERNELS="${SEL_KERNELS:-elementwise_kernel}" PHOS_SANITIZER_LAZY=$([ $mode = lazy ] && echo 1 || echo 0) \
+            PHOS_SANITIZER_OUT="$WORK/benchsel-%p.observed.phos" python3 "$TT" --iters "$ITERS" --warmup "$WARMUP" 2>"$WORK/bench_sel.err" | its)
+      echo "round $round toolsel_$mode: ${r:-none} it/s (--iters $ITERS --warmup $WARMUP, PHOS_SANITIZER_KERNELS=${SEL_KERNELS:-elementwise_kernel}); $(grep phos-sanitizer "$WORK/bench_sel.err" | tail -2 | tr '\n' ' ')" | tee -a "$BENCH"
+    done
   fi
   if [ "$round" -le "$MEMCHECK_ROUNDS" ]; then
     t0=$(date +%s.%N)
@@ -103,12 +112,14 @@ import re, statistics, sys
 lines = open(sys.argv[1]).read().splitlines()
 def vals(cfg):
     return [float(m.group(1)) for l in lines if l.startswith("round ") and (" %s:" % cfg) in l for m in [re.search(r": ([0-9.]+) it/s", l)] if m]
-med = {c: (statistics.median(vals(c)) if vals(c) else 0.0) for c in ("plain", "tool", "tool10", "memcheck")}
+med = {c: (statistics.median(vals(c)) if vals(c) else 0.0) for c in ("plain", "tool", "tool10", "toolsel_lazy", "toolsel_eager", "memcheck")}
 sd = lambda c: med["plain"] / med[c] if med[c] else float("inf")
 print("summary: medians it/s: " + ", ".join("%s %.1f (%d runs)" % (c, med[c], len(vals(c))) for c in med))
 ok = med["tool"] and med["memcheck"] and sd("memcheck") / sd("tool") >= 5
 print("summary: slowdown vs plain: tool %.2fx, tool every 10th %.2fx, memcheck %.1fx; tool is %.1fx cheaper than memcheck (target >= 5x): %s"
       % (sd("tool"), sd("tool10"), sd("memcheck"), sd("memcheck") / sd("tool") if med["tool"] and med["memcheck"] else float("nan"), "ok" if ok else "FAIL"))
+print("summary: only the kernels of PHOS_SANITIZER_KERNELS observed: %.2fx with their modules patched at first use, %.2fx with every module patched as it loads"
+      % (sd("toolsel_lazy"), sd("toolsel_eager")))
 EOF2
 grep -q "target >= 5x): ok" "$BENCH" || status=1
 echo "== done (exit $status)"
