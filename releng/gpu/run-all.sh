@@ -13,11 +13,13 @@
 #                                          truth, graph-node launches included
 #  4. releng/gpu/record-both-truths.sh   the sanitizer tool and the PTX instrumentation on the same runs of the PTX
 #                                          samples must report identical accesses
+#  5. releng/gpu/record-python-samples.sh  the Triton and CuPy samples recorded (outputs unchanged) with their
+#                                          truth; CuPy's PTX truth cross-checked with the sanitizer's
 # Exit status: non-zero if any part failed. CI has no GPU: these never run in ./workbench test.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUTDIR=${1:-${OUT:-/tmp/phos-gpu-all}}
-mkdir -p "$OUTDIR"/recorder "$OUTDIR"/sanitizer "$OUTDIR"/instrument "$OUTDIR"/both-truths
+mkdir -p "$OUTDIR"/recorder "$OUTDIR"/sanitizer "$OUTDIR"/instrument "$OUTDIR"/both-truths "$OUTDIR"/python
 cd "$ROOT"
 status=0
 part() { local name=$1; shift; echo "===== $name: $*"; "$@"; local rc=$?; echo "===== $name: exit $rc"; [ $rc -eq 0 ] || status=1; }
@@ -25,5 +27,6 @@ part recorder bash native-hooks/tests/gpu_check.sh "$OUTDIR/recorder"
 part sanitizer bash native-hooks/tests/sanitizer_check.sh "$OUTDIR/sanitizer"
 part instrument env OUT="$OUTDIR/instrument" bash releng/gpu/instrument.sh --selftest sample-traces/ptx-driver.phos sample-traces/jcuda-jacobi.phos sample-traces/cuda-suite.phos
 part both-truths bash releng/gpu/record-both-truths.sh "$OUTDIR/both-truths"
+part python-samples bash releng/gpu/record-python-samples.sh "$OUTDIR/python"
 echo "run-all: $([ $status -eq 0 ] && echo PASSED || echo FAILED)"
 exit $status

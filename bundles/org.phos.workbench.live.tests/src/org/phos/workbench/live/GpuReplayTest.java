@@ -189,7 +189,7 @@ class GpuReplayTest {
 		Trace trace = org.phos.workbench.trace.core.TraceReader.read(file, null).trace();
 		org.phos.workbench.trace.core.ModuleInfo module = trace.modules().get(0);
 		assertEquals(org.phos.workbench.trace.core.ModuleKind.FATBIN, module.kind());
-		String ptx = GpuReplay.ptxText(module);
+		String ptx = GpuReplay.ptxText(module, 90);
 		assertNotNull(ptx, "the fatbin's PTX entry");
 		assertTrue(ptx.contains(".target sm_90") && ptx.contains(".entry _Z12indirect_sumPKPKfjiPf"), ptx.substring(0,
 				Math.min(ptx.length(), 300)));
@@ -205,7 +205,33 @@ class GpuReplayTest {
 	@Test
 	void aFatbinWithoutPtxHasNoText() {
 		byte[] notFatbin = new byte[64];
-		assertNull(GpuReplay.fatbinPtx(notFatbin));
+		assertNull(GpuReplay.fatbinPtx(notFatbin, 90));
+	}
+
+	@Test
+	void libraryFatbinsWithPtxOnlyForNewerDevicesAreNotLoaded() throws Exception {
+		// cuRAND's fatbins in the CuPy sample carry cubins for sm_75..sm_120 but PTX only for sm_120, which an sm_90
+		// device's JIT refuses (CUDA_ERROR_INVALID_PTX ended the first replay of such a trace on the H200)
+		Path file = Path.of(System.getProperty("phos.repo", ".")).resolve("sample-traces/cupy-ops.phos");
+		Trace trace = org.phos.workbench.trace.core.TraceReader.read(file, null).trace();
+		org.phos.workbench.trace.core.ModuleInfo library = trace.modules().stream()
+				.filter(m -> m.kind() == org.phos.workbench.trace.core.ModuleKind.FATBIN && m.image().length > 0
+						&& GpuReplay.fatbinPtxTargets(m.image()).length > 0
+						&& GpuReplay.fatbinPtxTargets(m.image())[0] > 90)
+				.findFirst().orElseThrow();
+		assertArrayEquals(new int[] { 120 }, GpuReplay.fatbinPtxTargets(library.image()));
+		assertNull(GpuReplay.ptxText(library, 90), "no PTX an sm_90 device can compile");
+		String newest = GpuReplay.ptxText(library, 120);
+		assertNotNull(newest);
+		assertTrue(newest.contains(".target sm_120"), newest.substring(0, Math.min(300, newest.length())));
+		// the whole trace as the H200 replayed it: CuPy's 19 launches from PTX, the 14 of cuRAND and cuBLAS skipped
+		HostExecutor host = new HostExecutor();
+		host.tableRanges = 64;
+		GpuReplayResult r = GpuReplay.run(trace, host, new GpuReplay.Options(true, new AccessTableLayout(64)), null);
+		assertEquals(19, r.replayedLaunches(), String.join("\n", r.notes()));
+		assertEquals(14, r.skippedLaunches(), String.join("\n", r.notes()));
+		assertTrue(r.notes().stream().anyMatch(n -> n.contains("image was not recorded (over the recorder's "
+				+ "PHOS_MODULE_IMAGE_LIMIT); its launches are skipped")), String.join("\n", r.notes()));
 	}
 
 	@Test

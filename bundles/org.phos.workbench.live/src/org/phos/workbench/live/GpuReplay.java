@@ -2,6 +2,7 @@ package org.phos.workbench.live;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -259,9 +260,19 @@ public final class GpuReplay {
 		}
 		LoadedModule loaded = null;
 		ModuleInfo info = trace.moduleById(moduleId);
-		String ptx = info == null ? null : ptxText(info);
+		int sm = executor.computeCapability();
+		String ptx = info == null ? null : ptxText(info, sm);
 		if (info == null) {
 			note("module " + moduleId + " is not in the trace; its launches are skipped");
+		} else if (ptx == null && info.image().length == 0 && info.imageSize() > 0) {
+			note("module " + moduleId + " (" + info.kind() + ", " + info.origin() + "): its " + info.imageSize()
+					+ "-byte image was not recorded (over the recorder's PHOS_MODULE_IMAGE_LIMIT); its launches are "
+					+ "skipped");
+		} else if (ptx == null && info.kind() == ModuleKind.FATBIN && fatbinPtxTargets(info.image()).length > 0) {
+			note("module " + moduleId + " (FATBIN, " + info.origin() + ") carries PTX only for "
+					+ Arrays.stream(fatbinPtxTargets(info.image())).mapToObj(v -> "sm_" + v)
+							.collect(java.util.stream.Collectors.joining(", "))
+					+ ", newer than this device (sm_" + sm + "); its launches are skipped");
 		} else if (ptx == null) {
 			note("module " + moduleId + " (" + info.kind() + ", " + info.origin() + ") is not PTX text; its launches "
 					+ "are skipped");
@@ -288,14 +299,18 @@ public final class GpuReplay {
 		return loaded;
 	}
 
-	/** @return the PTX text of a module image, or null when it is not PTX */
-	static @Nullable String ptxText(ModuleInfo info) {
+	/**
+	 * @param info a module
+	 * @param deviceSm the device's compute capability (10 * major + minor)
+	 * @return the PTX text of the module image, or null when it is not PTX or holds no PTX the device can compile
+	 */
+	static @Nullable String ptxText(ModuleInfo info, int deviceSm) {
 		byte[] image = info.image();
 		if (image.length == 0 || info.kind() == ModuleKind.CUBIN) {
 			return null;
 		}
 		if (info.kind() == ModuleKind.FATBIN || FatbinContainer.isFatbin(image)) {
-			return fatbinPtx(image);
+			return fatbinPtx(image, deviceSm);
 		}
 		int len = image.length;
 		while (len > 0 && image[len - 1] == 0) {
@@ -310,27 +325,29 @@ public final class GpuReplay {
 
 	/**
 	 * The PTX a fatbin carries beside its SASS (nvcc embeds it for {@code -arch=sm_XX}), which the replay can
-	 * instrument and load: of several PTX entries the one for the highest virtual architecture up to sm_90 (the
-	 * H100/H200 this replay runs on), else the lowest; null when the fatbin holds no readable PTX.
+	 * instrument and load: of its PTX entries the one for the highest virtual architecture the device can compile;
+	 * null when there is none (libraries such as cuRAND and cuBLAS ship PTX only for the newest architecture, which
+	 * an older device's JIT refuses) or the fatbin holds no readable PTX.
+	 *
+	 * @param image the fatbin
+	 * @param deviceSm the device's compute capability (10 * major + minor)
 	 */
-	static @Nullable String fatbinPtx(byte[] image) {
+	static @Nullable String fatbinPtx(byte[] image, int deviceSm) {
 		FatbinContainer.Entry best = null;
 		for (FatbinContainer.Entry e : FatbinContainer.read(image).entries()) {
-			if (e.kind() == FatbinContainer.KIND_PTX && !e.compressed() && (best == null || better(e, best))) {
+			if (e.kind() == FatbinContainer.KIND_PTX && !e.compressed() && e.smVersion() <= deviceSm
+					&& (best == null || e.smVersion() > best.smVersion())) {
 				best = e;
 			}
 		}
 		return best == null ? null : best.text();
 	}
 
-	/** Whether PTX entry a suits an sm_90 device better than b: the highest version up to 90, else the lowest. */
-	private static boolean better(FatbinContainer.Entry a, FatbinContainer.Entry b) {
-		boolean aFits = a.smVersion() <= 90;
-		boolean bFits = b.smVersion() <= 90;
-		if (aFits != bFits) {
-			return aFits;
-		}
-		return aFits ? a.smVersion() > b.smVersion() : a.smVersion() < b.smVersion();
+	/** The targets of a fatbin's readable PTX entries, ascending. */
+	static int[] fatbinPtxTargets(byte[] image) {
+		return FatbinContainer.read(image).entries().stream()
+				.filter(e -> e.kind() == FatbinContainer.KIND_PTX && !e.compressed())
+				.mapToInt(FatbinContainer.Entry::smVersion).sorted().toArray();
 	}
 
 	private void launch(int i) throws ReplayException {

@@ -20,6 +20,14 @@ public interface ReplayExecutor extends AutoCloseable {
 	String deviceName();
 
 	/**
+	 * @return the device's compute capability as 10 * major + minor (90 for an H100 or H200): the newest PTX target
+	 *         it can compile
+	 */
+	default int computeCapability() {
+		return 90;
+	}
+
+	/**
 	 * @param bytes size (&gt; 0)
 	 * @return the address of a new zero-filled device allocation
 	 * @throws ReplayException when the device cannot allocate it

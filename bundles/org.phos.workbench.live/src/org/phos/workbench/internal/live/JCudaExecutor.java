@@ -16,6 +16,7 @@ import jcuda.CudaException;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
+import jcuda.driver.CUdevice_attribute;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUevent;
 import jcuda.driver.CUfunction;
@@ -39,6 +40,7 @@ public final class JCudaExecutor implements ReplayExecutor {
 
 	private final CUcontext context = new CUcontext();
 	private final String name;
+	private final int computeCapability;
 	private final TreeMap<Long, DevicePointer> blocks = new TreeMap<>(Long::compareUnsigned);
 	private final Map<Long, Long> blockSizes = new HashMap<>();
 	private final Map<Long, CUstream> streams = new HashMap<>();
@@ -65,6 +67,11 @@ public final class JCudaExecutor implements ReplayExecutor {
 				len++;
 			}
 			name = new String(n, 0, len, StandardCharsets.UTF_8);
+			int[] major = new int[1];
+			int[] minor = new int[1];
+			cuDeviceGetAttribute(major, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+			cuDeviceGetAttribute(minor, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+			computeCapability = 10 * major[0] + minor[0];
 			cuCtxCreate(context, 0, device);
 		} catch (CudaException | UnsatisfiedLinkError e) {
 			throw new ReplayException("cannot open a CUDA context on device 0: " + e.getMessage(), e);
@@ -74,6 +81,11 @@ public final class JCudaExecutor implements ReplayExecutor {
 	@Override
 	public String deviceName() {
 		return name;
+	}
+
+	@Override
+	public int computeCapability() {
+		return computeCapability;
 	}
 
 	private CUdeviceptr at(long address, long bytes, String what) throws ReplayException {
