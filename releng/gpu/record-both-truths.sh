@@ -12,21 +12,9 @@
 # times were taken without the sanitizer's instrumentation slowing the kernels). Each program also runs once without
 # any tool: its printed checksum must not change.
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUTDIR=${1:-${OUT:-/tmp/phos-both-truths}}
-mkdir -p "$OUTDIR/instrument"
-WORK=/tmp/phos-both-work
-rm -rf "$WORK"; mkdir -p "$WORK"
-P=$ROOT/sample-traces/programs
-B=$ROOT/native-hooks/build
-NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-CUDA_HOME=${CUDA_HOME:-$(dirname "$(dirname "$(readlink -f "$NVCC")")")}
-SANITIZER_HOME=${SANITIZER_HOME:-$CUDA_HOME/compute-sanitizer}
+. "$(dirname "$0")/gpu-env.sh"
+gpu_setup record-both-truths /tmp/phos-both-truths "${1:-}"
 LIBCUDA=$(ldconfig -p | awk '/libcuda\.so\.1 /{print $NF; exit}')
-echo "== record-both-truths $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-make -s -C "$ROOT/native-hooks" all sanitizer CUDA_HOME="$CUDA_HOME" SANITIZER_HOME="$SANITIZER_HOME" NVCC="$NVCC" \
-  || { echo "build failed"; exit 1; }
 gcc -O2 -I"$CUDA_HOME/include" -o "$WORK/ptx_driver" "$P/ptx/ptx_driver.c" "$LIBCUDA" || { echo "ptx_driver build failed"; exit 1; }
 tar xzf "$ROOT/.gpu/jre.tgz" -C "$WORK" || { echo "no .gpu/jre.tgz (carry .gpu)"; exit 1; }
 JCP="$ROOT/.gpu/jcuda-12.0.0.jar:$ROOT/.gpu/jcuda-natives-12.0.0-linux-x86_64.jar:$ROOT/.gpu"

@@ -8,27 +8,15 @@
 #   kernels (as for pytorch-train.phos).
 # - cupy-ops.phos: recorded under the recorder alone with CUPY_COMPILE_WITH_PTX=1 (CuPy's kernels load as PTX),
 #   then replayed with the PTX instrumentation (releng/gpu/instrument.sh): instrument/cupy-ops.observed.phos.
-#   A second recording under recorder + sanitizer (kept in the work folder, /tmp/phos-python-work) has its two truths
+#   A second recording under recorder + sanitizer (kept in the work folder, /tmp/phos-record-python-samples-work) has its two truths
 #   cross-checked (native-hooks/tests/truth_crosscheck.py) on the launches both observe.
 # Module images over 1 MiB (PyTorch's, which Triton's program loads too) are stored without their bytes, as for
 # pytorch-train.phos, to keep the traces small.
 # Each program also runs once without any tool: its printed checksum must not change.
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUTDIR=${1:-${OUT:-/tmp/phos-python-samples}}
-mkdir -p "$OUTDIR/instrument"
-WORK=/tmp/phos-python-work
-rm -rf "$WORK"; mkdir -p "$WORK"
-P=$ROOT/sample-traces/programs
-B=$ROOT/native-hooks/build
-NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-CUDA_HOME=${CUDA_HOME:-$(dirname "$(dirname "$(readlink -f "$NVCC")")")}
-SANITIZER_HOME=${SANITIZER_HOME:-$CUDA_HOME/compute-sanitizer}
-echo "== record-python-samples $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+. "$(dirname "$0")/gpu-env.sh"
+gpu_setup record-python-samples /tmp/phos-python-samples "${1:-}"
 python3 -c 'import torch, triton, cupy; print("torch", torch.__version__, "triton", triton.__version__, "cupy", cupy.__version__)'
-make -s -C "$ROOT/native-hooks" all sanitizer CUDA_HOME="$CUDA_HOME" SANITIZER_HOME="$SANITIZER_HOME" NVCC="$NVCC" \
-  || { echo "build failed"; exit 1; }
 status=0
 cd "$WORK"
 export CUPY_COMPILE_WITH_PTX=1 PYTHONUNBUFFERED=1
