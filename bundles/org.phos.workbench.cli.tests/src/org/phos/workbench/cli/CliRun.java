@@ -11,9 +11,13 @@ import java.nio.charset.StandardCharsets;
  * @param out  what went to stdout
  * @param err  what went to stderr
  */
-record CliRun(int exit, String out, String err) {
+public record CliRun(int exit, String out, String err) {
 
-	static CliRun of(String... args) {
+	/**
+	 * @param args the command line after {@code workbench}
+	 * @return what the run did
+	 */
+	public static CliRun of(String... args) {
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		ByteArrayOutputStream err = new ByteArrayOutputStream();
 		try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);

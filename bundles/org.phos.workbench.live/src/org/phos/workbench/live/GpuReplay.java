@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
@@ -262,16 +263,17 @@ public final class GpuReplay {
 		ModuleInfo info = trace.moduleById(moduleId);
 		int sm = executor.computeCapability();
 		String ptx = info == null ? null : ptxText(info, sm);
+		int[] ptxTargets = ptx == null && info != null && info.kind() == ModuleKind.FATBIN
+				? fatbinPtxTargets(info.image()) : new int[0];
 		if (info == null) {
 			note("module " + moduleId + " is not in the trace; its launches are skipped");
 		} else if (ptx == null && info.image().length == 0 && info.imageSize() > 0) {
 			note("module " + moduleId + " (" + info.kind() + ", " + info.origin() + "): its " + info.imageSize()
 					+ "-byte image was not recorded (over the recorder's PHOS_MODULE_IMAGE_LIMIT); its launches are "
 					+ "skipped");
-		} else if (ptx == null && info.kind() == ModuleKind.FATBIN && fatbinPtxTargets(info.image()).length > 0) {
+		} else if (ptxTargets.length > 0) {
 			note("module " + moduleId + " (FATBIN, " + info.origin() + ") carries PTX only for "
-					+ Arrays.stream(fatbinPtxTargets(info.image())).mapToObj(v -> "sm_" + v)
-							.collect(java.util.stream.Collectors.joining(", "))
+					+ Arrays.stream(ptxTargets).mapToObj(v -> "sm_" + v).collect(Collectors.joining(", "))
 					+ ", newer than this device (sm_" + sm + "); its launches are skipped");
 		} else if (ptx == null) {
 			note("module " + moduleId + " (" + info.kind() + ", " + info.origin() + ") is not PTX text; its launches "

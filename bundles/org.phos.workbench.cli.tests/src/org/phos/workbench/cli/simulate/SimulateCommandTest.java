@@ -4,20 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phos.workbench.cli.CliRun;
 import org.phos.workbench.cli.ExitCode;
-import org.phos.workbench.cli.Main;
 import org.phos.workbench.trace.core.AddressRange;
 import org.phos.workbench.trace.core.AllocKind;
 import org.phos.workbench.trace.core.Dim3;
@@ -39,17 +36,6 @@ class SimulateCommandTest {
 
 	@TempDir
 	Path dir;
-
-	private record Run(int code, String out, String err) {
-	}
-
-	private static Run run(String... args) {
-		ByteArrayOutputStream out = new ByteArrayOutputStream();
-		ByteArrayOutputStream err = new ByteArrayOutputStream();
-		int code = new Main(List.of(new SimulateCommand())).run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-				new PrintStream(err, true, StandardCharsets.UTF_8), false);
-		return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-	}
 
 	private static byte[] pointer(long p) {
 		return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(p).array();
@@ -88,9 +74,9 @@ class SimulateCommandTest {
 	@Test
 	void placeholderSetsMissTheIndirectWriteAndTheCheckSaysSo() throws IOException {
 		Path out = dir.resolve("sim");
-		Run r = run("simulate", trace(true).toString(), "--policy", "soft-cow", "--at", "launch:1", "--sets",
+		CliRun r = CliRun.of("simulate", trace(true).toString(), "--policy", "soft-cow", "--at", "launch:1", "--sets",
 				"placeholder", "--out", out.toString());
-		assertEquals(ExitCode.OK, r.code(), r.toString());
+		assertEquals(ExitCode.OK, r.exit(), r.toString());
 		assertTrue(r.out().contains("consistency of soft-cow: INCONSISTENT: 1 violation(s), 64.0 MiB of buffers "
 				+ "affected (3 launches with observed accesses"), r.out());
 		assertTrue(r.out().contains("buffer 1"), r.out());
@@ -117,9 +103,9 @@ class SimulateCommandTest {
 	@Test
 	void observedSetsAreConsistentAndComparisonWritesOneFilePerRun() throws IOException {
 		Path out = dir.resolve("cmp");
-		Run r = run("simulate", trace(true).toString(), "--policy", "stop-the-world; soft-cow", "--at", "launch:1",
+		CliRun r = CliRun.of("simulate", trace(true).toString(), "--policy", "stop-the-world; soft-cow", "--at", "launch:1",
 				"--sets", "observed", "--machine", "a800-pcie4,d2h=20GB/s", "--out", out.toString());
-		assertEquals(ExitCode.OK, r.code(), r.toString());
+		assertEquals(ExitCode.OK, r.exit(), r.toString());
 		assertTrue(r.out().contains("consistency of soft-cow: consistent: 0 violations"), r.out());
 		assertTrue(r.out().contains("machine: a800-pcie4*"), r.out());
 		// the table: one row per run, in command-line order
@@ -144,31 +130,31 @@ class SimulateCommandTest {
 	@Test
 	void severalSetSourcesCompareObservedWithAnEngineThatMissesTheIndirectWrite() throws IOException {
 		Path out = dir.resolve("engines");
-		Run r = run("simulate", trace(true).toString(), "--policy", "soft-cow", "--at", "launch:1", "--sets",
+		CliRun r = CliRun.of("simulate", trace(true).toString(), "--policy", "soft-cow", "--at", "launch:1", "--sets",
 				"observed,engine:arg-scan", "--out", out.toString());
-		assertEquals(ExitCode.OK, r.code(), r.toString());
+		assertEquals(ExitCode.OK, r.exit(), r.toString());
 		assertTrue(r.out().contains("consistency of soft-cow [observed]: consistent: 0 violations"), r.out());
 		assertTrue(r.out().contains("consistency of soft-cow [engine:arg-scan]: INCONSISTENT: 1 violation(s)"),
 				r.out());
 		assertTrue(Files.exists(out.resolve("timeline-soft-cow-engine-arg-scan.json")), r.out());
 		assertTrue(Files.readAllLines(out.resolve("metrics.csv")).contains(
 				"soft-cow [engine:arg-scan],consistency_violations,1"));
-		Run unknown = run("simulate", trace(true).toString(), "--policy", "soft-cow", "--sets", "engine:oracle",
+		CliRun unknown = CliRun.of("simulate", trace(true).toString(), "--policy", "soft-cow", "--sets", "engine:oracle",
 				"--out", out.toString());
-		assertEquals(ExitCode.USAGE, unknown.code());
+		assertEquals(ExitCode.USAGE, unknown.exit());
 		assertTrue(unknown.err().contains("unknown engine 'oracle'"), unknown.err());
 	}
 
 	@Test
 	void withoutObservedAccessesTheCheckIsNotRunAndObservedSetsAreRefused() throws IOException {
 		Path plain = trace(false);
-		Run r = run("simulate", plain.toString(), "--policy", "soft-cow:at=launch:1", "--out",
+		CliRun r = CliRun.of("simulate", plain.toString(), "--policy", "soft-cow:at=launch:1", "--out",
 				dir.resolve("p").toString());
-		assertEquals(ExitCode.OK, r.code(), r.toString());
+		assertEquals(ExitCode.OK, r.exit(), r.toString());
 		assertTrue(r.out().contains("consistency of soft-cow:at=launch:1: not checked"), r.out());
-		Run refused = run("simulate", plain.toString(), "--policy", "soft-cow", "--sets", "observed", "--out",
+		CliRun refused = CliRun.of("simulate", plain.toString(), "--policy", "soft-cow", "--sets", "observed", "--out",
 				dir.resolve("q").toString());
-		assertEquals(ExitCode.FAILURE, refused.code());
+		assertEquals(ExitCode.FAILURE, refused.exit());
 		assertTrue(refused.err().contains("--sets observed needs observed accesses"), refused.err());
 	}
 
@@ -176,50 +162,50 @@ class SimulateCommandTest {
 	void badCommandLinesAreUsageErrorsThatNameTheAcceptedValues() throws IOException {
 		String t = trace(false).toString();
 		String o = dir.resolve("e").toString();
-		Run policy = run("simulate", t, "--policy", "soft-magic", "--out", o);
-		assertEquals(ExitCode.USAGE, policy.code());
+		CliRun policy = CliRun.of("simulate", t, "--policy", "soft-magic", "--out", o);
+		assertEquals(ExitCode.USAGE, policy.exit());
 		assertTrue(policy.err().contains("unknown policy 'soft-magic'") && policy.err().contains("soft-cow"),
 				policy.err());
-		Run param = run("simulate", t, "--policy", "soft-cow:colour=red", "--out", o);
-		assertEquals(ExitCode.USAGE, param.code());
+		CliRun param = CliRun.of("simulate", t, "--policy", "soft-cow:colour=red", "--out", o);
+		assertEquals(ExitCode.USAGE, param.exit());
 		assertTrue(param.err().contains("unknown parameter(s) [colour]"), param.err());
-		Run knob = run("simulate", t, "--policy", "soft-cow", "--machine", "h100,warp=9", "--out", o);
-		assertEquals(ExitCode.USAGE, knob.code());
+		CliRun knob = CliRun.of("simulate", t, "--policy", "soft-cow", "--machine", "h100,warp=9", "--out", o);
+		assertEquals(ExitCode.USAGE, knob.exit());
 		assertTrue(knob.err().contains("unknown machine knob 'warp'") && knob.err().contains("d2h"), knob.err());
-		Run preset = run("simulate", t, "--policy", "soft-cow", "--machine", "v100", "--out", o);
-		assertEquals(ExitCode.USAGE, preset.code());
+		CliRun preset = CliRun.of("simulate", t, "--policy", "soft-cow", "--machine", "v100", "--out", o);
+		assertEquals(ExitCode.USAGE, preset.exit());
 		assertTrue(preset.err().contains("known: h100, a800-pcie4"), preset.err());
-		Run at = run("simulate", t, "--policy", "soft-cow", "--at", "launch:x", "--out", o);
-		assertEquals(ExitCode.USAGE, at.code());
+		CliRun at = CliRun.of("simulate", t, "--policy", "soft-cow", "--at", "launch:x", "--out", o);
+		assertEquals(ExitCode.USAGE, at.exit());
 		assertTrue(at.err().contains("option --at") && at.err().contains("launch:N"), at.err());
-		Run sets = run("simulate", t, "--policy", "soft-cow", "--sets", "guess", "--out", o);
-		assertEquals(ExitCode.USAGE, sets.code());
+		CliRun sets = CliRun.of("simulate", t, "--policy", "soft-cow", "--sets", "guess", "--out", o);
+		assertEquals(ExitCode.USAGE, sets.exit());
 		assertTrue(sets.err().contains("auto, observed, placeholder, engine:NAME"), sets.err());
-		Run noOut = run("simulate", t, "--policy", "soft-cow");
-		assertEquals(ExitCode.USAGE, noOut.code());
+		CliRun noOut = CliRun.of("simulate", t, "--policy", "soft-cow");
+		assertEquals(ExitCode.USAGE, noOut.exit());
 		assertFalse(Files.exists(dir.resolve("e")), "nothing is written for a wrong command line");
 	}
 
 	@Test
 	void missingTraceAndUncreatableFolderAreFailures() throws IOException {
-		Run missing = run("simulate", dir.resolve("nope.phos").toString(), "--policy", "soft-cow", "--out",
+		CliRun missing = CliRun.of("simulate", dir.resolve("nope.phos").toString(), "--policy", "soft-cow", "--out",
 				dir.resolve("m").toString());
-		assertEquals(ExitCode.FAILURE, missing.code());
+		assertEquals(ExitCode.FAILURE, missing.exit());
 		assertTrue(missing.err().contains("nope.phos: no such file"), missing.err());
 		Path file = Files.writeString(dir.resolve("a-file"), "x");
-		Run folder = run("simulate", trace(false).toString(), "--policy", "soft-cow", "--out",
+		CliRun folder = CliRun.of("simulate", trace(false).toString(), "--policy", "soft-cow", "--out",
 				file.resolve("sub").toString());
-		assertEquals(ExitCode.FAILURE, folder.code());
+		assertEquals(ExitCode.FAILURE, folder.exit());
 		assertTrue(folder.err().contains("cannot create the folder"), folder.err());
-		Run notDir = run("simulate", trace(false).toString(), "--policy", "soft-cow", "--out", file.toString());
-		assertEquals(ExitCode.FAILURE, notDir.code());
+		CliRun notDir = CliRun.of("simulate", trace(false).toString(), "--policy", "soft-cow", "--out", file.toString());
+		assertEquals(ExitCode.FAILURE, notDir.exit());
 		assertTrue(notDir.err().contains("exists and is not a folder"), notDir.err());
 		Path empty = dir.resolve("no-launches.phos");
 		try (TraceWriter w = TraceWriter.create(empty, TraceHeader.builder("test", "1").build())) {
 			w.write(new TraceEvent.Alloc(1_000, 0, A, SIZE, AllocKind.PLAIN, 0));
 		}
-		Run nothing = run("simulate", empty.toString(), "--policy", "soft-cow", "--out", dir.resolve("n").toString());
-		assertEquals(ExitCode.FAILURE, nothing.code());
+		CliRun nothing = CliRun.of("simulate", empty.toString(), "--policy", "soft-cow", "--out", dir.resolve("n").toString());
+		assertEquals(ExitCode.FAILURE, nothing.exit());
 		assertTrue(nothing.err().contains("holds no launches"), nothing.err());
 	}
 }

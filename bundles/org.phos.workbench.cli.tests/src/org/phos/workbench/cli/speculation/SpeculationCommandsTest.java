@@ -3,20 +3,17 @@ package org.phos.workbench.cli.speculation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phos.workbench.cli.CliRun;
 import org.phos.workbench.cli.ExitCode;
-import org.phos.workbench.cli.Main;
 import org.phos.workbench.trace.core.AddressRange;
 import org.phos.workbench.trace.core.AllocKind;
 import org.phos.workbench.trace.core.Dim3;
@@ -36,18 +33,6 @@ class SpeculationCommandsTest {
 
 	@TempDir
 	Path dir;
-
-	private record Run(int code, String out, String err) {
-	}
-
-	private static Run run(String... args) {
-		ByteArrayOutputStream out = new ByteArrayOutputStream();
-		ByteArrayOutputStream err = new ByteArrayOutputStream();
-		int code = new Main(List.of(new SpeculateCommand(), new ValidateCommand())).run(args,
-				new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-				false);
-		return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-	}
 
 	/** test(float const*, float*, int) launched once with (A, B, 7); it writes 8 bytes of A when observed. */
 	private Path trace(boolean observed) throws IOException {
@@ -73,9 +58,9 @@ class SpeculationCommandsTest {
 	void validateReportsTheUnsafeConstPointer() throws IOException {
 		Path csv = dir.resolve("v.csv");
 		Path json = dir.resolve("v.json");
-		Run r = run("validate", trace(true).toString(), "--engine", "phos,arg-scan", "--csv", csv.toString(), "--json",
+		CliRun r = CliRun.of("validate", trace(true).toString(), "--engine", "phos,arg-scan", "--csv", csv.toString(), "--json",
 				json.toString());
-		assertEquals(ExitCode.OK, r.code(), r.err());
+		assertEquals(ExitCode.OK, r.exit(), r.err());
 		assertTrue(r.out().matches("(?s).*\\nphos +1 +1 +0\\.00% +100\\.00%.*"), r.out());
 		assertTrue(r.out().matches("(?s).*\\narg-scan +1 +0 +100\\.00% +100\\.00%.*"), r.out());
 		List<String> rows = Files.readAllLines(csv);
@@ -85,16 +70,16 @@ class SpeculationCommandsTest {
 
 	@Test
 	void validateWithoutObservedAccessesFailsAndSaysWhy() throws IOException {
-		Run r = run("validate", trace(false).toString());
-		assertEquals(ExitCode.FAILURE, r.code());
+		CliRun r = CliRun.of("validate", trace(false).toString());
+		assertEquals(ExitCode.FAILURE, r.exit());
 		assertTrue(r.err().contains("no observed accesses"), r.err());
 		assertEquals("", r.out());
 	}
 
 	@Test
 	void speculateListsOneLaunchInDetail() throws IOException {
-		Run r = run("speculate", trace(false).toString(), "--engine", "phos", "--launch", "0");
-		assertEquals(ExitCode.OK, r.code(), r.err());
+		CliRun r = CliRun.of("speculate", trace(false).toString(), "--engine", "phos", "--launch", "0");
+		assertEquals(ExitCode.OK, r.exit(), r.err());
 		assertTrue(r.out().contains("R   0x7f0000000000..0x7f0000001000 (4096 bytes)"), r.out());
 		assertTrue(r.out().contains("RW  0x7f0000010000..0x7f0000020000 (65536 bytes)"), r.out());
 	}
@@ -102,14 +87,14 @@ class SpeculationCommandsTest {
 	@Test
 	void badArgumentsAreUsageErrors() throws IOException {
 		Path t = trace(false);
-		Run unknown = run("speculate", t.toString(), "--engine", "phos,magic");
-		assertEquals(ExitCode.USAGE, unknown.code());
+		CliRun unknown = CliRun.of("speculate", t.toString(), "--engine", "phos,magic");
+		assertEquals(ExitCode.USAGE, unknown.exit());
 		assertTrue(unknown.err().contains("unknown engine 'magic'"), unknown.err());
-		Run launch = run("speculate", t.toString(), "--launch", "5");
-		assertEquals(ExitCode.USAGE, launch.code());
+		CliRun launch = CliRun.of("speculate", t.toString(), "--launch", "5");
+		assertEquals(ExitCode.USAGE, launch.exit());
 		assertTrue(launch.err().contains("the trace has 1 launches"), launch.err());
-		Run missing = run("validate", dir.resolve("nope.phos").toString());
-		assertEquals(ExitCode.FAILURE, missing.code());
+		CliRun missing = CliRun.of("validate", dir.resolve("nope.phos").toString());
+		assertEquals(ExitCode.FAILURE, missing.exit());
 		assertTrue(missing.err().contains("no such file"), missing.err());
 	}
 }

@@ -79,7 +79,8 @@ class PartedSpeculationTest {
 		// what a part would get without being shown the first launch: its own first launch fixes the scan
 		List<LaunchSpeculation> blind = new ArrayList<>();
 		SpeculationEngine fresh = EngineRegistry.create("phos", trace);
-		new TraceSpeculator(trace, false).run(null, 2, 4, launch -> blind.add(LaunchSpeculation.collect(fresh, launch)));
+		new TraceSpeculator(trace, false).run(null, 2, 4,
+				launch -> blind.add(LaunchSpeculation.collect(fresh, launch)));
 		assertNotEquals(one.subList(2, 4), blind);
 	}
 
@@ -118,7 +119,8 @@ class PartedSpeculationTest {
 
 	@Test
 	void aFailingPartStopsTheOthersAndItsFailureIsThrown() {
-		EngineRegistry.register("fails-at-launch-9000", "test: throws at launch 9000", trace -> new SpeculationEngine() {
+		EngineRegistry.register("fails-at-launch-9000", "test: throws at launch 9000",
+				trace -> new SpeculationEngine() {
 			@Override
 			public String name() {
 				return "fails-at-launch-9000";

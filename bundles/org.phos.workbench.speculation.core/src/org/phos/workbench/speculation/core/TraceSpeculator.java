@@ -35,8 +35,9 @@ public final class TraceSpeculator {
 	private final StoredPointers storedPointers = new StoredPointers();
 	private final LaunchContext context;
 	private final java.util.function.LongUnaryOperator liveFind;
-	/** The engines that remember first launches, shown those of the launches a part skips. */
-	private final List<SpeculationEngine> remembering;
+	/** The engines shown the skipped launches of a part: the first launch of each function, or (the second) all. */
+	private final List<SpeculationEngine> rememberFirst;
+	private final List<SpeculationEngine> rememberEvery;
 	private byte[] payload = new byte[4096];
 	/** [liveLow, liveLow + liveSpan) holds every live allocation while a copy payload is scanned. */
 	private long liveLow;
@@ -57,7 +58,10 @@ public final class TraceSpeculator {
 		this.replay = new ReplayEngine(trace);
 		this.context = new LaunchContext(trace, replay, storedPointers);
 		this.liveFind = this::findLive;
-		this.remembering = remembering;
+		this.rememberFirst = remembering.stream()
+				.filter(e -> e.memory() == SpeculationEngine.Memory.FIRST_LAUNCH_OF_FUNCTION).toList();
+		this.rememberEvery = remembering.stream().filter(e -> e.memory() == SpeculationEngine.Memory.EVERY_LAUNCH)
+				.toList();
 	}
 
 	/**
@@ -133,7 +137,7 @@ public final class TraceSpeculator {
 	 * the first of each function, or all of them to an engine that remembers every launch.
 	 */
 	private void skipTo(int end, IProgressMonitor progress) {
-		boolean remember = !remembering.isEmpty();
+		boolean remember = !rememberFirst.isEmpty() || !rememberEvery.isEmpty();
 		java.util.BitSet seen = new java.util.BitSet();
 		for (int i = 0; i < end; i++) {
 			if ((i & 0xfffff) == 0xfffff && progress.isCanceled()) {
@@ -146,21 +150,25 @@ public final class TraceSpeculator {
 					int bit = function < 0 ? Integer.MAX_VALUE - 1 : function; // unknown functions: one entry
 					boolean first = !seen.get(bit);
 					seen.set(bit);
-					boolean moved = false;
-					for (SpeculationEngine e : remembering) {
-						if (first || e.memory() == SpeculationEngine.Memory.EVERY_LAUNCH) {
-							if (!moved) {
-								context.moveTo(i);
-								moved = true;
-							}
-							e.speculate(context, DISCARD);
+					if (first || !rememberEvery.isEmpty()) {
+						context.moveTo(i);
+						if (first) {
+							show(rememberFirst);
 						}
+						show(rememberEvery);
 					}
 				}
 			} else {
 				keepState(i, kind);
 			}
 			replay.step();
+		}
+	}
+
+	/** Lets engines see the launch at the context (what they emit is dropped). */
+	private void show(List<SpeculationEngine> engines) {
+		for (SpeculationEngine e : engines) {
+			e.speculate(context, DISCARD);
 		}
 	}
 
