@@ -30,7 +30,7 @@ class GpuReplayTest {
 	}
 
 	/** Device memory as host arrays at made-up addresses; launches are recorded, not run. */
-	static final class HostExecutor implements ReplayExecutor {
+	static class HostExecutor implements ReplayExecutor {
 		final List<long[]> allocations = new ArrayList<>(); // base, size
 		final List<byte[]> memory = new ArrayList<>();
 		final List<List<byte[]>> launches = new ArrayList<>();
@@ -232,6 +232,78 @@ class GpuReplayTest {
 		assertEquals(14, r.skippedLaunches(), String.join("\n", r.notes()));
 		assertTrue(r.notes().stream().anyMatch(n -> n.contains("image was not recorded (over the recorder's "
 				+ "PHOS_MODULE_IMAGE_LIMIT); its launches are skipped")), String.join("\n", r.notes()));
+	}
+
+	/** Reports, after every launch, that it read {@code x[0, 4000)} (the first allocation, slot 0). */
+	static final class ReadsX extends HostExecutor {
+		@Override
+		public void copyToHost(long src, byte[] data, int offset, int length) {
+			AccessTableLayout layout = new AccessTableLayout(tableRanges);
+			ByteBuffer b = ByteBuffer.wrap(org.phos.workbench.speculation.core.instrument.AccessTable
+					.of(layout, List.of()).image()).order(ByteOrder.LITTLE_ENDIAN);
+			b.putLong(0, allocations.size());
+			int at = (int) layout.slotOffset(0);
+			b.putLong(at, 0x5000_0000L).putLong(at + 8, 0x5000_0000L + 4000).putLong(at + 16, -1L)
+					.putLong(at + 24, 0).putLong(at + 32, 1000).putLong(at + 40, 0);
+			System.arraycopy(b.array(), 0, data, offset, length);
+		}
+	}
+
+	/** The self-test trace with only the first {@code captured} bytes of its 4 KiB copy into x recorded. */
+	static Trace withPayload(Trace full, int captured) {
+		Trace.Builder b = Trace.builder(full.header());
+		full.modules().forEach(b::module);
+		full.functions().forEach(b::function);
+		for (int i = 0; i < full.eventCount(); i++) {
+			org.phos.workbench.trace.core.TraceEvent e = full.event(i);
+			if (e instanceof org.phos.workbench.trace.core.TraceEvent.Memcpy m) {
+				e = new org.phos.workbench.trace.core.TraceEvent.Memcpy(m.hostNs(), m.thread(), m.copyKind(), m.src(),
+						m.dst(), m.bytes(), m.stream(), m.async(), java.util.Arrays.copyOf(m.payload(), captured),
+						m.gpuStartNs(), m.gpuEndNs());
+			}
+			b.event(e);
+		}
+		return b.build();
+	}
+
+	@Test
+	void launchesThatReadBytesTheReplayDidNotHaveAreMarkedUnreliable() throws Exception {
+		Trace full = SelfTestTrace.build(samplePtx());
+		GpuReplayResult ok = GpuReplay.run(full, new ReadsX(), new GpuReplay.Options(true, new AccessTableLayout(8)),
+				null);
+		assertEquals(3, ok.observed().size());
+		assertEquals(0, ok.unreliableLaunches());
+		assertTrue(ok.observed().stream().noneMatch(ObservedAccess::inputsUnknown), ok.observed().toString());
+		// 1 KiB of the 4 KiB copy recorded: the replay writes zeros over x[1024, 4096), which every launch reads
+		GpuReplayResult r = GpuReplay.run(withPayload(full, 1024), new ReadsX(),
+				new GpuReplay.Options(true, new AccessTableLayout(8)), null);
+		assertEquals(1, r.zeroFilledCopies());
+		assertEquals(3, r.unreliableLaunches());
+		assertTrue(r.observed().stream().allMatch(ObservedAccess::inputsUnknown), r.observed().toString());
+	}
+
+	@Test
+	void instrumentExitsNonZeroAndSaysHowManyLaunchesItCannotStandBehind(@org.junit.jupiter.api.io.TempDir Path dir)
+			throws Exception {
+		Path in = dir.resolve("partial.phos");
+		Path out = dir.resolve("partial-observed.phos");
+		org.phos.workbench.speculation.core.instrument.ObservedTraceWriter
+				.write(withPayload(SelfTestTrace.build(samplePtx()), 1024), List.of(), in);
+		java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+		java.io.ByteArrayOutputStream e = new java.io.ByteArrayOutputStream();
+		int exit = InstrumentMain.run(new String[] { in.toString(), out.toString() }, new java.io.PrintStream(o, true),
+				new java.io.PrintStream(e, true), () -> {
+					ReadsX x = new ReadsX();
+					x.tableRanges = AccessTableLayout.DEFAULT.maxRanges();
+					return x;
+				});
+		assertEquals(4, exit, o + "\n" + e);
+		assertTrue(e.toString().contains("UNRELIABLE: the truth of 3 of 3 observed launches"), e.toString());
+		assertTrue(e.toString().contains("PHOS_PAYLOAD_LIMIT"), e.toString());
+		Trace written = org.phos.workbench.trace.core.TraceReader.read(out, null).trace();
+		assertEquals(3, written.observedAccesses().size());
+		assertTrue(written.observedAccesses().stream().allMatch(ObservedAccess::inputsUnknown),
+				"the marks survive the file");
 	}
 
 	@Test

@@ -16,6 +16,7 @@ import org.phos.workbench.internal.speculation.core.engines.FatbinContainer;
 import org.phos.workbench.speculation.core.instrument.AccessTable;
 import org.phos.workbench.speculation.core.instrument.AccessTableLayout;
 import org.phos.workbench.speculation.core.instrument.AddressRelocation;
+import org.phos.workbench.speculation.core.instrument.InputTaint;
 import org.phos.workbench.speculation.core.instrument.InstrumentedModule;
 import org.phos.workbench.speculation.core.instrument.PtxInstrumenter;
 import org.phos.workbench.speculation.core.ptx.PtxFunction;
@@ -51,6 +52,11 @@ import org.phos.workbench.trace.core.Trace;
  * With {@link Options#instrument()} the modules are rewritten by {@link PtxInstrumenter}; before each launch the
  * module's access table is filled with the live allocations and after it read back and decoded into
  * {@link ObservedAccess} records ({@value #TOOL}). Every launch is timed with events around it.
+ * <p>
+ * The replay knows which device bytes it does not have ({@link InputTaint}: copies without their payload, memory
+ * that skipped launches would have written): a launch whose observed reads touch such bytes may have taken other
+ * addresses than in the real run, so its records are marked {@link ObservedAccess#INPUTS_UNKNOWN} and counted in
+ * {@link GpuReplayResult#unreliableLaunches()}.
  */
 public final class GpuReplay {
 
@@ -79,6 +85,8 @@ public final class GpuReplay {
 	private final List<String> notes = new ArrayList<>();
 	private final List<ObservedAccess> observed = new ArrayList<>();
 	private final List<LaunchTiming> timings = new ArrayList<>();
+	private final InputTaint taint = new InputTaint();
+	private int unreliable;
 	private int replayed;
 	private int skipped;
 	private int zeroFilled;
@@ -130,7 +138,7 @@ public final class GpuReplay {
 			executor.free(m.replayBase());
 		}
 		return new GpuReplayResult(executor.deviceName(), observed, timings, replayed, skipped, zeroFilled,
-				relocatedWords, notes);
+				relocatedWords, notes, unreliable);
 	}
 
 	private void note(String s) {
@@ -160,6 +168,9 @@ public final class GpuReplay {
 			default -> {
 				// graph launches: their kernel nodes follow as launches; unknown events change nothing we know
 			}
+		}
+		if (trace.kind(i) != org.phos.workbench.trace.core.EventKind.LAUNCH) {
+			taint.event(trace, i);
 		}
 	}
 
@@ -356,6 +367,7 @@ public final class GpuReplay {
 		FunctionInfo f = trace.functionById(trace.functionId(i));
 		if (f == null) {
 			skipped++;
+			taint.launch(trace, i, List.of(), false);
 			note("event " + i + ": launch of unknown function " + trace.functionId(i));
 			return;
 		}
@@ -363,6 +375,7 @@ public final class GpuReplay {
 		PtxFunction fn = m == null ? null : m.ptx().function(f.mangledName()).orElse(null);
 		if (m == null || fn == null) {
 			skipped++;
+			taint.launch(trace, i, List.of(), false);
 			if (m != null) {
 				note("event " + i + ": " + f.mangledName() + " is not in the PTX of module " + f.moduleId());
 			}
@@ -403,11 +416,17 @@ public final class GpuReplay {
 		executor.recordEvent(endEvent, stream);
 		executor.synchronize();
 		timings.add(new LaunchTiming(i, f.mangledName(), symbol != null, executor.elapsedMs(startEvent, endEvent)));
+		List<ObservedAccess> records = List.of();
 		if (table != null && symbol != null) {
 			byte[] back = new byte[(int) options.layout().bytes()];
 			executor.copyToHost(symbol.address(), back, 0, back.length);
-			observed.addAll(table.observed(i, back, relocation, TOOL));
+			records = table.observed(i, back, relocation, TOOL);
 		}
+		if (taint.launch(trace, i, records, true) && !records.isEmpty()) {
+			unreliable++;
+			records = records.stream().map(a -> a.withFlag(ObservedAccess.INPUTS_UNKNOWN)).toList();
+		}
+		observed.addAll(records);
 		replayed++;
 	}
 }

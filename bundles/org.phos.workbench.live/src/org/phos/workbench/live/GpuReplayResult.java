@@ -15,9 +15,12 @@ import org.phos.workbench.trace.core.ObservedAccess;
  * @param zeroFilledCopies host-to-device copies without a captured payload, replayed as zeros
  * @param relocatedWords pointer words relocated in parameters and payloads
  * @param notes what the replay could not take as recorded, one line each (bounded)
+ * @param unreliableLaunches observed launches that read bytes the replay did not have (their records are marked
+ *        {@link ObservedAccess#INPUTS_UNKNOWN}: not ground truth)
  */
 public record GpuReplayResult(String device, List<ObservedAccess> observed, List<LaunchTiming> timings,
-		int replayedLaunches, int skippedLaunches, int zeroFilledCopies, long relocatedWords, List<String> notes) {
+		int replayedLaunches, int skippedLaunches, int zeroFilledCopies, long relocatedWords, List<String> notes,
+		int unreliableLaunches) {
 
 	/** Copies the lists. */
 	public GpuReplayResult {

@@ -29,7 +29,11 @@ import org.phos.workbench.trace.core.TraceWarning;
  * InstrumentMain --selftest PTX_FILE OUT.phos     (sample kernels with known truth; exit 1 on a mismatch)
  * </pre>
  *
- * Exit codes: 0 done, 1 self-test mismatch, 2 bad arguments or input, 3 GPU failure.
+ * Exit codes: 0 done, 1 self-test mismatch, 2 bad arguments or input, 3 GPU failure, 4 written, but the truth of some
+ * launches is unreliable: they read bytes the replay did not have (host-to-device copies over the recorder's payload
+ * limit, replayed as zeros, or memory written by launches it could not replay); their records are marked
+ * {@code INPUTS_UNKNOWN} and {@code validate} leaves them out. Record with {@code PHOS_PAYLOAD_LIMIT} above the largest
+ * copy when the trace is meant for instrumentation.
  */
 public final class InstrumentMain {
 
@@ -41,8 +45,19 @@ public final class InstrumentMain {
 		System.exit(run(args, System.out, System.err));
 	}
 
+	/** Opens a fresh GPU context for one replay. */
+	@FunctionalInterface
+	interface Gpu {
+		ReplayExecutor open() throws ReplayException;
+	}
+
 	/** @return the exit code */
 	static int run(String[] args, PrintStream out, PrintStream err) {
+		return run(args, out, err, JCudaExecutor::new);
+	}
+
+	/** @return the exit code, replaying on executors from {@code gpu} */
+	static int run(String[] args, PrintStream out, PrintStream err, Gpu gpu) {
 		boolean selftest = args.length > 0 && args[0].equals("--selftest");
 		String[] rest = selftest ? java.util.Arrays.copyOfRange(args, 1, args.length) : args;
 		if (rest.length != 2 && !(rest.length == 4 && rest[2].equals("--max-ranges"))) {
@@ -80,11 +95,11 @@ public final class InstrumentMain {
 		GpuReplayResult plain;
 		GpuReplayResult instrumented;
 		try {
-			try (JCudaExecutor gpu = new JCudaExecutor()) {
-				plain = GpuReplay.run(trace, gpu, new GpuReplay.Options(false, layout), null);
+			try (ReplayExecutor e = gpu.open()) {
+				plain = GpuReplay.run(trace, e, new GpuReplay.Options(false, layout), null);
 			}
-			try (JCudaExecutor gpu = new JCudaExecutor()) {
-				instrumented = GpuReplay.run(trace, gpu, new GpuReplay.Options(true, layout), null);
+			try (ReplayExecutor e = gpu.open()) {
+				instrumented = GpuReplay.run(trace, e, new GpuReplay.Options(true, layout), null);
 			}
 		} catch (ReplayException e) {
 			err.println("GPU replay failed: " + e.getMessage());
@@ -106,19 +121,32 @@ public final class InstrumentMain {
 			}
 			out.println("SELFTEST PASS: " + expected.size() + " observed accesses match the kernels' known accesses");
 		}
+		if (instrumented.unreliableLaunches() > 0) {
+			err.println("UNRELIABLE: the truth of " + instrumented.unreliableLaunches() + " of "
+					+ instrumented.observed().stream().mapToLong(ObservedAccess::launchEvent).distinct().count()
+					+ " observed launches is not ground truth: they read bytes the replay did not have ("
+					+ instrumented.zeroFilledCopies() + " host-to-device copies without their payload, replayed as zeros; "
+					+ instrumented.skippedLaunches() + " launches not replayed); their records are marked INPUTS_UNKNOWN "
+					+ "and validate leaves them out. Re-record with PHOS_PAYLOAD_LIMIT above the largest copy (e.g. "
+					+ "PHOS_PAYLOAD_LIMIT=1g) or observe with the sanitizer tool in the real process");
+			return 4;
+		}
 		return 0;
 	}
 
 	private static void report(Trace trace, GpuReplayResult plain, GpuReplayResult instr, PrintStream out) {
 		out.println("device: " + instr.device());
-		out.printf(Locale.ROOT, "launches replayed %d, skipped %d; H2D copies zero-filled %d; pointer words relocated %d%n",
-				instr.replayedLaunches(), instr.skippedLaunches(), instr.zeroFilledCopies(), instr.relocatedWords());
+		out.printf(Locale.ROOT, "launches replayed %d, skipped %d; H2D copies zero-filled %d; pointer words relocated %d; "
+				+ "observed launches with unreliable truth (read bytes the replay did not have) %d%n",
+				instr.replayedLaunches(), instr.skippedLaunches(), instr.zeroFilledCopies(), instr.relocatedWords(),
+				instr.unreliableLaunches());
 		for (String n : instr.notes()) {
 			out.println("note: " + n);
 		}
 		for (ObservedAccess a : instr.observed()) {
-			out.printf(Locale.ROOT, "observed launch %d alloc 0x%x read %s (%d) written %s (%d)%n", a.launchEvent(),
-					a.allocation(), a.read(), a.readCount(), a.written(), a.writeCount());
+			out.printf(Locale.ROOT, "observed launch %d alloc 0x%x read %s (%d) written %s (%d)%s%n", a.launchEvent(),
+					a.allocation(), a.read(), a.readCount(), a.written(), a.writeCount(),
+					a.inputsUnknown() ? " INPUTS_UNKNOWN" : "");
 		}
 		Map<String, double[]> perKernel = new LinkedHashMap<>();
 		for (LaunchTiming t : plain.timings()) {

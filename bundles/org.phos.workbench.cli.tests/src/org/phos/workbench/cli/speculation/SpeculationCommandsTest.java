@@ -64,7 +64,7 @@ class SpeculationCommandsTest {
 		assertTrue(r.out().matches("(?s).*\\nphos +1 +1 +0\\.00% +100\\.00%.*"), r.out());
 		assertTrue(r.out().matches("(?s).*\\narg-scan +1 +0 +100\\.00% +100\\.00%.*"), r.out());
 		List<String> rows = Files.readAllLines(csv);
-		assertTrue(rows.contains("phos,(all kernels),-1,1,1,0,1,0,0,1,1,0,0,0,8,0,69632,8"), rows.toString());
+		assertTrue(rows.contains("phos,(all kernels),-1,1,1,0,1,0,0,1,1,0,0,0,8,0,69632,8,0"), rows.toString());
 		assertTrue(Files.readString(json).contains("\"wrong-direction\": 1"), Files.readString(json));
 	}
 

@@ -23,6 +23,7 @@ import org.phos.workbench.speculation.core.validate.Accuracy;
 import org.phos.workbench.speculation.core.validate.EngineValidation;
 import org.phos.workbench.speculation.core.validate.SpeculationValidator;
 import org.phos.workbench.speculation.core.validate.ValidationReport;
+import org.phos.workbench.trace.core.ObservedIndex;
 import org.phos.workbench.trace.core.Trace;
 
 /**
@@ -52,8 +53,11 @@ public final class ValidateCommand implements Command {
 				allocation that an engine speculated or instrumentation observed, give a verdict: exact,
 				over-approximated (bytes wasted), missed-read, missed-write or wrong-direction (unsafe: a concurrent
 				checkpoint could be inconsistent). Prints per engine the write recall (must be 100%), read recall,
-				byte precision and launches with an unsafe verdict, then verdict counts per kernel. Exits 1 when the
-				trace holds no observed accesses.""";
+				byte precision and launches with an unsafe verdict, then verdict counts per kernel. Launches whose
+				observed truth is unreliable (a GPU replay that lacked the bytes they read: copies over the
+				recorder's payload limit, data of launches it could not run) are excluded from every figure and
+				counted in the EXCLUDED column; records naming no launch are ignored with a warning. Exits 1 when
+				the trace holds no observed accesses.""";
 	}
 
 	@Override
@@ -84,6 +88,10 @@ public final class ValidateCommand implements Command {
 					+ "use 'speculate' to see the predictions alone");
 		}
 		if (SpeculationValidator.observedLaunchCount(trace, tool) == 0) {
+			String invalid = ObservedIndex.of(trace, tool).invalidWarning();
+			if (invalid != null) {
+				throw new CommandFailedException(file + ": no usable observed accesses: " + invalid);
+			}
 			throw new CommandFailedException(file + ": no observed accesses by tool '" + tool + "'; the trace has "
 					+ String.join(", ", SpeculationValidator.tools(trace)));
 		}
@@ -96,29 +104,33 @@ public final class ValidateCommand implements Command {
 			monitor.done();
 		}
 		PrintStream out = context.out();
+		if (report.invalidWarning() != null) {
+			context.warn(file + ": " + report.invalidWarning());
+		}
 		out.printf("%s: %d of %d launches observed (%d records by %s", file, report.observedLaunches(),
 				trace.launchCount(), report.observedEntries(), String.join(", ", report.tools()));
-		out.printf("%s)%n%n", report.unattributedEntries() > 0
+		out.printf("%s)%n", report.unattributedEntries() > 0
 				? "; " + report.unattributedEntries() + " outside any allocation, not judged" : "");
-		out.printf("%-26s %9s %8s %12s %12s %10s %10s%n", "ENGINE", "LAUNCHES", "UNSAFE", "WRITE-RECALL",
-				"READ-RECALL", "PRECISION", "UNCOVERED");
+		out.printf("truth: %s%n%n", report.reliability().summary());
+		out.printf("%-26s %9s %8s %12s %12s %10s %10s %9s%n", "ENGINE", "LAUNCHES", "UNSAFE", "WRITE-RECALL",
+				"READ-RECALL", "PRECISION", "UNCOVERED", "EXCLUDED");
 		for (EngineValidation e : report.engines()) {
 			Accuracy a = e.total();
-			out.printf(Locale.ROOT, "%-26s %9d %8d %12s %12s %10s %10d%n", e.engine(), a.launches(), a.unsafeLaunches(),
-					SpeculationInputs.percent(a.writeRecall()), SpeculationInputs.percent(a.readRecall()),
-					SpeculationInputs.percent(a.bytePrecision()), e.launchesNotCovered());
+			out.printf(Locale.ROOT, "%-26s %9d %8d %12s %12s %10s %10d %9d%n", e.engine(), a.launches(),
+					a.unsafeLaunches(), share(a, a.writeRecall()), share(a, a.readRecall()),
+					share(a, a.bytePrecision()), e.launchesNotCovered(), a.excludedLaunches());
 		}
 		for (EngineValidation e : report.engines()) {
 			out.printf("%nengine %s: verdicts per kernel%n", e.engine());
-			out.printf("%-44s %8s %7s %7s %7s %7s %7s %7s %10s%n", "KERNEL", "LAUNCHES", "UNSAFE", "EXACT", "OVER",
-					"M-READ", "M-WRITE", "WRONG", "PRECISION");
+			out.printf("%-44s %8s %7s %7s %7s %7s %7s %7s %10s %8s%n", "KERNEL", "LAUNCHES", "UNSAFE", "EXACT",
+					"OVER", "M-READ", "M-WRITE", "WRONG", "PRECISION", "EXCLUDED");
 			for (Map.Entry<Integer, Accuracy> k : e.kernels().entrySet()) {
 				Accuracy a = k.getValue();
-				out.printf(Locale.ROOT, "%-44s %8d %7d %7d %7d %7d %7d %7d %10s%n",
+				out.printf(Locale.ROOT, "%-44s %8d %7d %7d %7d %7d %7d %7d %10s %8d%n",
 						SpeculationInputs.clip(SpeculationInputs.kernelName(trace, k.getKey()), 44), a.launches(),
 						a.unsafeLaunches(), a.count(AccessVerdict.EXACT), a.count(AccessVerdict.OVER_APPROXIMATED),
 						a.count(AccessVerdict.MISSED_READ), a.count(AccessVerdict.MISSED_WRITE),
-						a.count(AccessVerdict.WRONG_DIRECTION), SpeculationInputs.percent(a.bytePrecision()));
+						a.count(AccessVerdict.WRONG_DIRECTION), share(a, a.bytePrecision()), a.excludedLaunches());
 			}
 			for (String note : e.notes()) {
 				out.println("note: " + note);
@@ -130,7 +142,7 @@ public final class ValidateCommand implements Command {
 			try (PrintStream w = SpeculationInputs.open(csv, "--csv")) {
 				w.println("engine,kernel,function_id,launches,unsafe_launches,exact,over_approximated,missed_read,"
 						+ "missed_write,wrong_direction,write_pairs,write_pairs_recalled,read_pairs,read_pairs_recalled,"
-						+ "written_bytes,written_bytes_recalled,speculated_bytes,useful_bytes");
+						+ "written_bytes,written_bytes_recalled,speculated_bytes,useful_bytes,excluded_launches");
 				for (EngineValidation e : report.engines()) {
 					csvRow(w, e.engine(), "(all kernels)", -1, e.total());
 					for (Map.Entry<Integer, Accuracy> k : e.kernels().entrySet()) {
@@ -146,7 +158,10 @@ public final class ValidateCommand implements Command {
 				j.beginObject().field("trace", file).field("launches", trace.launchCount())
 						.field("observed_launches", report.observedLaunches())
 						.field("observed_records", report.observedEntries())
-						.field("unattributed_records", report.unattributedEntries()).name("engines").beginArray();
+						.field("unattributed_records", report.unattributedEntries())
+						.field("excluded_launches", report.excludedLaunches())
+						.field("truth", report.reliability().summary())
+						.field("invalid_records", report.invalidRecords()).name("engines").beginArray();
 				for (EngineValidation e : report.engines()) {
 					j.beginObject().field("engine", e.engine()).field("launches_not_covered", e.launchesNotCovered());
 					accuracy(j.name("total"), e.total());
@@ -170,16 +185,22 @@ public final class ValidateCommand implements Command {
 	}
 
 	private static void csvRow(PrintStream w, String engine, String kernel, int function, Accuracy a) {
-		w.printf(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d%n", SpeculationInputs.csv(engine),
+		w.printf(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d%n", SpeculationInputs.csv(engine),
 				SpeculationInputs.csv(kernel), function, a.launches(), a.unsafeLaunches(), a.count(AccessVerdict.EXACT),
 				a.count(AccessVerdict.OVER_APPROXIMATED), a.count(AccessVerdict.MISSED_READ),
 				a.count(AccessVerdict.MISSED_WRITE), a.count(AccessVerdict.WRONG_DIRECTION), a.writePairs(),
 				a.writePairsRecalled(), a.readPairs(), a.readPairsRecalled(), a.writtenBytes(), a.writtenBytesRecalled(),
-				a.speculatedBytes(), a.usefulBytes());
+				a.speculatedBytes(), a.usefulBytes(), a.excludedLaunches());
+	}
+
+	/** A share for the tables, {@code -} when no launch was judged (every observed launch excluded). */
+	private static String share(Accuracy a, double share) {
+		return a.launches() == 0 ? "-" : SpeculationInputs.percent(share);
 	}
 
 	private static void accuracy(JsonWriter j, Accuracy a) {
-		j.beginObject().field("launches", a.launches()).field("unsafe_launches", a.unsafeLaunches())
+		j.beginObject().field("launches", a.launches()).field("excluded_launches", a.excludedLaunches())
+				.field("unsafe_launches", a.unsafeLaunches())
 				.field("write_recall", a.writeRecall()).field("read_recall", a.readRecall())
 				.field("byte_precision", a.bytePrecision()).name("verdicts").beginObject();
 		for (AccessVerdict v : AccessVerdict.values()) {

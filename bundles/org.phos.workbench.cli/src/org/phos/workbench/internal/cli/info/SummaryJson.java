@@ -71,6 +71,8 @@ public final class SummaryJson {
 		json.name("observed").beginObject();
 		json.field("records", s.observed().records());
 		json.field("launches", s.observed().launches());
+		json.field("reliableLaunches", s.observed().reliableLaunches());
+		json.field("truth", s.observed().truth());
 		json.name("tools").beginArray();
 		for (String tool : s.observed().tools()) {
 			json.value(tool);

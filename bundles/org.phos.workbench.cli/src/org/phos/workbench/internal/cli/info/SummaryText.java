@@ -60,6 +60,10 @@ public final class SummaryText {
 				: Human.count(observed.records()) + " access records for " + Human.count(observed.launches()) + " of "
 						+ Human.count(s.counts().getOrDefault(EventKind.LAUNCH, 0)) + " launches, by "
 						+ String.join(", ", observed.tools()));
+		if (observed.launches() > 0 || observed.invalidWarning() != null) {
+			field(out, "truth", observed.truth() + (observed.invalidWarning() == null ? ""
+					: "; " + observed.invalidWarning()));
+		}
 		TimeSpan span = s.span();
 		field(out, "host time", Human.duration(span.hostLastNs() - span.hostFirstNs()) + " ("
 				+ Human.duration(span.hostFirstNs()) + " .. " + Human.duration(span.hostLastNs()) + " after start)");

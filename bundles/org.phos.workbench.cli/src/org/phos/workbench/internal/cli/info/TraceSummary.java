@@ -10,10 +10,12 @@ import java.util.PriorityQueue;
 import org.eclipse.jdt.annotation.Nullable;
 
 import org.phos.workbench.internal.cli.util.LongLongMap;
+import org.phos.workbench.speculation.core.validate.TruthReliability;
 import org.phos.workbench.trace.core.AllocKind;
 import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.FunctionInfo;
+import org.phos.workbench.trace.core.ObservedIndex;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceHeader;
@@ -45,11 +47,15 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 	/**
 	 * Ground truth held by the trace: observed-access records written by instrumentation.
 	 *
-	 * @param records observed-access records (one per launch and allocation)
-	 * @param launches distinct launches with at least one record
+	 * @param records observed-access records (one per launch and allocation) that name a launch of the trace
+	 * @param launches distinct launches with at least one such record
 	 * @param tools the tools that observed them, in order of first appearance
+	 * @param reliableLaunches of {@code launches}, those whose truth can be used (TruthReliability)
+	 * @param truth one line on how much of the truth is reliable, and why the rest is not
+	 * @param invalidWarning one line on records naming no launch (ignored), null when there are none
 	 */
-	public record ObservedStats(long records, long launches, List<String> tools) {
+	public record ObservedStats(long records, long launches, List<String> tools, long reliableLaunches, String truth,
+			@Nullable String invalidWarning) {
 	}
 
 	/** Launches and GPU time of one function. */
@@ -306,14 +312,9 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 	}
 
 	private static ObservedStats observed(Trace trace) {
-		java.util.Set<Long> launches = new java.util.HashSet<>();
-		java.util.Set<String> tools = new java.util.LinkedHashSet<>();
-		long records = 0;
-		for (org.phos.workbench.trace.core.ObservedAccess a : trace.observedAccesses()) {
-			records++;
-			launches.add(a.launchEvent());
-			tools.add(a.tool());
-		}
-		return new ObservedStats(records, launches.size(), List.copyOf(tools));
+		ObservedIndex index = ObservedIndex.of(trace, null);
+		TruthReliability reliability = TruthReliability.of(trace, index);
+		return new ObservedStats(index.recordCount(), index.launchCount(), index.tools(), reliability.reliableCount(),
+				reliability.summary(), index.invalidWarning());
 	}
 }

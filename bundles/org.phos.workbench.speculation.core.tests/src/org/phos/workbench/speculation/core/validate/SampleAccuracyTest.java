@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -43,20 +44,41 @@ class SampleAccuracyTest {
 		assertTrue(traces.size() >= 6, traces.toString());
 		for (Path t : traces) {
 			Accuracy best = validate(t, "best").get(0).total();
-			assertTrue(best.launches() > 0, t + ": no observed launch to judge");
+			assertTrue(best.launches() + best.excludedLaunches() > 0, t + ": no observed launch");
 			assertEquals(1.0, best.writeRecall(), t + ": write recall");
 			assertEquals(0, best.unsafeLaunches(), t + ": unsafe launches");
 		}
 	}
 
+	/**
+	 * The committed PTX-replay truths of ptx-driver and jcuda-jacobi were recorded with the default 64 KiB payload
+	 * limit (their input copies are 256 KiB and more, replayed as zeros), and cupy-ops' CuPy kernels read arrays that
+	 * cuRAND filled (no PTX for the device: not replayed): every one of their launches read bytes the replay did not
+	 * have, so none is judged. The sanitizer truths and the suite's PTX truth (every copy captured) are all reliable.
+	 */
 	@Test
-	void onCupyOnlyIndirectPointersCatchTheReadsOfThePointerTable() throws IOException {
-		List<EngineValidation> v = validate(samples().resolve("cupy-ops.phos"), "phos", "best");
+	void replayTruthWithoutItsInputsIsExcludedPerSample() throws IOException {
+		Map<String, long[]> expected = Map.of("cuda-suite", new long[] { 17, 0 }, "ptx-driver", new long[] { 0, 22 },
+				"jcuda-jacobi", new long[] { 0, 66 }, "cupy-ops", new long[] { 0, 19 }, "pytorch-train",
+				new long[] { 629, 0 }, "triton-ops", new long[] { 49, 0 });
+		expected.forEach((name, counts) -> {
+			try {
+				Accuracy best = validate(samples().resolve(name + ".phos"), "best").get(0).total();
+				assertEquals(counts[0], best.launches(), name + ": judged");
+				assertEquals(counts[1], best.excludedLaunches(), name + ": excluded");
+			} catch (IOException e) {
+				throw new java.io.UncheckedIOException(e);
+			}
+		});
+	}
+
+	@Test
+	void onTheSuiteOnlyIndirectPointersCatchTheReadsThroughThePointerTable() throws IOException {
+		List<EngineValidation> v = validate(samples().resolve("cuda-suite.phos"), "phos", "best");
 		Accuracy phos = v.get(0).total();
 		Accuracy best = v.get(1).total();
-		assertEquals(19, best.launches());
-		assertTrue(phos.readRecall() < 0.7, "phos misses gather_rows' reads: " + phos.readRecall());
-		assertEquals(1.0, best.readRecall());
+		assertEquals(17, best.launches());
+		assertTrue(best.readRecall() > phos.readRecall(), best.readRecall() + " vs " + phos.readRecall());
 		assertTrue(best.bytePrecision() > phos.bytePrecision(), best.bytePrecision() + " vs " + phos.bytePrecision());
 	}
 }

@@ -19,10 +19,11 @@ import java.util.Map;
  * @param writtenBytesRecalled of those, speculated as written
  * @param speculatedBytes bytes speculated (read or written), summed over pairs
  * @param usefulBytes of those, observed touched
+ * @param excludedLaunches observed launches left out because their truth is unreliable ({@link TruthReliability})
  */
 public record Accuracy(long launches, long unsafeLaunches, Map<AccessVerdict, Long> verdicts, long writePairs,
 		long writePairsRecalled, long readPairs, long readPairsRecalled, long writtenBytes, long writtenBytesRecalled,
-		long speculatedBytes, long usefulBytes) {
+		long speculatedBytes, long usefulBytes, long excludedLaunches) {
 
 	/** Copies the map. */
 	public Accuracy {
@@ -62,6 +63,7 @@ public record Accuracy(long launches, long unsafeLaunches, Map<AccessVerdict, Lo
 		long writtenBytesRecalled;
 		long speculatedBytes;
 		long usefulBytes;
+		long excluded;
 
 		Accuracy toAccuracy() {
 			Map<AccessVerdict, Long> map = new EnumMap<>(AccessVerdict.class);
@@ -69,7 +71,7 @@ public record Accuracy(long launches, long unsafeLaunches, Map<AccessVerdict, Lo
 				map.put(v, verdicts[v.ordinal()]);
 			}
 			return new Accuracy(launches, unsafeLaunches, map, writePairs, writePairsRecalled, readPairs,
-					readPairsRecalled, writtenBytes, writtenBytesRecalled, speculatedBytes, usefulBytes);
+					readPairsRecalled, writtenBytes, writtenBytesRecalled, speculatedBytes, usefulBytes, excluded);
 		}
 	}
 }

@@ -16,13 +16,16 @@ import org.phos.workbench.speculation.core.SpeculationEngine;
 import org.phos.workbench.speculation.core.TraceSpeculator;
 import org.phos.workbench.trace.core.AddressRange;
 import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ObservedIndex;
 import org.phos.workbench.trace.core.Trace;
 
 /**
  * Runs engines over a trace and judges them against the trace's observed accesses (the ground truth that
  * instrumentation wrote into it). Only launches with at least one observed record are judged: instrumentation may
  * observe selected kernels or every Nth launch, and a launch without records cannot be told apart from one that was
- * not observed. For such a launch, every allocation that either the engine speculated or instrumentation observed
+ * not observed (the kernel nodes of a multi-node graph launch under the sanitizer tool). Records naming no launch are
+ * ignored and counted ({@link ObservedIndex}); launches whose truth is unreliable ({@link TruthReliability}: a GPU
+ * replay that lacked their inputs) are excluded from every figure and counted per kernel. For such a launch, every allocation that either the engine speculated or instrumentation observed
  * (by base address) gets an {@link AccessVerdict}. Engines still see every launch, since they keep per-trace state.
  * <p>
  * A trace without observed accesses gives an empty report; check {@link #observedLaunchCount} first rather than
@@ -93,7 +96,7 @@ public final class SpeculationValidator {
 
 	/** @return the number of distinct launches with observed records (of {@code tool} when not null) */
 	public static long observedLaunchCount(Trace trace, @Nullable String tool) {
-		return index(trace, tool).size();
+		return ObservedIndex.of(trace, tool).launchCount();
 	}
 
 	/** @return the observing tools named in the trace's records */
@@ -103,20 +106,6 @@ public final class SpeculationValidator {
 			tools.add(a.tool());
 		}
 		return List.copyOf(tools);
-	}
-
-	private static Map<Integer, List<ObservedAccess>> index(Trace trace, @Nullable String tool) {
-		Map<Integer, List<ObservedAccess>> byLaunch = new HashMap<>();
-		for (ObservedAccess a : trace.observedAccesses()) {
-			if (tool != null && !tool.equals(a.tool())) {
-				continue;
-			}
-			if (a.launchEvent() < 0 || a.launchEvent() >= trace.eventCount()) {
-				continue;
-			}
-			byLaunch.computeIfAbsent((int) a.launchEvent(), k -> new ArrayList<>()).add(a);
-		}
-		return byLaunch;
 	}
 
 	/**
@@ -132,23 +121,28 @@ public final class SpeculationValidator {
 	 */
 	public static ValidationReport validate(Trace trace, List<SpeculationEngine> engines, @Nullable String tool,
 			@Nullable IProgressMonitor monitor, @Nullable VerdictListener listener) {
-		Map<Integer, List<ObservedAccess>> observed = index(trace, tool);
+		ObservedIndex observed = ObservedIndex.of(trace, tool);
+		TruthReliability reliability = TruthReliability.of(trace, observed);
 		List<Judge> judges = engines.stream().map(Judge::new).toList();
 		Map<Long, Slot> truth = new LinkedHashMap<>();
 		long[] entries = new long[2];
-		TreeSet<String> tools = new TreeSet<>();
+		TreeSet<String> tools = new TreeSet<>(observed.tools());
 		TraceSpeculator walker = TraceSpeculator.forEngines(trace, engines);
 		walker.run(monitor, launch -> {
-			List<ObservedAccess> records = observed.get(launch.event());
-			if (records == null) {
+			List<ObservedAccess> records = observed.records(launch.event());
+			boolean excluded = !records.isEmpty() && !reliability.reliable(launch.event());
+			if (records.isEmpty() || excluded) {
 				for (Judge j : judges) {
 					j.engine.speculate(launch, DISCARD);
+					if (excluded) {
+						j.total.excluded++;
+						j.kernels.computeIfAbsent(launch.functionId(), k -> new Accuracy.Tally()).excluded++;
+					}
 				}
 				return;
 			}
 			truth.clear();
 			for (ObservedAccess a : records) {
-				entries[0]++;
 				tools.add(a.tool());
 				if (a.allocation() == 0) {
 					entries[1]++;
@@ -177,7 +171,8 @@ public final class SpeculationValidator {
 			results.add(new EngineValidation(j.engine.name(), j.total.toAccuracy(), kernels, j.notCovered,
 					j.engine.notes()));
 		}
-		return new ValidationReport(observed.size(), entries[0], entries[1], List.copyOf(tools), results);
+		return new ValidationReport(observed.launchCount(), observed.recordCount(), entries[1], List.copyOf(tools), results,
+				reliability.unreliableCount(), reliability, observed.invalidCount(), observed.invalidWarning());
 	}
 
 	private static void judge(LaunchContext launch, Judge j, Map<Long, Slot> truth,

@@ -161,6 +161,9 @@ final class Messages {
         w.uint64(5, a.readCount());
         w.uint64(6, a.writeCount());
         w.string(7, a.tool());
+        if (a.flags() != 0) {
+            w.uint64(8, a.flags() & 0xFFFF_FFFFL);
+        }
     }
 
     private static void encodeRange(int field, AddressRange range, ProtoWriter w, ProtoWriter scratch) {
@@ -192,6 +195,7 @@ final class Messages {
         List<AddressRange> read = new ArrayList<>();
         List<AddressRange> written = new ArrayList<>();
         String tool = "";
+        int flags = 0;
         while (r.more()) {
             int t = r.tag();
             switch (t) {
@@ -202,10 +206,11 @@ final class Messages {
                 case 5 << 3 -> readCount = r.varint();
                 case 6 << 3 -> writeCount = r.varint();
                 case 7 << 3 | 2 -> tool = r.string();
+                case 8 << 3 -> flags = (int) r.varint();
                 default -> r.skip(t);
             }
         }
-        return new ObservedAccess(launch, allocation, read, written, readCount, writeCount, tool);
+        return new ObservedAccess(launch, allocation, read, written, readCount, writeCount, tool, flags);
     }
 
     private static AddressRange decodeRange(ProtoReader r) throws WireFormatException {
