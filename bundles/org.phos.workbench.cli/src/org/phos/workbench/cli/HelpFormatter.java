@@ -42,7 +42,8 @@ final class HelpFormatter {
 			String help = option.help();
 			if (option.isRequired()) {
 				help += " (required)";
-			} else if (!option.isFlag() && option.defaultValue() != null) {
+			} else if (!option.isFlag() && option.defaultValue() != null && !help.contains("(default")) {
+				// once: a help text that explains its default itself keeps its words
 				help += " (default " + option.defaultValue() + ")";
 			}
 			row(text, option.synopsis(), help);

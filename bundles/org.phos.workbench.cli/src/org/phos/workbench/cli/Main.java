@@ -72,7 +72,14 @@ public final class Main {
 		CommandContext context = new CommandContext(PROGRAM, out, err, showProgress, debug);
 		try {
 			ParsedArguments parsed = new ArgumentParser(command).parse(args);
-			return command.run(parsed, context);
+			int code = command.run(parsed, context);
+			// PrintStream swallows write errors (a closed pipe, a full disk): a report that did not arrive is a failure
+			if (out.checkError() && code == ExitCode.OK) {
+				err.println(prefix + "error: cannot write to standard output (the reading end of the pipe was "
+						+ "closed, or the disk is full)");
+				return ExitCode.FAILURE;
+			}
+			return code;
 		} catch (UsageException e) {
 			err.println(prefix + e.getMessage());
 			err.println("Usage: " + HelpFormatter.usageLine(PROGRAM, command));

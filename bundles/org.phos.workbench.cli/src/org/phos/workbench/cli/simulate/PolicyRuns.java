@@ -23,6 +23,15 @@ final class PolicyRuns {
 
 	/** The policies by run name, in command-line order. */
 	static Map<String, CrPolicy> parse(String specs, @Nullable String at) throws UsageException {
+		return parse(specs, at, new LinkedHashMap<>());
+	}
+
+	/**
+	 * The policies by run name, in command-line order; {@code instants} receives, by run name, where each run's
+	 * instant was given ({@code --at 200ms} or {@code --policy soft-cow:at=launch:9}), for runs that name one.
+	 */
+	static Map<String, CrPolicy> parse(String specs, @Nullable String at, Map<String, String> instants)
+			throws UsageException {
 		if (at != null) {
 			try {
 				CheckpointInstant.parse(at);
@@ -53,6 +62,11 @@ final class PolicyRuns {
 				name = spec + "#" + n;
 			}
 			runs.put(name, policy);
+			if (spec.contains("at=")) {
+				instants.put(name, "--policy " + spec);
+			} else if (at != null) {
+				instants.put(name, "--at " + at);
+			}
 		}
 		return runs;
 	}

@@ -1,11 +1,11 @@
 package org.phos.workbench.cli.simulate;
 
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
@@ -22,10 +22,11 @@ import org.phos.workbench.cr.core.SimulationWorkload;
 import org.phos.workbench.cr.core.Simulator;
 import org.phos.workbench.cr.core.TimelineModel;
 import org.phos.workbench.cr.core.TimelineSink;
+import org.phos.workbench.cr.core.io.OutputFile;
 
 /**
  * Runs one policy and streams its timeline into {@code timeline[-RUN].json} (Chrome Trace Event JSON) and
- * {@code intervals[-RUN].csv} while keeping a {@link TimelineModel} for the charts. The model drops application
+ * {@code intervals[-RUN].csv} (through {@link ResultFolder}: under temporary names until the whole run succeeded) while keeping a {@link TimelineModel} for the charts. The model drops application
  * intervals for workloads beyond {@link #APPLICATION_INTERVALS_LIMIT} events (C/R lanes, stalls and markers stay):
  * the streamed files still carry every interval.
  */
@@ -33,11 +34,11 @@ final class RunOutputs {
 	/** Above this many trace events the in-memory model (charts only) leaves out the application's intervals. */
 	static final long APPLICATION_INTERVALS_LIMIT = 2_000_000;
 
-	private final Path dir;
+	private final ResultFolder folder;
 	private final Set<String> suffixes = new HashSet<>();
 
-	RunOutputs(Path dir) {
-		this.dir = dir;
+	RunOutputs(ResultFolder folder) {
+		this.folder = folder;
 	}
 
 	/** A finished run: its metrics, its in-memory timeline, and the suffix of its file names. */
@@ -61,11 +62,11 @@ final class RunOutputs {
 	Run simulate(String run, String suffix, SimulationWorkload workload, MachineModel machine, CrPolicy policy,
 			IProgressMonitor monitor) throws CommandFailedException {
 		TimelineModel model = new TimelineModel(workload.sizeHint() <= APPLICATION_INTERVALS_LIMIT);
-		Path json = dir.resolve("timeline" + suffix + ".json");
-		Path csv = dir.resolve("intervals" + suffix + ".csv");
-		Path current = json;
-		try (Writer jsonOut = Files.newBufferedWriter(json, StandardCharsets.UTF_8);
-				Writer csvOut = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
+		String json = "timeline" + suffix + ".json";
+		String csv = "intervals" + suffix + ".csv";
+		String current = json;
+		try (Writer jsonOut = writer(folder.create(json));
+				Writer csvOut = writer(folder.create(csv))) {
 			ChromeTraceExporter chrome = new ChromeTraceExporter(jsonOut, true);
 			CsvTimelineExporter intervals = new CsvTimelineExporter(csvOut, true);
 			TimelineSink sink = TimelineSink.tee(model, TimelineSink.tee(chrome, intervals));
@@ -75,9 +76,16 @@ final class RunOutputs {
 			intervals.flush();
 			return new Run(run, metrics, model, suffix);
 		} catch (IOException e) {
-			throw new CommandFailedException("cannot write " + current + ": " + Main.describe(e), e);
+			throw new CommandFailedException("cannot write " + folder.dir().resolve(current) + ": " + Main.describe(e),
+					e);
 		} catch (UncheckedIOException e) {
-			throw new CommandFailedException("cannot write " + current + ": " + Main.describe(e.getCause()), e);
+			throw new CommandFailedException("cannot write " + folder.dir().resolve(current) + ": "
+					+ Main.describe(e.getCause()), e);
 		}
+	}
+
+	/** A buffered UTF-8 writer into a result file (it is renamed into place when the whole run succeeded). */
+	static Writer writer(OutputFile file) {
+		return new BufferedWriter(new OutputStreamWriter(file.stream(), StandardCharsets.UTF_8), 1 << 16);
 	}
 }

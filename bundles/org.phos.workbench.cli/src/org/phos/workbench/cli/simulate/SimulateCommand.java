@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +15,7 @@ import java.util.Map;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.jdt.annotation.Nullable;
 import org.jfree.chart.JFreeChart;
 import org.phos.workbench.cli.Command;
 import org.phos.workbench.cli.CommandContext;
@@ -31,14 +32,17 @@ import org.phos.workbench.cr.charts.ChartPalette;
 import org.phos.workbench.cr.charts.ComparisonChartBuilder;
 import org.phos.workbench.cr.charts.DirtyBytesChartBuilder;
 import org.phos.workbench.cr.charts.TimelineChartBuilder;
+import org.phos.workbench.cr.core.CheckpointInstant;
 import org.phos.workbench.cr.core.CrPolicy;
 import org.phos.workbench.cr.core.MachineModel;
 import org.phos.workbench.cr.core.MetricsCsvWriter;
 import org.phos.workbench.cr.core.SimulationMetrics;
 import org.phos.workbench.cr.core.TimelineModel;
+import org.phos.workbench.cr.core.Units;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.internal.cli.commands.TraceLoader;
+import org.phos.workbench.internal.cli.json.JsonWriter;
 import org.phos.workbench.trace.core.TraceLoadResult;
 
 /**
@@ -58,7 +62,7 @@ public final class SimulateCommand implements Command {
 			ValueParser.text());
 	static final Option<String> MACHINE = Option.withDefault("machine", "PRESET[,KNOB=VALUE...]",
 			"machine model: h100 or a800-pcie4, knobs d2h h2d d2d host-copy memset pageable-factor copy-latency "
-					+ "launch-latency default-kernel ctx ctx-pool cpu-state (default h100)",
+					+ "launch-latency default-kernel ctx ctx-pool cpu-state",
 			ValueParser.text(), "h100");
 	static final Option<String> SETS = Option.withDefault("sets", "SOURCE[,SOURCE...]",
 			"launch read/write sets: observed (instrumented trace), placeholder (whole allocations of pointer "
@@ -68,7 +72,7 @@ public final class SimulateCommand implements Command {
 			ValueParser.text(), "auto");
 	static final Option<Path> OUT = Option.required("out", "DIR", "folder for the results (created if missing)",
 			ValueParser.path());
-	static final Option<Long> WIDTH = Option.withDefault("width", "PX", "width of the charts in pixels (default 1600)",
+	static final Option<Long> WIDTH = Option.withDefault("width", "PX", "width of the charts in pixels",
 			ValueParser.integer(400, 10_000), 1600L);
 
 	@Override
@@ -90,8 +94,12 @@ public final class SimulateCommand implements Command {
 				for ui.perfetto.dev), intervals.csv, metrics.csv (run,metric,value), violations.csv, and the charts
 				timeline, dirty and comparison as .png and .svg (and timeline-zoom, around the C/R activity,
 				when it is a small part of the run); with several policies the per-run files carry the
-				run's name (timeline-soft-cow.json, ...). Prints the metrics table and the consistency verdict: with
-				observed accesses in the trace, every buffer whose image would miss a write the sets did not predict.""";
+				run's name (timeline-soft-cow.json, ...), and manifest.json last (what was run on which trace, and
+				which files belong to the result). Files appear only when the whole run succeeded; the results of a
+				previous simulate run in DIR (listed in its manifest) are replaced, and files with these names that
+				no manifest lists are never overwritten: the command refuses to run. Prints the metrics table and the
+				consistency verdict: with observed accesses in the trace, every buffer whose image would miss a write
+				the sets did not predict.""";
 	}
 
 	@Override
@@ -115,7 +123,8 @@ public final class SimulateCommand implements Command {
 
 	@Override
 	public int run(ParsedArguments args, CommandContext context) throws CommandFailedException, UsageException {
-		Map<String, CrPolicy> policies = PolicyRuns.parse(args.get(POLICY), args.find(AT));
+		Map<String, String> instants = new LinkedHashMap<>();
+		Map<String, CrPolicy> policies = PolicyRuns.parse(args.get(POLICY), args.find(AT), instants);
 		MachineModel machine;
 		try {
 			machine = MachineModel.parse(args.get(MACHINE));
@@ -132,12 +141,14 @@ public final class SimulateCommand implements Command {
 			throw new UsageException("TRACE '" + file + "' is not a valid file name: " + e.getReason());
 		}
 		Path dir = createOutputFolder(args.get(OUT));
+		ResultFolder folder = ResultFolder.open(dir, context);
 		Trace trace = load(traceFile, context).trace();
 		if (trace.launchCount() == 0) {
 			throw new CommandFailedException(file + ": the trace holds no launches, so there is nothing to simulate"
 					+ (trace.observedAccesses().isEmpty() ? ""
 							: " (it holds observed accesses only: merge them into the trace they were recorded from)"));
 		}
+		checkLaunchInstants(policies, instants, trace.launchCount());
 		for (AccessSets source : sets) {
 			source.check(trace);
 		}
@@ -151,42 +162,118 @@ public final class SimulateCommand implements Command {
 					+ "chart shows the C/R lanes and stalls only (the JSON and CSV files have every interval)");
 		}
 		boolean comparison = policies.size() * sets.size() > 1;
-		RunOutputs outputs = new RunOutputs(dir);
+		RunOutputs outputs = new RunOutputs(folder);
 		List<RunOutputs.Run> runs = new ArrayList<>();
 		IProgressMonitor monitor = context.progress();
+		List<String> written;
 		try {
-			for (AccessSets source : sets) {
-				TraceWorkload workload = source.workload(trace, traceName, file, monitor);
-				out.printf("simulating %s: %,d events, %,d launches; sets: %s; machine: %s%n", file,
-						trace.eventCount(), trace.launchCount(), workload.policySourceName(), machine.name());
-				for (Map.Entry<String, CrPolicy> p : policies.entrySet()) {
-					String run = sets.size() > 1 ? p.getKey() + " [" + source.label() + "]" : p.getKey();
-					runs.add(outputs.simulate(run, outputs.suffix(run, comparison), workload, machine, p.getValue(),
-							monitor));
+			try {
+				for (AccessSets source : sets) {
+					TraceWorkload workload = source.workload(trace, traceName, file, monitor);
+					out.printf("simulating %s: %,d events, %,d launches; sets: %s; machine: %s%n", file,
+							trace.eventCount(), trace.launchCount(), workload.policySourceName(), machine.name());
+					for (Map.Entry<String, CrPolicy> p : policies.entrySet()) {
+						String run = sets.size() > 1 ? p.getKey() + " [" + source.label() + "]" : p.getKey();
+						RunOutputs.Run done = outputs.simulate(run, outputs.suffix(run, comparison), workload, machine,
+								p.getValue(), monitor);
+						checkInstantReached(p.getValue(), instants.get(p.getKey()), done);
+						runs.add(done);
+					}
 				}
+			} catch (OperationCanceledException e) {
+				throw new CommandFailedException("cancelled", e);
+			} finally {
+				monitor.done();
 			}
-		} catch (OperationCanceledException e) {
-			throw new CommandFailedException("cancelled", e);
+			Map<String, SimulationMetrics> metrics = new LinkedHashMap<>();
+			runs.forEach(r -> metrics.put(r.name(), r.metrics()));
+			writeCsv(folder, "metrics.csv", w -> MetricsCsvWriter.write(w, metrics));
+			writeCsv(folder, "violations.csv", w -> MetricsCsvWriter.writeViolations(w, metrics));
+			writeCharts(folder, traceName, machine, runs, metrics, width);
+			TraceIdentity identity = TraceIdentity.of(traceFile, trace);
+			written = folder.commit(json -> describe(json, args, identity, runs), context.err());
 		} finally {
-			monitor.done();
+			folder.abandon();
 		}
-		Map<String, SimulationMetrics> metrics = new LinkedHashMap<>();
-		runs.forEach(r -> metrics.put(r.name(), r.metrics()));
-		writeCsv(dir.resolve("metrics.csv"), w -> MetricsCsvWriter.write(w, metrics));
-		writeCsv(dir.resolve("violations.csv"), w -> MetricsCsvWriter.writeViolations(w, metrics));
-		writeCharts(dir, traceName, machine, runs, metrics, width);
 
 		out.println();
 		MetricsTable.print(out, runs);
 		out.println();
 		MetricsTable.printConsistency(out, runs);
-		out.printf("%nwrote %s: %s%n", dir, String.join(", ", written(dir)));
+		out.printf("%nwrote %s: %s%n", dir, String.join(", ", written));
 		out.flush();
 		return ExitCode.OK;
 	}
 
-	private static void writeCharts(Path dir, String traceName, MachineModel machine, List<RunOutputs.Run> runs,
-			Map<String, SimulationMetrics> metrics, int width) throws CommandFailedException {
+	/**
+	 * Refuses a launch-index instant at or past the trace's last launch: the run would end without a checkpoint (or
+	 * restore) and say nothing.
+	 */
+	static void checkLaunchInstants(Map<String, CrPolicy> policies, Map<String, String> instants, long launches)
+			throws UsageException {
+		for (Map.Entry<String, String> e : instants.entrySet()) {
+			CrPolicy policy = policies.get(e.getKey());
+			CheckpointInstant at = instantOf(e.getValue());
+			if (policy != null && at != null && at.byLaunchIndex() && at.value() >= launches) {
+				throw new UsageException("option " + e.getValue() + ": the trace has " + launches + " launch"
+						+ (launches == 1 ? "" : "es") + " (launch:0 to launch:" + (launches - 1) + "), so "
+						+ at + " is never reached and " + e.getKey() + " would take no checkpoint");
+			}
+		}
+	}
+
+	/** Refuses a run whose instant (a time past the end, typically) was never reached: it took no checkpoint. */
+	private static void checkInstantReached(CrPolicy policy, @Nullable String given, RunOutputs.Run run)
+			throws UsageException {
+		if (given == null || policy.name().equals("none") || policy.restoreInstant() != null
+				|| !run.metrics().checkpoints().isEmpty()) {
+			return;
+		}
+		throw new UsageException("option " + given + ": " + run.name() + " reached the end of the trace ("
+				+ run.metrics().launches() + " launches, " + Units.formatNs(run.metrics().appEndNs())
+				+ " of simulated time) before that instant, so it took no checkpoint; choose an earlier one");
+	}
+
+	/** The instant in {@code --at X} or {@code --policy ...at=X...}; null when it cannot be read back. */
+	static @Nullable CheckpointInstant instantOf(String given) {
+		String text = given.startsWith("--at ") ? given.substring(5) : given;
+		int at = text.indexOf("at=");
+		if (!given.startsWith("--at ")) {
+			if (at < 0) {
+				return null;
+			}
+			text = text.substring(at + 3);
+			int comma = text.indexOf(',');
+			text = comma < 0 ? text : text.substring(0, comma);
+		}
+		try {
+			return CheckpointInstant.parse(text);
+		} catch (IllegalArgumentException e) {
+			return null;
+		}
+	}
+
+	/** The manifest's description of the run: the command's options and the trace. */
+	private static void describe(JsonWriter json, ParsedArguments args, TraceIdentity trace,
+			List<RunOutputs.Run> runs) {
+		json.field("tool", Main.PROGRAM + " simulate");
+		json.field("finished", Instant.now().toString());
+		json.name("options").beginObject();
+		json.field("policy", args.get(POLICY));
+		json.field("at", args.find(AT));
+		json.field("machine", args.get(MACHINE));
+		json.field("sets", args.get(SETS));
+		json.field("width", args.get(WIDTH));
+		json.endObject();
+		trace.write(json);
+		json.name("runs").beginArray();
+		runs.forEach(r -> json.value(r.name()));
+		json.endArray();
+	}
+
+	private static void writeCharts(ResultFolder folder, String traceName, MachineModel machine,
+			List<RunOutputs.Run> runs, Map<String, SimulationMetrics> metrics, int width)
+			throws CommandFailedException {
 		ChartPalette palette = ChartPalette.LIGHT;
 		try {
 			for (RunOutputs.Run r : runs) {
@@ -194,28 +281,36 @@ public final class SimulateCommand implements Command {
 						.title(traceName + ": " + r.name() + " on " + machine.name());
 				JFreeChart chart = timeline.build(r.timeline());
 				int height = TimelineChartBuilder.suggestedHeight(r.timeline());
-				ChartFiles.writeBoth(chart, dir, "timeline" + r.suffix(), width, height);
+				writeBoth(chart, folder, "timeline" + r.suffix(), width, height);
 				long[] window = TimelineChartBuilder.crWindow(r.timeline());
 				if (window != null && window[1] - window[0] < r.metrics().endNs() / 2) {
 					// the C/R activity is a sliver of the run: a second chart zoomed onto it
 					JFreeChart zoom = timeline.window(window[0], window[1])
 							.title(traceName + ": " + r.name() + " on " + machine.name() + ", around the C/R activity")
 							.build(r.timeline());
-					ChartFiles.writeBoth(zoom, dir, "timeline-zoom" + r.suffix(), width, height);
+					writeBoth(zoom, folder, "timeline-zoom" + r.suffix(), width, height);
 				}
 			}
 			DirtyBytesChartBuilder dirty = new DirtyBytesChartBuilder(palette).widthPx(width)
 					.title(traceName + ": dirty bytes after the checkpoint instant (" + machine.name() + ")");
 			Map<String, TimelineModel> models = new LinkedHashMap<>();
 			runs.forEach(r -> models.put(r.name(), r.timeline()));
-			ChartFiles.writeBoth(dirty.build(models), dir, "dirty", width, Math.max(400, width * 9 / 32));
+			writeBoth(dirty.build(models), folder, "dirty", width, Math.max(400, width * 9 / 32));
 			ComparisonChartBuilder comparison = new ComparisonChartBuilder(palette)
 					.title(traceName + ": C/R policies on " + machine.name());
-			ChartFiles.writeBoth(comparison.build(metrics), dir, "comparison", Math.max(width * 3 / 4, 600),
+			writeBoth(comparison.build(metrics), folder, "comparison", Math.max(width * 3 / 4, 600),
 					comparison.suggestedHeight());
 		} catch (IOException e) {
-			throw new CommandFailedException("cannot write the charts into " + dir + ": " + Main.describe(e), e);
+			throw new CommandFailedException("cannot write the charts into " + folder.dir() + ": " + Main.describe(e),
+					e);
 		}
+	}
+
+	/** {@code base.png} and {@code base.svg}, renamed into place with the other results. */
+	private static void writeBoth(JFreeChart chart, ResultFolder folder, String base, int width, int height)
+			throws IOException {
+		ChartFiles.writePng(chart, folder.create(base + ".png").stream(), width, height);
+		ChartFiles.writeSvg(chart, folder.create(base + ".svg").stream(), width, height);
 	}
 
 	/** Creates the output folder (and its parents); fails when it cannot be a folder. */
@@ -238,21 +333,14 @@ public final class SimulateCommand implements Command {
 		void write(Writer w);
 	}
 
-	private static void writeCsv(Path file, CsvBody body) throws CommandFailedException {
-		try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+	private static void writeCsv(ResultFolder folder, String name, CsvBody body) throws CommandFailedException {
+		Path file = folder.dir().resolve(name);
+		try (Writer w = RunOutputs.writer(folder.create(name))) {
 			body.write(w);
 		} catch (IOException e) {
 			throw new CommandFailedException("cannot write " + file + ": " + Main.describe(e), e);
 		} catch (UncheckedIOException e) {
 			throw new CommandFailedException("cannot write " + file + ": " + Main.describe(e.getCause()), e);
-		}
-	}
-
-	private static List<String> written(Path dir) {
-		try (var files = Files.list(dir)) {
-			return files.map(p -> p.getFileName().toString()).sorted().toList();
-		} catch (IOException e) {
-			return List.of("(cannot list: " + Main.describe(e) + ")");
 		}
 	}
 

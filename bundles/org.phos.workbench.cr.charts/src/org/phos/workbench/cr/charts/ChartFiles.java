@@ -4,31 +4,42 @@ import java.awt.Rectangle;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.text.TextUtils;
 import org.jfree.svg.SVGGraphics2D;
+import org.phos.workbench.cr.core.io.OutputFile;
 
 /**
  * Renders a built chart to files without a display: PNG through AWT's off-screen images, SVG through JFreeSVG (text
  * stays text, so labels can be searched and styled). Call with {@code java.awt.headless=true} on machines without a
  * display (the CLI sets it); the same chart objects are drawn on screen by the workbench's views.
+ * <p>
+ * Files are written through {@link OutputFile}: under a temporary name, renamed into place when complete, so a
+ * stopped or failed run never leaves a truncated image under the final name.
  */
 public final class ChartFiles {
     private ChartFiles() {
     }
 
     public static void writePng(JFreeChart chart, Path file, int width, int height) throws IOException {
-        try (OutputStream out = Files.newOutputStream(file)) {
-            ChartUtils.writeChartAsPNG(out, chart, width, height);
-        }
+        OutputFile.write(file, out -> writePng(chart, out, width, height));
+    }
+
+    /** The chart as PNG into {@code out}, which stays open. */
+    public static void writePng(JFreeChart chart, OutputStream out, int width, int height) throws IOException {
+        ChartUtils.writeChartAsPNG(out, chart, width, height);
     }
 
     public static void writeSvg(JFreeChart chart, Path file, int width, int height) throws IOException {
-        Files.writeString(file, svg(chart, width, height), StandardCharsets.UTF_8);
+        OutputFile.write(file, out -> writeSvg(chart, out, width, height));
+    }
+
+    /** The chart as an SVG document ({@link #svg}) into {@code out}, which stays open. */
+    public static void writeSvg(JFreeChart chart, OutputStream out, int width, int height) throws IOException {
+        out.write(svg(chart, width, height).getBytes(StandardCharsets.UTF_8));
     }
 
     /**

@@ -3,7 +3,6 @@ package org.phos.workbench.internal.cli.commands;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +18,8 @@ import org.phos.workbench.cli.ParsedArguments;
 import org.phos.workbench.cli.Positional;
 import org.phos.workbench.cli.UsageException;
 import org.phos.workbench.cli.ValueParser;
+import org.phos.workbench.cr.core.io.OutputFile;
+import org.phos.workbench.cr.core.io.OutputFiles;
 import org.phos.workbench.internal.cli.export.ChromeTraceExporter;
 import org.phos.workbench.internal.cli.export.CsvExporter;
 import org.phos.workbench.internal.cli.export.TraceExporter;
@@ -64,7 +65,9 @@ public final class ExportCommand implements Command {
 				parameter bytes in hex), API calls are
 				slices on the host threads, flows lead from each API call to its GPU operation. GPU operations without
 				GPU times are placed at their host time with a note in args. csv: one row per event with its fields.
-				The file is written next to FILE under a temporary name and moved into place when complete.""";
+				The file is written next to FILE under a temporary name and moved into place when complete; FILE
+				may not be the trace itself, a symbolic link, a device or a FIFO (docs/cli.md, "How outputs are
+				written").""";
 	}
 
 	@Override
@@ -113,6 +116,11 @@ public final class ExportCommand implements Command {
 		}
 		if (!toStdout) {
 			InputFiles.checkWritable(out, "--out");
+			String refusal = OutputFiles.refusal(out, List.of(traceFile));
+			if (refusal != null) {
+				throw new CommandFailedException("--out " + out + ": " + refusal);
+			}
+			removeStaleTemporaries(out, context);
 		}
 		Trace trace = TraceLoader.load(traceFile, context).trace();
 		boolean params = args.get(PARAMS);
@@ -128,26 +136,18 @@ public final class ExportCommand implements Command {
 			CountingStream counter = new CountingStream(context.out());
 			try {
 				records = exporter.export(trace, traceFile.getFileName().toString(), counter, monitor);
+				counter.flush();
 			} catch (IOException e) {
 				throw new CommandFailedException("cannot write to standard output: " + Main.describe(e), e);
 			}
 			bytes = counter.count;
 		} else {
-			Path temporary = InputFiles.temporaryNextTo(out);
-			try (OutputStream stream = Files.newOutputStream(temporary)) {
-				records = exporter.export(trace, traceFile.getFileName().toString(), stream, monitor);
+			try (OutputFile file = OutputFile.create(out)) {
+				records = exporter.export(trace, traceFile.getFileName().toString(), file.stream(), monitor);
+				bytes = file.size();
+				file.commit();
 			} catch (IOException e) {
-				InputFiles.deleteQuietly(temporary);
 				throw new CommandFailedException("cannot write " + out + ": " + Main.describe(e), e);
-			} catch (RuntimeException | Error e) {
-				InputFiles.deleteQuietly(temporary);
-				throw e;
-			}
-			InputFiles.moveIntoPlace(temporary, out);
-			try {
-				bytes = Files.size(out);
-			} catch (IOException e) {
-				bytes = -1;
 			}
 		}
 		double seconds = (System.nanoTime() - started) / 1e9;
@@ -163,12 +163,26 @@ public final class ExportCommand implements Command {
 		return ExitCode.OK;
 	}
 
-	/** Counts what goes to standard output, which has no size to ask for afterwards. */
+	/** Deletes what killed exports into the same folder left behind, and says so. */
+	static void removeStaleTemporaries(Path out, CommandContext context) {
+		Path parent = out.toAbsolutePath().getParent();
+		if (parent != null) {
+			for (Path stale : OutputFiles.removeStaleTemporaries(parent)) {
+				context.err().println("removed " + stale + ", left by a run that was killed before it finished");
+			}
+		}
+	}
+
+	/**
+	 * Counts what goes to standard output, which has no size to ask for afterwards, and turns the errors a
+	 * {@link PrintStream} swallows (a reader that closed the pipe, a full disk) into an {@link IOException}, so the
+	 * export stops at the first failed write and fails.
+	 */
 	private static final class CountingStream extends OutputStream {
-		private final OutputStream target;
+		private final PrintStream target;
 		long count;
 
-		CountingStream(OutputStream target) {
+		CountingStream(PrintStream target) {
 			this.target = target;
 		}
 
@@ -176,17 +190,27 @@ public final class ExportCommand implements Command {
 		public void write(int b) throws IOException {
 			target.write(b);
 			count++;
+			check();
 		}
 
 		@Override
 		public void write(byte[] b, int off, int len) throws IOException {
 			target.write(b, off, len);
 			count += len;
+			check();
 		}
 
 		@Override
 		public void flush() throws IOException {
 			target.flush();
+			check();
+		}
+
+		private void check() throws IOException {
+			if (target.checkError()) {
+				throw new IOException("the write failed (the reading end of the pipe was closed, or the disk is "
+						+ "full)");
+			}
 		}
 	}
 }
