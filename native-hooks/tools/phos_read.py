@@ -3,12 +3,15 @@
 
 This is the "researcher's own script": it decodes the chunk framing (checking both CRC-32Cs), the protobuf wire
 format of the messages in docs/phos-trace-v1.proto, and zstd chunks when a zstd decoder is at hand (Python 3.14's
-compression.zstd, the zstandard package, libzstd.so.1 through ctypes, or the zstd command). Damage is handled as the format says: reading stops
-at the first bad chunk, keeps what came before, and reports the byte offset and the reason.
+compression.zstd, the zstandard package, libzstd.so.1 through ctypes, or the zstd command). Damage is handled as the
+format says, and as the Java reader does: reading stops at the first bad chunk, keeps what came before, and reports
+the byte offset and the reason in one line; a zstd chunk never inflates past the size its header declares. Input
+that is not a trace at all fails with one line, never a traceback.
 
     python3 phos_read.py TRACE.phos              # summary: header, counts, modules, functions, warnings
     python3 phos_read.py TRACE.phos --events     # one line per event
     python3 phos_read.py TRACE.phos --json       # everything as JSON (bytes as hex)
+    python3 phos_read.py TRACE.phos --verdict    # one line: ok N | damaged N at OFFSET | refused at OFFSET
 
 As a module: ``trace = phos_read.read_trace(path)`` gives ``trace.header``, ``trace.modules``, ``trace.functions``
 (dicts by id), ``trace.events`` (list of dicts, index = event index), ``trace.end``, ``trace.warnings``.
@@ -95,14 +98,22 @@ ENUMS = {
 
 
 class DecodeError(Exception):
-    pass
+    """A file that is not a trace at all (bad magic, unknown version, bad first chunk); ``offset`` says where."""
+
+    def __init__(self, message, offset=0):
+        Exception.__init__(self, message)
+        self.offset = offset
 
 
-def _varint(buf, pos):
+class OutOfMemory(DecodeError):
+    """A chunk needs more memory than this process may have (``offset`` names the chunk)."""
+
+
+def _varint(buf, pos, end):
     result = shift = 0
     while True:
-        if pos >= len(buf):
-            raise DecodeError("truncated varint")
+        if pos >= end:
+            raise DecodeError("varint runs past the end of the message at payload byte %d" % pos)
         b = buf[pos]
         pos += 1
         result |= (b & 0x7F) << shift
@@ -110,87 +121,183 @@ def _varint(buf, pos):
             return result & 0xFFFFFFFFFFFFFFFF, pos
         shift += 7
         if shift >= 70:
-            raise DecodeError("varint too long")
+            raise DecodeError("varint longer than 10 bytes at payload byte %d" % pos)
 
 
-def decode(buf, msg):
-    """Decode protobuf bytes as message `msg` of SCHEMA into a dict (unknown fields are skipped)."""
+def _tag(buf, pos, end):
+    key, pos = _varint(buf, pos, end)
+    if key >> 32 or key >> 3 == 0:
+        raise DecodeError("invalid field tag %d at payload byte %d" % (key, pos))
+    return key, pos
+
+
+def _skip(buf, pos, end, key, depth=0):
+    """Skips the field whose tag ``key`` was just read (protobuf rules for unknown fields, groups included)."""
+    wt = key & 7
+    if wt == 0:
+        return _varint(buf, pos, end)[1]
+    if wt == 1 or wt == 5:
+        n = 8 if wt == 1 else 4
+        if end - pos < n:
+            raise DecodeError("field runs past the end of the message at payload byte %d" % pos)
+        return pos + n
+    if wt == 2:
+        ln, pos = _varint(buf, pos, end)
+        if ln > end - pos:
+            raise DecodeError("length-delimited field of %d bytes exceeds the %d bytes left" % (ln, end - pos))
+        return pos + ln
+    if wt == 3:
+        if depth > 64:
+            raise DecodeError("groups nested too deeply at payload byte %d" % pos)
+        while True:
+            if pos >= end:
+                raise DecodeError("unterminated group at payload byte %d" % pos)
+            k, pos = _tag(buf, pos, end)
+            if k & 7 == 4:
+                if k >> 3 != key >> 3:
+                    raise DecodeError("mismatched end of group at payload byte %d" % pos)
+                return pos
+            pos = _skip(buf, pos, end, k, depth + 1)
+    raise DecodeError("invalid wire type %d at payload byte %d" % (wt, pos))
+
+
+# the wire type each kind of SCHEMA field has; a field that arrives with another is skipped like an unknown one
+# (as the Java reader does)
+_WIRE = {"u": 0, "b": 0, "f64": 1, "s": 2, "y": 2}
+
+
+def decode(buf, msg, pos=0, end=None):
+    """Decode protobuf bytes as message `msg` of SCHEMA into a dict (unknown fields are skipped).
+
+    The rules are protobuf's, as the Java reader keeps them: a field with the wrong wire type is skipped like an
+    unknown one, the last value of a scalar wins, a repeated message field merges, and of the bodies of an Event
+    (a oneof) only the last one counts: a repeated body merges, a different one replaces it.
+    """
+    if end is None:
+        end = len(buf)
     fields = SCHEMA[msg]
     out = {}
     for num, (name, kind) in fields.items():
         if kind.startswith("*"):
             out[name] = []
-    pos, n = 0, len(buf)
-    while pos < n:
-        key, pos = _varint(buf, pos)
+    while pos < end:
+        key, pos = _tag(buf, pos, end)
         num, wt = key >> 3, key & 7
+        spec = fields.get(num)
+        base = spec[1].lstrip("*") if spec else None
+        if spec is None or _WIRE.get(base, 2) != wt:
+            pos = _skip(buf, pos, end, key)
+            continue
+        name, kind = spec
         if wt == 0:
-            val, pos = _varint(buf, pos)
+            val, pos = _varint(buf, pos, end)
         elif wt == 1:
-            if pos + 8 > n:
-                raise DecodeError("truncated fixed64")
+            if end - pos < 8:
+                raise DecodeError("field runs past the end of the message at payload byte %d" % pos)
             val = struct.unpack_from("<Q", buf, pos)[0]
             pos += 8
-        elif wt == 2:
-            ln, pos = _varint(buf, pos)
-            if pos + ln > n:
-                raise DecodeError("truncated length-delimited field %d" % num)
-            val = bytes(buf[pos:pos + ln])
-            pos += ln
-        elif wt == 5:
-            if pos + 4 > n:
-                raise DecodeError("truncated fixed32")
-            val = struct.unpack_from("<I", buf, pos)[0]
-            pos += 4
         else:
-            raise DecodeError("bad wire type %d" % wt)
-        if num not in fields:
-            continue
-        name, kind = fields[num]
-        rep = kind.startswith("*")
-        base = kind.lstrip("*")
+            ln, pos = _varint(buf, pos, end)
+            if ln > end - pos:
+                raise DecodeError("length-delimited field %d of %d bytes exceeds the %d bytes left" % (num, ln, end - pos))
+            start, pos = pos, pos + ln
+            if base in SCHEMA:
+                val = decode(buf, base, start, pos)
+            else:
+                val = bytes(buf[start:pos])
         if base == "s":
             val = val.decode("utf-8", "replace")
         elif base == "b":
             val = bool(val)
-        elif base in SCHEMA:
-            val = decode(val, base)
-        if rep:
+        if kind.startswith("*"):
             out[name].append(val)
+        elif msg == "Event" and name in BODIES:
+            for other in BODIES:
+                if other != name:
+                    out.pop(other, None)
+            if name in out:
+                merged = dict(out[name])
+                merged.update(val)
+                val = merged
+            out[name] = val
+        elif base in SCHEMA and name in out:
+            merged = dict(out[name])
+            merged.update(val)
+            out[name] = merged
         else:
             out[name] = val
     return out
 
 
 def _zstd_decompress(data, raw_len):
+    """Inflates a zstd chunk, never to more than ``raw_len`` bytes: a frame that inflates past what its chunk
+    declares is damage, and bounding it keeps an inflation bomb from taking memory."""
     try:
         from compression import zstd  # Python 3.14+
-        return zstd.decompress(data)
+        d = zstd.ZstdDecompressor()
+        try:
+            out = d.decompress(data, max_length=raw_len + 1)
+        except zstd.ZstdError as e:
+            raise DecodeError("zstd decompression failed: %s" % e)
+        if len(out) > raw_len:
+            raise DecodeError("zstd payload inflates past the %d bytes the chunk header declares" % raw_len)
+        return out
     except ImportError:
         pass
     try:
         import zstandard
-        return zstandard.ZstdDecompressor().decompress(data, max_output_size=raw_len)
+        try:
+            out = zstandard.ZstdDecompressor().stream_reader(bytes(data)).read(raw_len + 1)
+        except zstandard.ZstdError as e:
+            raise DecodeError("zstd decompression failed: %s" % e)
+        if len(out) > raw_len:
+            raise DecodeError("zstd payload inflates past the %d bytes the chunk header declares" % raw_len)
+        return out
     except ImportError:
         pass
     try:  # the C library through ctypes (present wherever the recorder could compress)
         import ctypes
         lib = ctypes.CDLL("libzstd.so.1")
+    except OSError:
+        lib = None
+    if lib is not None:
         lib.ZSTD_decompress.restype = ctypes.c_size_t
         lib.ZSTD_decompress.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t]
         lib.ZSTD_isError.restype = ctypes.c_uint
         lib.ZSTD_isError.argtypes = [ctypes.c_size_t]
+        lib.ZSTD_getErrorName.restype = ctypes.c_char_p
+        lib.ZSTD_getErrorName.argtypes = [ctypes.c_size_t]
+        # the output buffer is what the chunk declares: a frame that inflates past it fails ("Destination buffer
+        # is too small") instead of growing
         out = ctypes.create_string_buffer(max(raw_len, 1))
         n = lib.ZSTD_decompress(out, raw_len, bytes(data), len(data))
         if lib.ZSTD_isError(n):
-            raise DecodeError("zstd decompression failed")
+            raise DecodeError("zstd decompression failed: %s" % lib.ZSTD_getErrorName(n).decode("ascii", "replace"))
         return out.raw[:n]
+    try:
+        p = subprocess.Popen(["zstd", "-d", "-c", "-q"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL)
+    except OSError as e:
+        raise DecodeError("zstd chunk but no zstd decoder (install zstandard or the zstd tool): %s" % e)
+    import threading
+    feeder = threading.Thread(target=lambda: (_quiet_write(p.stdin, data)), daemon=True)
+    feeder.start()
+    out = p.stdout.read(raw_len + 1)
+    p.kill()
+    p.wait()
+    if len(out) > raw_len:
+        raise DecodeError("zstd payload inflates past the %d bytes the chunk header declares" % raw_len)
+    if p.returncode not in (0, -9) and len(out) != raw_len:
+        raise DecodeError("zstd decompression failed")
+    return out
+
+
+def _quiet_write(f, data):
+    try:
+        f.write(data)
+        f.close()
     except OSError:
         pass
-    try:
-        return subprocess.run(["zstd", "-d", "-c", "-q"], input=data, capture_output=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError) as e:
-        raise DecodeError("zstd chunk but no zstd decoder (install zstandard or the zstd tool): %s" % e)
 
 
 class Trace:
@@ -203,20 +310,64 @@ class Trace:
         self.end = None
         self.warnings = []
         self.chunks = 0
+        self.damage_offset = None  # byte offset of the chunk where reading stopped, or None
+
+
+def _read_input(path):
+    """The file's bytes. A named pipe (FIFO) is refused before it is opened (opening one with no writer blocks);
+    standard input given as /dev/stdin or /proc/self/fd/N is read to its end like any stream."""
+    import os
+    import stat
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        raise DecodeError("%s: cannot read: %s" % (path, e.strerror or e))
+    if stat.S_ISDIR(mode):
+        raise DecodeError("%s: is a directory, not a trace file" % path)
+    if stat.S_ISFIFO(mode) and not _is_inherited_pipe(path):
+        raise DecodeError("%s: is a named pipe (FIFO); read a regular file, or pipe the trace into /dev/stdin" % path)
+    if stat.S_ISCHR(mode) or stat.S_ISSOCK(mode) or stat.S_ISBLK(mode):
+        raise DecodeError("%s: is a device or socket, not a trace file" % path)
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _is_inherited_pipe(path):
+    """True for a path that names a pipe this process already holds open (/dev/stdin, /dev/fd/N, /proc/self/fd/N):
+    it has a writer, so opening it cannot block."""
+    import os
+    p = path
+    for _ in range(40):
+        if not os.path.islink(p):
+            return False
+        target = os.readlink(p)
+        if target.startswith("pipe:["):
+            return True
+        p = os.path.join(os.path.dirname(p), target)
+    return False
 
 
 def read_trace(path, check_crc=True):
-    with open(path, "rb") as f:
-        data = f.read()
+    """Reads a trace. Damage after the first chunk ends reading with a warning (the intact prefix is kept, and
+    ``trace.damage_offset`` names the chunk); a file that is not a trace raises :class:`DecodeError`."""
+    data = _read_input(path)
+    return read_bytes(data, path, check_crc)
+
+
+def read_bytes(data, path="<bytes>", check_crc=True):
     t = Trace()
-    if len(data) < 16 or data[:8] != MAGIC:
+    if len(data) < 16:
+        raise DecodeError("%s: not a .phos trace: the file has %d bytes, fewer than the 16-byte file header" % (path, len(data)))
+    if data[:8] != MAGIC:
         raise DecodeError("%s: not a .phos trace (bad magic at offset 0)" % path)
     version = struct.unpack_from("<I", data, 8)[0]
     if version != 1:
-        raise DecodeError("%s: format version %d is newer than this reader (1)" % (path, version))
+        raise DecodeError("%s: format version %d is not the one this reader knows (1)" % (path, version), 8)
     pos = 16
+    off = pos
     while pos < len(data):
         off = pos
+        name = None
         try:
             if len(data) - pos < 24:
                 raise DecodeError("truncated chunk header")
@@ -230,44 +381,65 @@ def read_trace(path, check_crc=True):
                 raise DecodeError("chunk length over 256 MiB")
             if pos + 24 + stored > len(data):
                 raise DecodeError("truncated chunk payload (%d of %d bytes)" % (len(data) - pos - 24, stored))
+            if codec == 0 and stored != raw:
+                raise DecodeError("uncompressed chunk with stored length %d != raw length %d" % (stored, raw))
             payload = data[pos + 24:pos + 24 + stored]
             if check_crc and crc32c(payload) != pcrc:
                 raise DecodeError("payload CRC mismatch")
             pos += 24 + stored
-            if ctype not in CHUNK_TYPES:
-                continue
             if codec == 1:
-                payload = _zstd_decompress(payload, raw)
+                try:
+                    payload = _zstd_decompress(payload, raw)
+                except MemoryError:
+                    raise OutOfMemory("%s: chunk at offset %d (%d bytes inflated) needs more memory than this"
+                                      " process may have" % (path, off, raw), off)
             elif codec != 0:
+                if t.header is None:
+                    raise DecodeError("%s: first chunk at offset %d uses unknown codec %d" % (path, off, codec), off)
                 t.warnings.append("offset %d: unknown codec %d, chunk skipped" % (off, codec))
                 continue
             if len(payload) != raw:
                 raise DecodeError("raw length %d != %d" % (len(payload), raw))
+            if ctype not in CHUNK_TYPES:
+                if t.header is None:
+                    raise DecodeError("%s: first chunk at offset %d is type %d, not TraceHeader" % (path, off, ctype), off)
+                continue  # unknown chunk type: skipped (forward compatibility)
             name = CHUNK_TYPES[ctype]
             msg = decode(payload, name)
+            if name == "EventBatch":
+                first = msg.get("first_index", 0)
+                if first != len(t.events):
+                    raise DecodeError("batch first_index is %d but %d events precede it" % (first, len(t.events)))
+        except OutOfMemory:
+            raise
+        except MemoryError:
+            raise OutOfMemory("%s: chunk at offset %d needs more memory than this process may have" % (path, off), off)
         except DecodeError as e:
             if t.header is None:
-                raise DecodeError("%s: first chunk at offset %d is bad: %s" % (path, off, e))
+                raise DecodeError("%s: first chunk at offset %d is bad: %s" % (path, off, e), off)
             t.warnings.append("offset %d: %s; stopped reading, kept the chunks before it" % (off, e))
+            t.damage_offset = off
             break
         t.chunks += 1
         if t.header is None and name != "TraceHeader":
-            raise DecodeError("%s: first chunk at offset %d is %s, not TraceHeader" % (path, off, name))
+            raise DecodeError("%s: first chunk at offset %d is %s, not TraceHeader" % (path, off, name), off)
         if name == "TraceHeader":
-            t.header = msg
+            if t.header is None:
+                t.header = msg
+            else:
+                t.warnings.append("offset %d: a second TraceHeader chunk was ignored" % off)
         elif name == "Module":
             t.modules[msg.get("id", 0)] = msg
         elif name == "Function":
             t.functions[msg.get("id", 0)] = msg
         elif name == "EventBatch":
-            first = msg.get("first_index", 0)
-            if first != len(t.events):
-                t.warnings.append("offset %d: batch starts at event %d but %d events came before" % (off, first, len(t.events)))
             t.events.extend(msg["events"])
         elif name == "ObservedBatch":
             t.observed.extend(msg["accesses"])
         elif name == "TraceEnd":
             t.end = msg
+    if t.header is None:
+        raise DecodeError("%s: no TraceHeader chunk: the file ends after its 16-byte header" % path, 16)
     if t.end is None:
         t.warnings.append("trace was not closed cleanly")
     elif t.end.get("event_count", 0) != len(t.events):
@@ -280,7 +452,7 @@ def body(ev):
     for b in BODIES:
         if b in ev:
             return b, ev[b]
-    return None, {}
+    return "unknown", {}  # no body, or one this reader does not know (a newer recorder's)
 
 
 def enum(name, v):
@@ -320,7 +492,7 @@ def describe(ev, functions):
         return "sync %s stream=%#x event=%#x" % (enum("SyncKind", g("kind")), g("stream"), g("event"))
     if name == "graph_launch":
         return "graph_launch exec=%#x stream=%#x nodes=%d" % (g("graph_exec"), g("stream"), g("kernel_nodes"))
-    return "?"
+    return "unknown (no body this reader knows)"
 
 
 def summary(t, path):
@@ -356,15 +528,38 @@ def summary(t, path):
     return "\n".join(lines)
 
 
+def verdict(path):
+    """One machine-readable line, the same the Java reader's tests derive from it: ``ok EVENTS`` (read to the
+    end), ``damaged EVENTS at OFFSET`` (the intact prefix of EVENTS events; reading stopped at the chunk at OFFSET),
+    ``refused at OFFSET`` (not a trace, or its first chunk is bad), ``memory at OFFSET`` (a chunk needs more memory
+    than this process may have)."""
+    try:
+        t = read_trace(path)
+    except OutOfMemory as e:
+        return "memory at %d" % e.offset, 1
+    except DecodeError as e:
+        return "refused at %d" % e.offset, 1
+    if t.damage_offset is not None:
+        return "damaged %d at %d" % (len(t.events), t.damage_offset), 0
+    return "ok %d" % len(t.events), 0
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         print(__doc__)
         return 2
     path = argv[1]
+    if "--verdict" in argv:
+        line, code = verdict(path)
+        print(line)
+        return code
     try:
         t = read_trace(path)
-    except (DecodeError, OSError) as e:
+    except DecodeError as e:
         print("phos_read: %s" % e, file=sys.stderr)
+        return 1
+    except MemoryError:
+        print("phos_read: %s: out of memory" % path, file=sys.stderr)
         return 1
     if "--json" in argv:
         json.dump(_jsonable({"header": t.header, "modules": list(t.modules.values()), "functions": list(t.functions.values()),
@@ -380,4 +575,10 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except BrokenPipeError:  # phos_read.py t.phos --events | head
+        sys.stderr.close()
+        sys.exit(0)
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -5,7 +5,8 @@ import java.nio.file.Path;
 
 /**
  * A file could not be loaded as a trace at all: not a {@code .phos} file, a format version this reader does not
- * know, or a first chunk (the header) that is damaged. The message names the file and the byte offset.
+ * know, or a first chunk (the header) that is damaged; or, as {@link TraceTooLargeException}, a chunk that does not
+ * fit in the heap left. The message names the file and the byte offset.
  */
 public class TraceFormatException extends IOException {
     private static final long serialVersionUID = 1L;

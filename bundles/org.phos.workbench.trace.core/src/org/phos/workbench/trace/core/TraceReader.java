@@ -34,4 +34,26 @@ public final class TraceReader {
     public static TraceLoadResult read(Path file, @Nullable IProgressMonitor monitor) throws IOException {
         return new TraceFileLoader(file).load(monitor);
     }
+
+    /**
+     * What reading {@code file} comes to, in the one line that {@code phos_read.py --verdict} prints for the same
+     * file, so that the two readers can be compared: {@code ok EVENTS} (read to the end), {@code damaged EVENTS at
+     * OFFSET} (the intact prefix of EVENTS events; reading stopped at the chunk at OFFSET), {@code refused at OFFSET}
+     * (not a trace, or its first chunk is bad), {@code memory at OFFSET} (a chunk does not fit in the heap left).
+     * Warnings that do not stop reading (an unclosed trace, a skipped chunk) are not part of it.
+     *
+     * @throws IOException when the file cannot be read at all
+     */
+    public static String verdict(Path file) throws IOException {
+        TraceFileLoader loader = new TraceFileLoader(file);
+        try {
+            long events = loader.load(null).trace().eventCount();
+            long damage = loader.damageOffset();
+            return damage < 0 ? "ok " + events : "damaged " + events + " at " + damage;
+        } catch (TraceTooLargeException e) {
+            return "memory at " + e.offset();
+        } catch (TraceFormatException e) {
+            return "refused at " + e.offset();
+        }
+    }
 }

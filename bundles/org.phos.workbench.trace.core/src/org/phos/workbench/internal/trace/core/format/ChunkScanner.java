@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.HexFormat;
+import java.util.function.LongSupplier;
 import java.util.zip.CRC32C;
 
 import org.eclipse.jdt.annotation.Nullable;
@@ -15,6 +16,12 @@ import com.github.luben.zstd.Zstd;
  * against the 256 MiB limit and against the bytes left in the file (so a damaged length never makes it allocate
  * more than the file holds), payload CRC, zstd. After the first damaged chunk it reports the damage and stops.
  * It does not decode protobuf; that is the loader's part, so the two can run on different threads.
+ * <p>
+ * Memory is bounded by what the file declares, checked before anything is allocated: a chunk's buffers (stored and,
+ * for zstd, inflated length) must fit in the heap that is left, less a margin, or the scan ends with
+ * {@link RawChunk#outOfMemory} naming the chunk (a small file of zstd chunks that each inflate to 256 MiB would
+ * otherwise exhaust the heap). Inflation itself never goes past the declared raw length: a frame that inflates
+ * further is damage.
  */
 final class ChunkScanner {
     /** One chunk: its payload (uncompressed), or why it is damaged, or the end of the file. */
@@ -31,7 +38,18 @@ final class ChunkScanner {
         @Nullable DecodedEvents decoded;
         /** Why decoding ahead failed (the chunk is damaged), or null. */
         @Nullable String decodeError;
+        /** Why the chunk was not read: its buffers do not fit in the heap that is left; or null. */
+        @Nullable String outOfMemory;
     }
+
+    /** Heap kept free beyond a chunk's buffers, for the model the chunk decodes into and everything else. */
+    static final long HEAP_MARGIN = 32L << 20;
+
+    /** Heap the JVM can still allocate: its limit less what is in use (garbage included, see {@link #fits}). */
+    static final LongSupplier RUNTIME_HEAP_LEFT = () -> {
+        Runtime rt = Runtime.getRuntime();
+        return rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
+    };
 
     private final FileChannel ch;
     private final long size;
@@ -41,9 +59,17 @@ final class ChunkScanner {
     private long offset = Chunks.FILE_HEADER_SIZE;
     private boolean finished;
 
+    private final LongSupplier heapLeft;
+
     ChunkScanner(FileChannel ch, long size) {
+        this(ch, size, RUNTIME_HEAP_LEFT);
+    }
+
+    /** With another measure of the heap that is left (tests simulate a small heap). */
+    ChunkScanner(FileChannel ch, long size, LongSupplier heapLeft) {
         this.ch = ch;
         this.size = size;
+        this.heapLeft = heapLeft;
     }
 
     /**
@@ -73,6 +99,16 @@ final class ChunkScanner {
         int raw = Chunks.getIntLE(h, 12);
         long payloadAt = offset + Chunks.CHUNK_HEADER_SIZE;
         boolean zstd = c.codec == Chunks.CODEC_ZSTD;
+        long need = (zstd ? (compressed.length < stored ? stored : 0) : 0)
+                + (buffer != null && buffer.length >= (zstd ? raw : stored) ? 0 : (zstd ? raw : stored));
+        if (!fits(need)) {
+            c.outOfMemory = Chunks.typeName(c.type) + " chunk needs " + mib(need) + " of heap to be read ("
+                    + (zstd ? "zstd, " + raw + " bytes inflated" : stored + " bytes") + ") but only "
+                    + mib(Math.max(0, heapLeft.getAsLong())) + " are left, less a margin of " + mib(HEAP_MARGIN)
+                    + "; give the JVM more heap (-Xmx)";
+            finished = true;
+            return c;
+        }
         byte[] in;
         if (zstd) {
             if (compressed.length < stored) {
@@ -106,6 +142,22 @@ final class ChunkScanner {
         }
         c.length = raw;
         return c;
+    }
+
+    /**
+     * Whether {@code bytes} more fit in the heap with the margin to spare. Used heap counts garbage not yet
+     * collected, so a failed check collects once and measures again before it refuses.
+     */
+    private boolean fits(long bytes) {
+        if (bytes <= 0 || heapLeft.getAsLong() - bytes >= HEAP_MARGIN) {
+            return true;
+        }
+        System.gc();
+        return heapLeft.getAsLong() - bytes >= HEAP_MARGIN;
+    }
+
+    private static String mib(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 
     private RawChunk damaged(RawChunk c, String why) {

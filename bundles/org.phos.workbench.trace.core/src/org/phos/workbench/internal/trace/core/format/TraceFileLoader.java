@@ -2,12 +2,17 @@ package org.phos.workbench.internal.trace.core.format;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.io.InputStream;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
@@ -19,6 +24,7 @@ import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceFormatException;
 import org.phos.workbench.trace.core.TraceHeader;
 import org.phos.workbench.trace.core.TraceLoadResult;
+import org.phos.workbench.trace.core.TraceTooLargeException;
 import org.phos.workbench.trace.core.TraceWarning;
 
 
@@ -28,6 +34,12 @@ import org.phos.workbench.trace.core.TraceWarning;
  * counts; the first chunk that fails ends loading with a warning naming its offset, and what it had appended is
  * rolled back. Framing checks are the {@link ChunkScanner}'s; for files of 1 MiB and more it runs on a second
  * thread, a few chunks ahead.
+ * <p>
+ * Input that is not a regular file is looked at before it is opened: a pipe this process already holds (standard
+ * input as {@code /dev/stdin}, {@code /dev/fd/N}) is copied to a temporary file first, since the format is read by
+ * offset; a named pipe (opening one with no writer waits forever), a device or a socket is refused. A chunk that
+ * needs more heap than is left fails the load with a {@link TraceFormatException} naming it, before its buffers are
+ * allocated (or, for the model it decodes into, when the heap runs out while decoding it).
  */
 public final class TraceFileLoader {
     private static final int PROGRESS_UNIT = 1 << 16;
@@ -36,6 +48,7 @@ public final class TraceFileLoader {
 
     private final Path file;
     private final long pipelineThreshold;
+    private final LongSupplier heapLeft;
     private final List<TraceWarning> warnings = new ArrayList<>();
     private final EventCodec codec = new EventCodec();
 
@@ -45,19 +58,84 @@ public final class TraceFileLoader {
 
     /** With another size from which the second thread scans and decodes ahead (tests compare both paths). */
     TraceFileLoader(Path file, long pipelineThreshold) {
+        this(file, pipelineThreshold, ChunkScanner.RUNTIME_HEAP_LEFT);
+    }
+
+    /** With another measure of the heap that is left (tests simulate a small heap). */
+    TraceFileLoader(Path file, long pipelineThreshold, LongSupplier heapLeft) {
         this.file = file;
         this.pipelineThreshold = pipelineThreshold;
+        this.heapLeft = heapLeft;
     }
 
     public TraceLoadResult load(@Nullable IProgressMonitor monitor) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+        Path spooled = spoolIfStream(file);
+        try {
+            return load(spooled != null ? spooled : file, monitor);
+        } finally {
+            if (spooled != null) {
+                Files.deleteIfExists(spooled);
+            }
+        }
+    }
+
+    /**
+     * Checks the type of {@code path} without opening it; copies a pipe this process holds open to a temporary
+     * file (returned; the caller deletes it), returns null for a regular file, refuses anything else.
+     */
+    private static @Nullable Path spoolIfStream(Path path) throws IOException {
+        BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class); // stat: never blocks
+        if (a.isRegularFile()) {
+            return null;
+        }
+        if (a.isDirectory()) {
+            throw new IOException("is a directory, not a trace file");
+        }
+        if (!isInheritedPipe(path)) {
+            throw new IOException("not a regular file but a named pipe (FIFO), device or socket; opening a pipe with"
+                    + " no writer would wait forever: give a regular file, or pipe the trace into /dev/stdin");
+        }
+        Path tmp = Files.createTempFile("phos-stream-", ".phos");
+        try (InputStream in = Files.newInputStream(path)) {
+            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+            return tmp;
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
+    }
+
+    /**
+     * Whether {@code path} names a pipe this process already holds open ({@code /dev/stdin} -> {@code
+     * /proc/self/fd/0} -> {@code pipe:[N]}): it has a writer, so opening it does not block. A named pipe in the
+     * file system is not one of these.
+     */
+    static boolean isInheritedPipe(Path path) {
+        Path p = path;
+        try {
+            for (int k = 0; k < 40 && Files.isSymbolicLink(p); k++) {
+                Path target = Files.readSymbolicLink(p);
+                if (target.toString().startsWith("pipe:[")) {
+                    return true;
+                }
+                Path parent = p.getParent();
+                p = parent == null ? target : parent.resolve(target);
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+        return false;
+    }
+
+    private TraceLoadResult load(Path readable, @Nullable IProgressMonitor monitor) throws IOException {
+        try (FileChannel ch = FileChannel.open(readable, StandardOpenOption.READ)) {
             long size = ch.size();
             // the monitor is driven directly (beginTask/worked/done): SubMonitor needs OSGi classes at run time,
             // and the reader must also work on a plain class path (CLI, scripts)
             IProgressMonitor progress = monitor == null ? new NullProgressMonitor() : monitor;
             progress.beginTask("Loading " + file.getFileName(), (int) Math.min(Integer.MAX_VALUE, size / PROGRESS_UNIT + 1));
             checkFileHeader(ch, size);
-            ChunkScanner scanner = new ChunkScanner(ch, size);
+            ChunkScanner scanner = new ChunkScanner(ch, size, heapLeft);
             try (ChunkSource source = size >= pipelineThreshold
                     ? ChunkSource.pipelined(scanner, file.getFileName().toString())
                     : ChunkSource.inline(scanner)) {
@@ -71,6 +149,27 @@ public final class TraceFileLoader {
     }
 
     private TraceLoadResult load(ChunkSource source, long size, IProgressMonitor progress) throws IOException {
+        at = Chunks.FILE_HEADER_SIZE;
+        try {
+            return loadChunks(source, size, progress);
+        } catch (OutOfMemoryError e) {
+            // the columns this load built are garbage once this returns; the rest of the program goes on
+            throw new TraceTooLargeException(file, at, "the heap ran out while loading the chunk at this offset ("
+                    + e.getMessage() + "); give the JVM more heap (-Xmx)");
+        }
+    }
+
+    /** Offset of the chunk being loaded, for an out-of-memory failure. */
+    private long at;
+    /** Offset of the damaged chunk where loading stopped, or -1. */
+    private long damageOffset = -1;
+
+    /** After {@link #load}: the offset of the damaged chunk where loading stopped, or -1 if it read to the end. */
+    public long damageOffset() {
+        return damageOffset;
+    }
+
+    private TraceLoadResult loadChunks(ChunkSource source, long size, IProgressMonitor progress) throws IOException {
         TraceColumns columns = null;
         boolean ended = false;
         long reported = 0;
@@ -81,8 +180,12 @@ public final class TraceFileLoader {
             }
             ChunkScanner.RawChunk c = source.next();
             offset = c.offset;
+            at = c.offset;
             if (c.end) {
                 break;
+            }
+            if (c.outOfMemory != null) {
+                throw new TraceTooLargeException(file, c.offset, c.outOfMemory);
             }
             String damage = c.damage;
             if (damage == null && c.unknownCodec) {
@@ -107,6 +210,7 @@ public final class TraceFileLoader {
                 if (columns == null) {
                     throw new TraceFormatException(file, c.offset, "first chunk is damaged: " + damage);
                 }
+                damageOffset = c.offset;
                 warnings.add(new TraceWarning(file, c.offset, "damaged chunk: " + damage + "; loaded the intact "
                         + "prefix before it (" + columns.eventCount() + " events), ignored the remaining "
                         + (size - c.offset) + " bytes"));
