@@ -34,6 +34,7 @@
 
 #include <sanitizer.h>
 #include "phos_format.h"
+#include "phos_output.h"
 #include "phos_sanitizer_layout.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -94,7 +95,10 @@ static size_t nchunks, cap_chunks;
 typedef struct {                     /* one observed launch */
     uint64_t pos;                    /* recorder ring position, UINT64_MAX until the recorder's hook names it */
     const char *name;
-    int ambiguous;                   /* kernel node of a graph launch whose nodes could not be told apart: not written */
+    int ambiguous;                   /* kernel node of a graph launch with several kernel nodes: they cannot be told apart,
+                                        so the launch is unobserved (its records are not written, it is not counted as
+                                        observed) */
+    uint64_t graph;                  /* the graph launch it is a kernel node of (1, 2, ...), 0 for a plain launch */
 } launch_t;
 static launch_t *launches;
 static size_t nlaunches, cap_launches;
@@ -111,6 +115,8 @@ static obs_t *obs;
 static size_t nobs, cap_obs;
 
 static uint64_t n_seen, n_selected, n_flushes, n_module_patched, n_module_failed, n_graph_nodes, n_unkeyed;
+static uint64_t n_graph_launches, n_graph_multi, n_graph_unobserved;  /* graph launches, those with several kernel
+                                        nodes, and their selected kernel nodes that are therefore unobserved */
 static uint64_t n_chunks, n_tables, n_too_big, ns_launch, ns_flush, bytes_read, n_untimed;
 static int have_patches_ctx_n;
 static CUmodule *patched_mods;
@@ -120,6 +126,9 @@ static CUcontext patched_ctx[16];
 
 static __thread size_t t_wait[64];   /* launches of the current API call awaiting the recorder's position */
 static __thread int t_nwait, t_in_graph;
+static __thread uint64_t t_graph;            /* the graph launch in progress on this thread (0: none) */
+static __thread size_t t_graph_first;        /* nlaunches when it began: its kernel nodes' launches are from here on */
+static __thread uint32_t t_graph_kernels;    /* its kernel nodes so far, observed or not */
 
 /* the recorder's hook, when it is loaded */
 typedef void (*hook_fn)(uint64_t pos, uint32_t nodes, const char *const *node_names);
@@ -404,6 +413,7 @@ static void on_launch(const Sanitizer_LaunchData *ld, int graph_node, int sel) {
     launches[li].pos = UINT64_MAX;
     launches[li].name = fn_name(ld->function, ld->functionName);
     launches[li].ambiguous = 0;
+    launches[li].graph = graph_node ? t_graph : 0;
     pend[npend++] = (pend_t){li, slot - d_base, t};
     if (c->next - d_base > pend_hi) pend_hi = c->next - d_base;
     int ps = 0;
@@ -526,22 +536,36 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
     case SANITIZER_CB_DOMAIN_GRAPHS:
         if (cbid == SANITIZER_CBID_GRAPHS_LAUNCH_BEGIN) {
             const Sanitizer_GraphLaunchData *g = cbdata;
-            if (!g->isGraphUpload) { t_in_graph = 1; t_nwait = 0; }
+            if (!g->isGraphUpload) {
+                t_in_graph = 1;
+                t_nwait = 0;
+                pthread_mutex_lock(&mu);
+                t_graph = ++n_graph_launches;
+                t_graph_first = nlaunches;
+                pthread_mutex_unlock(&mu);
+                t_graph_kernels = 0;
+            }
         } else if (cbid == SANITIZER_CBID_GRAPHS_LAUNCH_END) {
             t_in_graph = 0;
             /* the callback data of a graph launch is one slot for all its kernel nodes (seen on the H100: the last
-               node's record received the accesses of every node), so nodes of a graph with several cannot be told
-               apart: their records are not written (counted in the summary) */
-            if (t_nwait > 1) {
+               node's record received the accesses of every node), so with several kernel nodes none of them is
+               observed, whether or not the kernel filter selected all of them: their records are not written and
+               they count as unobserved (summary line). Every selected node of this launch is marked, not only the
+               first 64 that t_wait holds. */
+            if (t_graph && t_graph_kernels > 1) {
                 pthread_mutex_lock(&mu);
-                for (int w = 0; w < t_nwait; w++) launches[t_wait[w]].ambiguous = 1;
+                n_graph_multi++;
+                for (size_t i = t_graph_first; i < nlaunches; i++)
+                    if (launches[i].graph == t_graph && !launches[i].ambiguous) { launches[i].ambiguous = 1; n_graph_unobserved++; }
                 pthread_mutex_unlock(&mu);
             }
+            t_graph = 0;
             if (cfg.sync_each) { pthread_mutex_lock(&mu); flush_locked("each graph launch"); pthread_mutex_unlock(&mu); }
         } else if (cbid == SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN) {
             const Sanitizer_GraphNodeLaunchData *n = cbdata;
             if (n->nodeType == CU_GRAPH_NODE_TYPE_KERNEL && !n->isGraphUpload) {
                 n_graph_nodes++;
+                t_graph_kernels++;
                 begin_launch(&n->launchData, 1);
             }
         }
@@ -566,21 +590,11 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
 }
 
 /* ------------------------------------------------------------------ output */
-static int write_all(int fd, const void *p, size_t n) {
-    const uint8_t *b = p;
-    while (n) {
-        ssize_t w = write(fd, b, n);
-        if (w < 0) { if (errno == EINTR) continue; return -1; }
-        b += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int write_chunk(int fd, uint16_t type, pbuf *payload, int compress) {
+static int write_chunk(phos_out *o, uint16_t type, pbuf *payload, int compress) {
+    if (o->err) return -1;
     pbuf c = {0};
     int r = phos_frame_chunk(&c, type, payload->p, payload->n, compress);
-    if (r == 0) r = write_all(fd, c.p, c.n);
+    if (r == 0) r = phos_out_write(o, c.p, c.n);
     pb_free(&c);
     return r;
 }
@@ -594,11 +608,13 @@ static void write_side_file(void) {
         if (tp && *tp) { snprintf(buf, sizeof buf, "%s.observed.phos", tp); path = buf; }
         else { snprintf(buf, sizeof buf, "phos-%d.observed.phos", (int)getpid()); path = buf; }
     }
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) { LOG("cannot write %s: %s", path, strerror(errno)); return; }
+    /* exclusive: a second process under the same name writes NAME.PID.phos; a FIFO is refused (phos_output.c) */
+    phos_out fo;
+    if (phos_out_open(&fo, path, "[phos-sanitizer]", "observed accesses not written") != 0) return;
+    path = fo.path;
     pbuf out = {0}, msg = {0}, acc = {0}, rng = {0};
     phos_file_header(&out);
-    write_all(fd, out.p, out.n);
+    phos_out_write(&fo, out.p, out.n);
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     char host[256] = "";
@@ -617,8 +633,8 @@ static void write_side_file(void) {
     }
     pb_str(&msg, 12, "CLOCK_MONOTONIC");
     pb_u64(&msg, 13, (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
-    write_chunk(fd, PHOS_CHUNK_HEADER, &msg, 0);
-    size_t written = 0, unkeyed_obs = 0, ambiguous_obs = 0;
+    write_chunk(&fo, PHOS_CHUNK_HEADER, &msg, 0);
+    size_t written = 0, unkeyed_obs = 0, ambiguous_obs = 0, in_file = 0;
     pb_reset(&msg);
     size_t inbatch = 0;
     for (size_t i = 0; i < nobs; i++) {
@@ -642,27 +658,37 @@ static void write_side_file(void) {
         pb_str(&acc, 7, "sanitizer");
         pb_msg(&msg, 1, &acc);
         written++;
-        if (++inbatch == 65536 || msg.n > (16u << 20)) { write_chunk(fd, PHOS_CHUNK_OBSERVED, &msg, cfg.compress); pb_reset(&msg); inbatch = 0; }
+        if (++inbatch == 65536 || msg.n > (16u << 20)) {
+            if (write_chunk(&fo, PHOS_CHUNK_OBSERVED, &msg, cfg.compress) == 0) in_file += inbatch;
+            pb_reset(&msg);
+            inbatch = 0;
+        }
     }
-    if (inbatch) write_chunk(fd, PHOS_CHUNK_OBSERVED, &msg, cfg.compress);
+    if (inbatch && write_chunk(&fo, PHOS_CHUNK_OBSERVED, &msg, cfg.compress) == 0) in_file += inbatch;
     pb_reset(&msg);
     pb_u64(&msg, 1, 0);
     pb_u64(&msg, 2, 0);
-    write_chunk(fd, PHOS_CHUNK_END, &msg, 0);
-    close(fd);
+    write_chunk(&fo, PHOS_CHUNK_END, &msg, 0);
+    phos_out_close(&fo);
+    if (fo.err)
+        LOG("writing %s failed (%s): %zu of %zu observed accesses are in the file (whole chunks), the rest are lost", path,
+            strerror(fo.err), in_file, written);
     size_t unk_launches = 0;
     if (rec_event_index) for (size_t i = 0; i < nlaunches; i++) unk_launches += launches[i].pos == UINT64_MAX;
-    LOG("%s: %zu observed accesses of %zu launches (%llu launches seen, %llu observed, %llu graph nodes; %llu modules "
-        "patched, %llu failed; %llu read-backs of %.1f MB, %llu chunks, %llu table versions)%s", path, written, nlaunches,
-        (unsigned long long)n_seen, (unsigned long long)n_selected, (unsigned long long)n_graph_nodes,
-        (unsigned long long)n_module_patched, (unsigned long long)n_module_failed, (unsigned long long)n_flushes,
-        bytes_read / 1e6, (unsigned long long)n_chunks, (unsigned long long)n_tables,
+    /* observed = selected and not a kernel node of a multi-node graph launch (those are unobserved: see LAUNCH_END) */
+    LOG("%s: %zu observed accesses of %zu launches (%llu launches seen, %llu observed, %llu graph kernel nodes of which %llu "
+        "unobserved; %llu modules patched, %llu failed; %llu read-backs of %.1f MB, %llu chunks, %llu table versions)%s",
+        path, written, nlaunches - (size_t)n_graph_unobserved, (unsigned long long)n_seen,
+        (unsigned long long)(n_selected - n_graph_unobserved), (unsigned long long)n_graph_nodes,
+        (unsigned long long)n_graph_unobserved, (unsigned long long)n_module_patched, (unsigned long long)n_module_failed,
+        (unsigned long long)n_flushes, bytes_read / 1e6, (unsigned long long)n_chunks, (unsigned long long)n_tables,
         rec_event_index ? "; keyed by the recorder's event indices" : "; no recorder: launch_index = launch ordinal");
     LOG("host time: %.2f us per observed launch in the launch callback (the pool's allocation not counted), %.1f ms in "
         "read-backs%s", n_selected > n_untimed ? ns_launch / 1e3 / (double)(n_selected - n_untimed) : 0.0, ns_flush / 1e6, n_too_big ? " (some tables too big for the pool)" : "");
-    if (ambiguous_obs)
-        LOG("%zu records of kernel nodes of multi-node graph launches not written (one callback-data slot per graph launch)",
-            ambiguous_obs);
+    if (n_graph_unobserved)
+        LOG("%llu selected kernel nodes of %llu graph launches with several kernel nodes are unobserved (one callback-data "
+            "slot per graph launch): counted as not observed above, their %zu access records not written",
+            (unsigned long long)n_graph_unobserved, (unsigned long long)n_graph_multi, ambiguous_obs);
     if (unk_launches || unkeyed_obs || n_unkeyed)
         LOG("%zu launches (%zu accesses) had no recorder event (not recorded: failed, captured or dropped), %llu lost",
             unk_launches, unkeyed_obs, (unsigned long long)n_unkeyed);
@@ -671,7 +697,7 @@ static void write_side_file(void) {
 
 static int finished;
 static void finish(void) {
-    DBG("exit: %zu launches observed, %zu pending", nlaunches, npend);
+    DBG("exit: %zu launches selected, %zu pending", nlaunches, npend);
     pthread_mutex_lock(&mu);
     if (finished) { pthread_mutex_unlock(&mu); return; }
     finished = 1;

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "phos_format.h"
+#include "phos_output.h"
 #include <cupti.h>
 
 #define PHOS_VERSION "0.1.0"
@@ -948,7 +949,9 @@ static pthread_mutex_t w_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t w_cv = PTHREAD_COND_INITIALIZER;
 static atomic_int w_stop;
 static atomic_uint_fast64_t flush_req, flush_ack;
-static int out_fd = -1;
+static phos_out out = {.fd = -1};   /* phos_output.c: exclusive, regular, whole chunks only */
+static uint64_t lost_from = UINT64_MAX;  /* first event missing from the file after a failed write */
+static uint64_t end_dropped;        /* dropped events as counted in the TraceEnd written */
 
 static void wakeup_writer(void) {
     pthread_mutex_lock(&w_mu);
@@ -956,18 +959,25 @@ static void wakeup_writer(void) {
     pthread_mutex_unlock(&w_mu);
 }
 
-static void write_all(const uint8_t *p, size_t n) {
-    while (n && out_fd >= 0) {
-        ssize_t w = write(out_fd, p, n);
-        if (w < 0) { if (errno == EINTR) continue; return; }
-        p += w;
-        n -= (size_t)w;
-    }
+static uint64_t ev_index, batch_first, batch_count;
+
+/* one whole unit (file header or chunk); the first failure is said once: from which event on the trace is lost */
+static void write_unit(uint16_t type, const uint8_t *p, size_t n) {
+    if (phos_out_write(&out, p, n) == 0 || lost_from != UINT64_MAX) return;
+    lost_from = batch_count ? batch_first : ev_index;   /* the batch being written, or the next one */
+    if (type == PHOS_CHUNK_END)
+        fprintf(stderr, "[phos] writing trace %s failed (%s): its end (TraceEnd) is missing; all %llu events are in the file\n",
+                out.path, strerror(out.err), (unsigned long long)lost_from);
+    else
+        fprintf(stderr, "[phos] writing trace %s failed (%s): events from %llu on are lost; the file keeps the %llu events "
+                "before them in whole chunks (it loads as a trace that was not closed)\n", out.path, strerror(out.err),
+                (unsigned long long)lost_from, (unsigned long long)lost_from);
 }
 static pbuf wout;
 static void write_chunk(uint16_t type, const pbuf *payload, int compress) {
+    if (out.err) return;   /* nothing is written after a failed write: the file keeps its intact prefix */
     pb_reset(&wout);
-    if (phos_frame_chunk(&wout, type, payload->p, payload->n, compress) == 0) write_all(wout.p, wout.n);
+    if (phos_frame_chunk(&wout, type, payload->p, payload->n, compress) == 0) write_unit(type, wout.p, wout.n);
 }
 
 typedef CUresult (*pfn_drvver)(int *);
@@ -1024,8 +1034,8 @@ static void write_header(void) {
 /* writer-side state */
 static slot_t *pend;               /* pending copies of slots, in issue order */
 static size_t pend_head, pend_n, pend_cap;
-static uint64_t ev_index;          /* index of the next event written */
-static uint64_t batch_first, batch_count, last_graph_index;
+/* ev_index: index of the next event encoded; batch_first, batch_count: the EventBatch being filled (above) */
+static uint64_t last_graph_index;
 static pbuf batch, body, evb, tmpb;
 static uint64_t head_wait_since;
 
@@ -1033,7 +1043,7 @@ static void pend_push(const slot_t *s) {
     if (pend_n == pend_cap) {
         size_t nc = pend_cap ? pend_cap * 2 : 4096;
         slot_t *np = malloc(nc * sizeof *np);
-        if (!np) return;
+        if (!np) { atomic_fetch_add(&g_dropped, 1); return; }   /* lost, but counted */
         for (size_t i = 0; i < pend_n; i++) np[i] = pend[(pend_head + i) % (pend_cap ? pend_cap : 1)];
         free(pend);
         pend = np;
@@ -1277,7 +1287,8 @@ static void *writer_main(void *arg) {
     DBG("CUPTI: %llu activity records, %llu operations timed by them", (unsigned long long)cupti_records, (unsigned long long)cupti_matched);
     pb_reset(&tmpb);
     pb_u64(&tmpb, 1, ev_index);
-    pb_u64(&tmpb, 2, atomic_load(&g_dropped));
+    end_dropped = atomic_load(&g_dropped);
+    pb_u64(&tmpb, 2, end_dropped);
     pb_u64(&tmpb, 3, mono_ns() - g_start_mono);
     write_chunk(PHOS_CHUNK_END, &tmpb, 0);
     return NULL;
@@ -1295,8 +1306,21 @@ static void stop_recorder(void) {
         ts.tv_sec += 10;
         if (pthread_timedjoin_np(writer_tid, NULL, &ts) == 0) writer_running = 0;
     }
-    if (out_fd >= 0 && !writer_running) { close(out_fd); out_fd = -1; }
-    DBG("trace closed: %llu events", (unsigned long long)ev_index);
+    if (writer_running) {
+        /* still waiting for GPU times or stuck in a driver call: whatever it has not written is lost */
+        fprintf(stderr, "[phos] trace %s incomplete: the writer did not finish within 10 s (%llu events written so far, "
+                "no TraceEnd)\n", out.path, (unsigned long long)(lost_from != UINT64_MAX ? lost_from : batch_first));
+        return;
+    }
+    phos_out_close(&out);
+    if (end_dropped)
+        fprintf(stderr, "[phos] %llu events dropped: the event ring was full (the writer fell behind); TraceEnd.dropped_events "
+                "counts them\n", (unsigned long long)end_dropped);
+    if (lost_from != UINT64_MAX)
+        DBG("trace %s incomplete: %llu of %llu events written (a write failed: %s)", out.path,
+            (unsigned long long)lost_from, (unsigned long long)ev_index, strerror(out.err));
+    else
+        DBG("trace closed: %llu events", (unsigned long long)ev_index);
 }
 static void at_exit(void) { stop_recorder(); }
 __attribute__((destructor)) static void at_unload(void) { stop_recorder(); }
@@ -1338,7 +1362,9 @@ static void install_signals(void) {
     }
 }
 
-static void in_child(void) { atomic_store(&g_state, 3); writer_running = 0; out_fd = -1; }
+/* a forked child records nothing; it closes its copy of the trace's descriptor so that the lock (phos_output.c) goes
+   with the parent, and a later run may replace the parent's finished trace even while the child lives on */
+static void in_child(void) { atomic_store(&g_state, 3); writer_running = 0; phos_out_close(&out); }
 
 static void start_once(void) {
     if (getenv("PHOS_DISABLE") && atoi(getenv("PHOS_DISABLE"))) { atomic_store(&g_state, 3); return; }
@@ -1357,19 +1383,19 @@ static void start_once(void) {
     ring = calloc(RING_CAP, sizeof *ring);
     if (!ring) { atomic_store(&g_state, 3); return; }
     for (uint32_t i = 0; i < RING_CAP; i++) atomic_store(&ring[i].seq, i);
-    out_fd = open(cfg.out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (out_fd < 0) {
-        fprintf(stderr, "[phos] cannot write trace %s: %s; recording off\n", cfg.out_path, strerror(errno));
+    /* never blocks (a FIFO is refused), never truncates a trace a live process writes (a second one gets NAME.PID.phos) */
+    if (phos_out_open(&out, cfg.out_path, "[phos]", "recording off, CUDA calls pass through unrecorded") != 0) {
         atomic_store(&g_state, 3);
         return;
     }
+    snprintf(cfg.out_path, sizeof cfg.out_path, "%s", out.path);   /* the name written (phos_recorder_trace_path) */
     g_start_mono = mono_ns();
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     g_start_unix = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
     pbuf fh = {0};
     phos_file_header(&fh);
-    write_all(fh.p, fh.n);
+    write_unit(PHOS_CHUNK_HEADER, fh.p, fh.n);
     pb_free(&fh);
     atomic_store(&g_state, 1);
     if (pthread_create(&writer_tid, NULL, writer_main, NULL) != 0) { atomic_store(&g_state, 3); return; }

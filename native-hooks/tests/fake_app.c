@@ -5,6 +5,8 @@
  * Usage: fake_app MODE EXPECT.json [N]
  *   basic  every kind of call once; writes what the trace must contain to EXPECT.json
  *   many   N launches (chunking); crash: N launches then SIGSEGV; hang: N launches, prints "ready", sleeps
+ *   fork   forks before touching CUDA; both processes record: the parent N launches, the child N/2
+ *   exec   N launches, half-way through a child (fork + exec of this program, "many" N/2) records too
  * Prints "checksum <hex>" of the computed outputs so runs with and without the recorder can be compared.
  */
 #define _GNU_SOURCE
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #undef cuGetProcAddress
@@ -47,8 +50,16 @@ static uint64_t fnv(const void *d, size_t n) {
 
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "basic";
-    ex = fopen(argc > 2 ? argv[2] : "/dev/null", "w");
     long n_iter = argc > 3 ? atol(argv[3]) : 1000;
+    pid_t child = 0;
+    if (!strcmp(mode, "fork")) {
+        /* before the first CUDA call: the child starts a recording of its own, under the same output name */
+        fflush(NULL);
+        child = fork();
+        if (child < 0) { perror("fork"); return 2; }
+        if (child == 0) { n_iter /= 2; argv[2] = "/dev/null"; }
+    }
+    ex = fopen(argc > 2 ? argv[2] : "/dev/null", "w");
 
     /* cudart's way in */
     void *h = dlopen("libcuda.so.1", RTLD_NOW);
@@ -195,11 +206,23 @@ int main(int argc, char **argv) {
         OK(pAlloc(&sc, 8));
         float one = 1.0f;
         OK(pHtoD(sc, &one, 4));
+        if (getenv("FAKE_CUDA_QUERY_BLOCK_MS")) /* the recorder's writer is now blocked in the driver (on the copy's timing) */
+            for (int w = 0; w < 5000 && calls("cuEventQuery") == 0; w++) usleep(1000);
         int n = 64;
         for (long i = 0; i < n_iter; i++) {
             struct { float *s; int k; } st = {(float *)(uintptr_t)sc, (int)i};
             void *kp[] = {&x, &y, &n, &st};
             OK(pLaunch(axpy, 1, 1, 1, 64, 1, 1, 0, NULL, kp, NULL));
+            if (!strcmp(mode, "exec") && i == n_iter / 2) {
+                /* a child process that uses CUDA (a compile worker, a helper script), same environment */
+                char cnt[32];
+                snprintf(cnt, sizeof cnt, "%ld", n_iter / 2);
+                fflush(NULL);
+                pid_t c = fork();
+                if (c == 0) { execl(argv[0], argv[0], "many", "/dev/null", cnt, (char *)NULL); _exit(127); }
+                int st = 0;
+                if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st)) { fprintf(stderr, "fake_app: exec child failed\n"); failures++; }
+            }
         }
         fprintf(ex, ", \"launches\": %ld}\n", n_iter);
         fclose(ex);
@@ -209,6 +232,10 @@ int main(int argc, char **argv) {
         float out[64];
         OK(cuMemcpyDtoH_v2(out, y, sizeof out));
         printf("checksum %016llx\n", (unsigned long long)fnv(out, sizeof out));
+    }
+    if (child > 0) {
+        int st = 0;
+        if (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st)) { fprintf(stderr, "fake_app: fork child failed\n"); failures++; }
     }
     if (ex) { fprintf(ex, ", \"failures\": %d}\n", failures); fclose(ex); }
     return failures ? 1 : 0;

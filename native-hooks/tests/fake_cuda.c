@@ -6,7 +6,9 @@
  *    "cuStreamSynchronize" is an internal (not exported) function, "cuFakeInternal" is unknown to the recorder;
  *  - "device memory" is host memory, kernels are host functions run at launch (so outputs can be compared);
  *  - CUkernel handles fail cuFuncGetParamInfo/cuFuncGetName with CUDA_ERROR_INVALID_HANDLE like the real driver;
- *  - stream capture records launches into a graph that cuGraphLaunch replays; events carry a fake GPU clock.
+ *  - stream capture records launches into a graph that cuGraphLaunch replays; events carry a fake GPU clock;
+ *  - FAKE_CUDA_QUERY_BLOCK_MS=n: the first cuEventQuery blocks n ms (a driver call that stalls the recorder's writer;
+ *    fake_app waits for it to begin before it launches).
  * fake_calls(name) counts calls per exported variant so tests can check that the right variant was reached.
  */
 #define _GNU_SOURCE
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #undef cuGetProcAddress
 #undef cuMemAlloc
@@ -170,7 +173,17 @@ API CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned f) { hit("cuStrea
 API CUresult cuEventCreate(CUevent *e, unsigned f) { *e = (CUevent)calloc(1, sizeof(fevent)); return CUDA_SUCCESS; }
 API CUresult cuEventDestroy_v2(CUevent e) { free(e); return CUDA_SUCCESS; }
 API CUresult cuEventRecord(CUevent e, CUstream s) { ((fevent *)e)->t = ++fake_clock * 1000; return CUDA_SUCCESS; }
-API CUresult cuEventQuery(CUevent e) { return CUDA_SUCCESS; }
+API CUresult cuEventQuery(CUevent e) {
+    static int blocked;
+    hit("cuEventQuery");
+    const char *b = getenv("FAKE_CUDA_QUERY_BLOCK_MS");
+    if (b && !__atomic_exchange_n(&blocked, 1, __ATOMIC_SEQ_CST)) {
+        long ms = atol(b);
+        struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return CUDA_SUCCESS;
+}
 API CUresult cuEventSynchronize(CUevent e) { return CUDA_SUCCESS; }
 API CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b) {
     *ms = (float)((double)((int64_t)((fevent *)b)->t - (int64_t)((fevent *)a)->t) / 1e6);

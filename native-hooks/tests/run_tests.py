@@ -4,13 +4,16 @@
 They run the real recorder, preloaded, over a fake libcuda (tests/fake_cuda.c) and a cudart-like test program
 (tests/fake_app.c), then read the traces back with the independent reader tools/phos_read.py. Covered: format
 primitives and framing, damage handling, the dlsym/cuGetProcAddress table logic, what each intercepted call records,
-chunking of many events, flushing on SIGSEGV and the intact prefix after SIGKILL, the environment variables.
+chunking of many events, flushing on SIGSEGV and the intact prefix after SIGKILL, the environment variables, the
+output file's guarantees (two processes under one name, re-recording, a FIFO, a full disk) and a full event ring.
 Prints `N passed, N failed` and exits non-zero on any failure.
 """
 import argparse
 import glob
 import json
 import os
+import re
+import resource
 import signal
 import struct
 import subprocess
@@ -50,7 +53,7 @@ class Env:
         self.app = os.path.join(self.build, "fake_app")
         self.tmp = tempfile.mkdtemp(prefix="phos-test-")
 
-    def run(self, args, record=True, env=None, **kw):
+    def env_of(self, record=True, env=None):
         e = dict(os.environ)
         e.pop("LD_PRELOAD", None)
         for k in list(e):
@@ -61,7 +64,10 @@ class Env:
         if record:
             e["LD_PRELOAD"] = self.lib
         e.update(env or {})
-        return subprocess.run(args, env=e, capture_output=True, text=True, timeout=120, **kw)
+        return e
+
+    def run(self, args, record=True, env=None, timeout=120, **kw):
+        return subprocess.run(args, env=self.env_of(record, env), capture_output=True, text=True, timeout=timeout, **kw)
 
     def trace_path(self, name):
         return os.path.join(self.tmp, name)
@@ -279,13 +285,155 @@ def test_other_processes(env):
     check(r.returncode == 0 and not os.listdir(d), "PHOS_DISABLE=1 records nothing")
 
 
+def phos_lines(stderr, what):
+    return [l for l in stderr.splitlines() if l.startswith("[phos]") and what in l]
+
+
+def launches_of(t):
+    return [e["launch"] for e in t.events if "launch" in e]
+
+
+def suffixed(path, pid):
+    return path[:-len(".phos")] + ".%d.phos" % pid
+
+
+def test_two_processes(env):
+    d = tempfile.mkdtemp(prefix="phos-two-", dir=env.tmp)
+    # fork before CUDA: parent (2000 launches) and child (1000) both record under one fixed name
+    out = os.path.join(d, "fork.phos")
+    r = env.run([env.app, "fork", "/dev/null", "2000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0"})
+    check(r.returncode == 0, "fork: both processes ran (rc %d): %s" % (r.returncode, r.stderr.strip()))
+    files = sorted(glob.glob(os.path.join(d, "fork*.phos")))
+    check(len(files) == 2 and out in files, "fork: two traces, one under the name asked for: %s" % files)
+    got = {}
+    for f in files:
+        t = pr.read_trace(f)
+        pid = t.header["pid"]
+        check(f == out or f == suffixed(out, pid), "fork: the second trace is named by its pid (%s, pid %d)" % (f, pid))
+        check(not t.warnings and t.end["event_count"] == len(t.events), "fork: %s closed cleanly: %s" % (f, t.warnings))
+        got[pid] = len(launches_of(t))
+    check(sorted(got.values()) == [1000, 2000], "fork: parent's 2000 and child's 1000 launches, each in its own file: %s" % got)
+    lines = phos_lines(r.stderr, "another process")
+    check(len(lines) == 1 and any(f != out and f in lines[0] for f in files), "fork: one stderr line names the second trace: %s" % lines)
+
+    # fork + exec mid-run: the child (1000 launches) must not truncate the parent's trace (2000 launches)
+    out = os.path.join(d, "exec.phos")
+    r = env.run([env.app, "exec", "/dev/null", "2000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0"})
+    check(r.returncode == 0, "exec: both processes ran (rc %d): %s" % (r.returncode, r.stderr.strip()))
+    files = sorted(glob.glob(os.path.join(d, "exec*.phos")))
+    check(len(files) == 2 and out in files, "exec: two traces: %s" % files)
+    if os.path.exists(out):
+        t = pr.read_trace(out)
+        check(t.header.get("argv", ["", ""])[1] == "exec" and len(launches_of(t)) == 2000 and not t.warnings,
+              "exec: the parent's trace keeps all its 2000 launches (%d, %s)" % (len(launches_of(t)), t.warnings))
+        others = [f for f in files if f != out]
+        if others:
+            c = pr.read_trace(others[0])
+            check(others[0] == suffixed(out, c.header["pid"]) and c.header["argv"][1] == "many" and len(launches_of(c)) == 1000,
+                  "exec: the child's 1000 launches in %s" % others[0])
+    check(len(phos_lines(r.stderr, "another process")) == 1, "exec: one stderr line: %s" % r.stderr.strip())
+
+    # re-recording onto the file of an earlier (finished) run replaces it, under the same name
+    out = os.path.join(d, "again.phos")
+    pids = []
+    for _ in range(2):
+        r = env.run([env.app, "many", "/dev/null", "100"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0"})
+        t = pr.read_trace(out)
+        pids.append(t.header["pid"])
+        check(r.returncode == 0 and not phos_lines(r.stderr, "") and len(launches_of(t)) == 100 and not t.warnings,
+              "re-record: clean trace, nothing said (%s)" % r.stderr.strip())
+    check(pids[0] != pids[1] and glob.glob(os.path.join(d, "again*")) == [out], "re-record: the old finished trace is replaced, no second file")
+
+    # a live writer keeps its file: a second process gets its own name
+    out = os.path.join(d, "live.phos")
+    p = subprocess.Popen([env.app, "hang", "/dev/null", "3000"], env=env.env_of(env={"PHOS_TRACE_OUT": out, "PHOS_FLUSH_MS": "20"}),
+                         stdout=subprocess.PIPE, text=True)
+    try:
+        line = p.stdout.readline()
+        r = env.run([env.app, "many", "/dev/null", "500"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0"})
+        time.sleep(0.3)
+    finally:
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+    check(line.strip() == "ready", "live: the first process recorded and waits")
+    t = pr.read_trace(out)
+    check(t.header["pid"] == p.pid and len(launches_of(t)) == 3000, "live: the live process's trace is untouched (pid %d, %d launches)" % (t.header["pid"], len(launches_of(t))))
+    others = [f for f in glob.glob(os.path.join(d, "live*.phos")) if f != out]
+    ok = len(others) == 1
+    if ok:
+        c = pr.read_trace(others[0])
+        ok = others[0] == suffixed(out, c.header["pid"]) and len(launches_of(c)) == 500 and not c.warnings
+    check(ok and len(phos_lines(r.stderr, "another process")) == 1, "live: the second process records to its own file: %s %s" % (others, r.stderr.strip()))
+
+
+def test_fifo(env):
+    fifo = os.path.join(tempfile.mkdtemp(prefix="phos-fifo-", dir=env.tmp), "out.phos")
+    os.mkfifo(fifo)
+    plain = env.run([env.app, "basic", "/dev/null"], record=False)
+    try:
+        r = env.run([env.app, "basic", "/dev/null"], env={"PHOS_TRACE_OUT": fifo}, timeout=20)
+    except subprocess.TimeoutExpired:
+        check(False, "FIFO without a reader as output: the program hung")
+        return
+    check(r.returncode == 0 and r.stdout == plain.stdout, "FIFO output: the program runs unchanged (rc %d, %s)" % (r.returncode, r.stdout.strip()))
+    lines = phos_lines(r.stderr, "not a regular file")
+    check(len(lines) == 1 and len(phos_lines(r.stderr, "")) == 1, "FIFO output: one stderr line says it is refused: %s" % r.stderr.strip())
+
+
+def test_write_error(env):
+    out = env.trace_path("full.phos")
+    # an EventBatch holds at most 16384 launches (about 1.1 MB uncompressed): the first one fits, the whole trace does not
+    limit = 1500000
+    n = 40000
+
+    def small_disk():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # write() then fails with EFBIG, as on a full disk
+
+    r = env.run([env.app, "many", "/dev/null", str(n)], restore_signals=False, preexec_fn=small_disk,
+                env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0", "PHOS_COMPRESS": "0", "PHOS_DEBUG": "1"})
+    check(r.returncode == 0, "full disk: the program is unaffected (rc %d)" % r.returncode)
+    lost = phos_lines(r.stderr, "are lost")
+    m = re.search(r"events from (\d+) on are lost", lost[0]) if len(lost) == 1 else None
+    check(m is not None and "File too large" in lost[0], "full disk: one stderr line says what was lost from which event: %s" % r.stderr.strip())
+    t = pr.read_trace(out)
+    check(os.path.getsize(out) <= limit and t.warnings == ["trace was not closed cleanly"],
+          "full disk: the file holds whole chunks only (%d bytes, %s)" % (os.path.getsize(out), t.warnings))
+    k = int(m.group(1)) if m else -1
+    check(k > 0 and len(t.events) == k, "full disk: the prefix loads with the %d events before the loss (%d)" % (k, len(t.events)))
+    ls = launches_of(t)
+    check(all(u32(l["params"], 32) == i for i, l in enumerate(ls)), "full disk: the prefix's launches are the first ones, in order")
+    closed = phos_lines(r.stderr, "trace closed") + phos_lines(r.stderr, "incomplete")
+    check(len(closed) == 1 and ("%d of %d events" % (k, n + 5)) in closed[0],
+          "full disk: the closing message is honest: %s" % closed)
+
+
+def test_ring_overflow(env):
+    out = env.trace_path("overflow.phos")
+    n = 40000
+    # the writer blocks 2 s in a driver call (fake cuEventQuery) while the program issues more launches than the ring holds
+    r = env.run([env.app, "many", "/dev/null", str(n)], env={"PHOS_TRACE_OUT": out, "FAKE_CUDA_QUERY_BLOCK_MS": "2000"})
+    check(r.returncode == 0, "overflow: the program ran (rc %d)" % r.returncode)
+    t = pr.read_trace(out)
+    ls = launches_of(t)
+    dropped = n + 5 - len(t.events)
+    check(dropped > 0 and t.end is not None and t.end.get("dropped_events", 0) == dropped,
+          "overflow: TraceEnd.dropped_events equals what is missing (%s vs %d)" % (t.end and t.end.get("dropped_events"), dropped))
+    ks = [u32(l["params"], 32) for l in ls]
+    check(ks == sorted(ks) and len(set(ks)) == len(ks) and ks[-1] == n - 1, "overflow: the recorded launches are in order, the last one kept")
+    lines = phos_lines(r.stderr, "events dropped")
+    check(len(lines) == 1 and re.search(r"\b%d events dropped" % dropped, lines[0]) is not None,
+          "overflow: stderr says how many events were dropped: %s" % r.stderr.strip())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     a = ap.parse_args()
     env = Env(a.build)
     for name, fn in (("format", test_format), ("basic", test_basic), ("many", test_many), ("signals", test_signals),
-                     ("other processes", test_other_processes)):
+                     ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
+                     ("write error", test_write_error), ("ring overflow", test_ring_overflow)):
         before = (passed, failed)
         try:
             fn(env)

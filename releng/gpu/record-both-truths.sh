@@ -24,6 +24,7 @@ cd "$WORK"
 record() {
   local name=$1; shift 2
   local plain both
+  fresh_outputs "$OUTDIR" "$name"
   plain=$("$@" 2>"$WORK/$name.plain.err" | awk '/^checksum/{print $2}')
   both=$(env LD_PRELOAD="$B/libphos_recorder.so:$B/libphos_sanitizer.so" PHOS_DEBUG=1 PHOS_SANITIZER_DEBUG=1 \
     PHOS_TRACE_OUT="$OUTDIR/$name.phos" "$@" 2>"$WORK/$name.err" | awk '/^checksum/{print $2}')
@@ -31,6 +32,7 @@ record() {
   echo "$name: checksum plain ${plain:-none}, recorder + sanitizer ${both:-none}: $([ -n "$plain" ] && [ "$plain" = "$both" ] && echo equal || echo DIFFERENT)"
   [ -n "$plain" ] && [ "$plain" = "$both" ] || status=1
   [ -s "$OUTDIR/$name.phos.observed.phos" ] || { echo "$name: no sanitizer side file"; status=1; }
+  child_traces "$OUTDIR" "$name"
 }
 record ptx-driver -- ./ptx_driver "$P/ptx/ptx_kernels.ptx"
 record jcuda-jacobi -- "$WORK/jre/bin/java" -cp "$JCP" JCudaJacobi "$P/jcuda/jacobi.ptx"

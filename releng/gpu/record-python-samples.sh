@@ -33,12 +33,14 @@ run() {
   [ "$tools" = "rec+san" ] && pre="$pre:$B/libphos_sanitizer.so"
   local dir=$OUTDIR
   [ "$name" = cupy-ops-sanitizer ] && dir=$WORK    # for the cross-check only
+  fresh_outputs "$dir" "$name"
   got=$(env LD_PRELOAD="$pre" PHOS_DEBUG=1 PHOS_SANITIZER_DEBUG=1 PHOS_MODULE_IMAGE_LIMIT=1048576 PHOS_TRACE_OUT="$dir/$name.phos" "$@" \
     2>"$WORK/$name.err" | tee "$WORK/$name.out" | awk '/^checksum/{print $2}')
   grep -E '^\[phos\]|phos-sanitizer' "$WORK/$name.err" | grep -v 'flush (\|module .* loaded' | tail -6
   echo "$name ($tools): checksum plain ${PLAIN:-none}, recorded ${got:-none}: $([ -n "$got" ] && [ "$PLAIN" = "$got" ] && echo equal || echo DIFFERENT)"
   [ -n "$got" ] && [ "$PLAIN" = "$got" ] || { status=1; tail -15 "$WORK/$name.err"; }
   if [ "$tools" = "rec+san" ] && [ ! -s "$dir/$name.phos.observed.phos" ]; then echo "$name: no sanitizer side file"; status=1; fi
+  child_traces "$dir" "$name"
 }
 plain triton-ops -- python3 "$P/triton/triton_ops.py"
 run triton-ops rec+san -- python3 "$P/triton/triton_ops.py"
