@@ -106,7 +106,7 @@ def test_format(env):
     open(p2, "wb").write(bad)
     t = pr.read_trace(p2)
     check(len(t.events) == 3 and any("CRC" in w for w in t.warnings), "damage: payload CRC mismatch detected, prefix kept")
-    for blob, msg in ((b"NOTPHOS!" + data[8:], "not a .phos trace"), (data[:8] + b"\x02\0\0\0" + data[12:], "newer than this reader")):
+    for blob, msg in ((b"NOTPHOS!" + data[8:], "not a .phos trace"), (data[:8] + b"\x02\0\0\0" + data[12:], "format version 2 is not the one this reader knows")):
         open(p2, "wb").write(blob)
         try:
             pr.read_trace(p2)
