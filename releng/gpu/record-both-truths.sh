@@ -26,7 +26,7 @@ record() {
   local plain both
   fresh_outputs "$OUTDIR" "$name"
   plain=$("$@" 2>"$WORK/$name.plain.err" | awk '/^checksum/{print $2}')
-  both=$(env LD_PRELOAD="$B/libphos_recorder.so:$B/libphos_sanitizer.so" PHOS_DEBUG=1 PHOS_SANITIZER_DEBUG=1 \
+  both=$(env LD_PRELOAD="$B/libphos_recorder.so:$B/libphos_sanitizer.so" PHOS_DEBUG=1 PHOS_SANITIZER_DEBUG=1 PHOS_PAYLOAD_LIMIT=1g \
     PHOS_TRACE_OUT="$OUTDIR/$name.phos" "$@" 2>"$WORK/$name.err" | awk '/^checksum/{print $2}')
   grep -E '^\[phos\]|phos-sanitizer' "$WORK/$name.err" | grep -v 'flush (' | tail -6
   echo "$name: checksum plain ${plain:-none}, recorder + sanitizer ${both:-none}: $([ -n "$plain" ] && [ "$plain" = "$both" ] && echo equal || echo DIFFERENT)"
