@@ -86,8 +86,22 @@ class MainTest {
 		assertTrue(run.out().startsWith("workbench "), run.out());
 	}
 
+	@Test
+	void outOfMemoryHintNamesTheVariableTheScriptReads() throws java.io.IOException {
+		CliRun run = runWith(failing(new OutOfMemoryError("Java heap space")), "boom");
+		assertEquals(ExitCode.FAILURE, run.exit(), run.toString());
+		assertTrue(run.err().contains("error: out of memory (Java heap space); give the JVM more heap, e.g. "
+				+ "PHOS_JAVA_OPTS=-Xmx16g"), run.err());
+		assertFalse(run.err().replace("PHOS_JAVA_OPTS", "").contains("JAVA_OPTS"), run.err());
+		// the workbench script reads PHOS_JAVA_OPTS, not JAVA_OPTS
+		String script = java.nio.file.Files.readString(java.nio.file.Path.of(System.getProperty("phos.repo", "../.."),
+				"workbench"));
+		assertTrue(script.contains("${PHOS_JAVA_OPTS:-}"), "the workbench script");
+		assertFalse(script.replace("PHOS_JAVA_OPTS", "").contains("JAVA_OPTS"), "the workbench script");
+	}
+
 	/** A command whose job throws, to see how Main reports what commands do not catch. */
-	private static Command failing(RuntimeException failure) {
+	private static Command failing(Throwable failure) {
 		return new Command() {
 			@Override
 			public String name() {
@@ -111,7 +125,10 @@ class MainTest {
 
 			@Override
 			public int run(ParsedArguments args, CommandContext context) {
-				throw failure;
+				if (failure instanceof Error e) {
+					throw e;
+				}
+				throw (RuntimeException) failure;
 			}
 		};
 	}

@@ -95,8 +95,7 @@ public final class Main {
 			debugTrace(e, err, debug);
 			return ExitCode.FAILURE;
 		} catch (OutOfMemoryError e) {
-			err.println(prefix + "error: out of memory (" + e.getMessage() + "); give the JVM more heap, e.g. "
-					+ "JAVA_OPTS=-Xmx16g, or work on a smaller trace");
+			err.println(prefix + "error: " + outOfMemoryMessage(e));
 			debugTrace(e, err, debug);
 			return ExitCode.FAILURE;
 		} catch (LinkageError e) {
@@ -109,6 +108,15 @@ public final class Main {
 			debugTrace(e, err, debug);
 			return ExitCode.FAILURE;
 		}
+	}
+
+	/**
+	 * The out-of-memory hint: names {@code PHOS_JAVA_OPTS}, the variable the {@code workbench} script passes to the
+	 * JVM (it does not read {@code JAVA_OPTS}).
+	 */
+	static String outOfMemoryMessage(OutOfMemoryError e) {
+		return "out of memory (" + e.getMessage() + "); give the JVM more heap, e.g. PHOS_JAVA_OPTS=-Xmx16g "
+				+ PROGRAM + " ..., or work on a smaller trace";
 	}
 
 	private static void debugTrace(Throwable e, PrintStream err, boolean debug) {

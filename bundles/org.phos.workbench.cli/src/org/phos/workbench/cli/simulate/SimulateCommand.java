@@ -148,6 +148,10 @@ public final class SimulateCommand implements Command {
 					+ (trace.observedAccesses().isEmpty() ? ""
 							: " (it holds observed accesses only: merge them into the trace they were recorded from)"));
 		}
+		String refused = TraceWorkload.outOfRange(trace);
+		if (refused != null) {
+			throw new CommandFailedException(file + ": cannot simulate this trace: " + refused);
+		}
 		checkLaunchInstants(policies, instants, trace.launchCount());
 		for (AccessSets source : sets) {
 			source.check(trace);

@@ -55,10 +55,11 @@ public sealed interface TraceEvent {
 
         @Override
         public String toString() {
-            return "Memcpy[hostNs=" + hostNs + ", thread=" + thread + ", " + copyKind + ", src=0x"
-                    + Long.toHexString(src) + ", dst=0x" + Long.toHexString(dst) + ", bytes=" + bytes + ", stream="
-                    + stream + ", async=" + async + ", payload=" + payload.length + " bytes, gpu=" + gpuStartNs
-                    + ".." + gpuEndNs + "]";
+            return "Memcpy[hostNs=" + Long.toUnsignedString(hostNs) + ", thread=" + thread + ", " + copyKind
+                    + ", src=0x" + Long.toHexString(src) + ", dst=0x" + Long.toHexString(dst) + ", bytes="
+                    + Long.toUnsignedString(bytes) + ", stream=" + Long.toUnsignedString(stream) + ", async=" + async
+                    + ", payload=" + payload.length + " bytes, gpu=" + Long.toUnsignedString(gpuStartNs) + ".."
+                    + Long.toUnsignedString(gpuEndNs) + "]";
         }
     }
 
@@ -93,10 +94,11 @@ public sealed interface TraceEvent {
 
         @Override
         public String toString() {
-            return "Launch[hostNs=" + hostNs + ", thread=" + thread + ", function=" + function + ", grid=" + grid
-                    + ", block=" + block + ", sharedMem=" + sharedMem + ", stream=" + stream + ", params="
-                    + java.util.HexFormat.of().formatHex(params) + ", gpu=" + gpuStartNs + ".." + gpuEndNs + ", "
-                    + launchKind + ", graphLaunch=" + graphLaunch + "]";
+            return "Launch[hostNs=" + Long.toUnsignedString(hostNs) + ", thread=" + thread + ", function="
+                    + function + ", grid=" + grid + ", block=" + block + ", sharedMem=" + sharedMem + ", stream="
+                    + Long.toUnsignedString(stream) + ", params=" + java.util.HexFormat.of().formatHex(params)
+                    + ", gpu=" + Long.toUnsignedString(gpuStartNs) + ".." + Long.toUnsignedString(gpuEndNs) + ", "
+                    + launchKind + ", graphLaunch=" + Long.toUnsignedString(graphLaunch) + "]";
         }
     }
 

@@ -16,6 +16,10 @@ import org.phos.workbench.internal.trace.core.format.TraceFileLoader;
  * without a {@code TraceEnd} chunk loads with a "not closed cleanly" warning. Only a file that is not a trace at
  * all, has an unknown format version, or whose first chunk (the header) is bad fails, with a
  * {@link TraceFormatException} naming file and offset.
+ * <p>
+ * A well-formed trace that says strange things (overlapping live allocations, streams never created, times no
+ * real trace can have, ...) loads too; the model checks it while loading ({@link TraceAnomalies}) and the result
+ * carries each kind of {@link TraceAnomaly} once, with its count and first event.
  */
 public final class TraceReader {
     private TraceReader() {
@@ -26,13 +30,14 @@ public final class TraceReader {
      *
      * @param file    a {@code .phos} file
      * @param monitor progress in file bytes and cooperative cancellation; may be {@code null}
-     * @return the trace and the warnings about its file
+     * @return the trace, the warnings about its file and the anomalies of its contents
      * @throws TraceFormatException       when the file cannot be loaded as a trace at all
      * @throws IOException                when the file cannot be read
      * @throws OperationCanceledException when the monitor was cancelled
      */
     public static TraceLoadResult read(Path file, @Nullable IProgressMonitor monitor) throws IOException {
-        return new TraceFileLoader(file).load(monitor);
+        TraceLoadResult loaded = new TraceFileLoader(file).load(monitor);
+        return new TraceLoadResult(loaded.trace(), loaded.warnings(), TraceAnomalies.find(loaded.trace()));
     }
 
     /**

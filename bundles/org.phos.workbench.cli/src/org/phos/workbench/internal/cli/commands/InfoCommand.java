@@ -43,8 +43,10 @@ public final class InfoCommand implements Command {
 		return """
 				Summarise one or more .phos traces: who recorded them on which device, events by kind, kernels by
 				launches and by GPU time, allocations (peak live bytes, by kind, the largest), copies, operations per
-				stream, the host and GPU time span, and warnings (a damaged file loads its intact part, with the byte
-				offset of the damage). With several traces, a trace that fails to load is reported and the others
+				stream, the host and GPU time span, warnings (a damaged file loads its intact part, with the byte
+				offset of the damage) and anomalies (a well-formed trace that says strange things: overlapping live
+				allocations, streams never created, GPU end before start, times or sizes no real trace has; each
+				kind once, with its count and first event). With several traces, a trace that fails to load is reported and the others
 				are still summarised; the exit code is then 1.""";
 	}
 
@@ -91,12 +93,12 @@ public final class InfoCommand implements Command {
 			}
 			TraceSummary summary = TraceSummary.of(loaded.trace(), top);
 			if (writer != null) {
-				SummaryJson.write(name, summary, loaded.warnings(), top, writer);
+				SummaryJson.write(name, summary, loaded.warnings(), loaded.anomalies(), top, writer);
 			} else {
 				if (!first) {
 					context.out().println();
 				}
-				SummaryText.print(name, summary, loaded.warnings(), top, context.out());
+				SummaryText.print(name, summary, loaded.warnings(), loaded.anomalies(), top, context.out());
 			}
 			first = false;
 		}

@@ -8,6 +8,7 @@ import org.eclipse.core.runtime.IProgressMonitor;
 import org.phos.workbench.cli.CommandContext;
 import org.phos.workbench.cli.CommandFailedException;
 import org.phos.workbench.cli.Main;
+import org.phos.workbench.trace.core.TraceAnomaly;
 import org.phos.workbench.trace.core.TraceFormatException;
 import org.phos.workbench.trace.core.TraceLoadResult;
 import org.phos.workbench.trace.core.TraceReader;
@@ -15,7 +16,9 @@ import org.phos.workbench.trace.core.TraceWarning;
 
 /**
  * Loads a trace for a command: checks the file, reads it with progress on a terminal, turns reader failures into
- * one-line messages (file and byte offset), and prints the warnings of a damaged file that loaded its intact prefix.
+ * one-line messages (file and byte offset), and prints on stderr the warnings of a damaged file that loaded its
+ * intact prefix and the anomalies of a strange but well-formed trace (each kind once: count and first event), so
+ * that every command that loads a trace says when its analysis rests on a strange trace.
  */
 public final class TraceLoader {
 
@@ -43,6 +46,9 @@ public final class TraceLoader {
 		}
 		if (!result.warnings().isEmpty()) {
 			context.warn(file + ": loaded the intact part: " + result.trace().eventCount() + " events");
+		}
+		for (TraceAnomaly anomaly : result.anomalies()) {
+			context.warn(file + ": strange trace: " + anomaly.message());
 		}
 		return result;
 	}

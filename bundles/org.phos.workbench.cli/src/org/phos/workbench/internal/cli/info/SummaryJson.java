@@ -17,18 +17,21 @@ import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceHeader;
+import org.phos.workbench.trace.core.TraceAnomaly;
 import org.phos.workbench.trace.core.TraceWarning;
 
 /**
  * The {@code --json} form of {@code workbench info}: one object per trace with the same content as the text, in
- * raw units (bytes, ns since the trace start, addresses as hex strings).
+ * raw units (bytes, ns since the trace start, addresses as hex strings); unsigned 64-bit trace values are written
+ * as unsigned decimal numbers.
  */
 public final class SummaryJson {
 
 	private SummaryJson() {
 	}
 
-	public static void write(String file, TraceSummary s, List<TraceWarning> warnings, int top, JsonWriter json) {
+	public static void write(String file, TraceSummary s, List<TraceWarning> warnings, List<TraceAnomaly> anomalies,
+			int top, JsonWriter json) {
 		TraceHeader h = s.header();
 		json.beginObject();
 		json.field("file", file);
@@ -56,7 +59,8 @@ public final class SummaryJson {
 		TraceEnd end = s.end();
 		json.field("closedCleanly", end != null);
 		if (end != null) {
-			json.field("droppedEvents", end.droppedEvents());
+			json.name("eventsWritten").unsignedValue(end.eventCount());
+			json.name("droppedEvents").unsignedValue(end.droppedEvents());
 		}
 		json.field("events", s.eventCount());
 		json.name("counts").beginObject();
@@ -81,10 +85,10 @@ public final class SummaryJson {
 		json.endObject();
 		TimeSpan span = s.span();
 		json.name("timeSpan").beginObject();
-		json.field("hostFirstNs", span.hostFirstNs());
-		json.field("hostLastNs", span.hostLastNs());
-		json.field("gpuFirstNs", span.gpuFirstNs());
-		json.field("gpuLastNs", span.gpuLastNs());
+		json.name("hostFirstNs").unsignedValue(span.hostFirstNs());
+		json.name("hostLastNs").unsignedValue(span.hostLastNs());
+		json.name("gpuFirstNs").unsignedValue(span.gpuFirstNs());
+		json.name("gpuLastNs").unsignedValue(span.gpuLastNs());
 		json.field("gpuOperations", span.gpuOps());
 		json.field("timedGpuOperations", span.timedOps());
 		json.endObject();
@@ -105,20 +109,20 @@ public final class SummaryJson {
 		json.field("allocs", a.allocs());
 		json.field("frees", a.frees());
 		json.field("freesOfUnknownAddresses", a.unknownFrees());
-		json.field("peakLiveBytes", a.peakLiveBytes());
+		json.name("peakLiveBytes").unsignedValue(a.peakLiveBytes());
 		json.field("peakEvent", a.peakEvent());
-		json.field("liveBytesAtEnd", a.liveBytesAtEnd());
+		json.name("liveBytesAtEnd").unsignedValue(a.liveBytesAtEnd());
 		json.field("liveCountAtEnd", a.liveCountAtEnd());
 		json.name("byKind").beginObject();
 		for (Map.Entry<AllocKind, KindStats> e : a.byKind().entrySet()) {
 			json.name(e.getKey().name().toLowerCase(Locale.ROOT)).beginObject().field("count", e.getValue().count())
-					.field("bytes", e.getValue().bytes()).endObject();
+					.name("bytes").unsignedValue(e.getValue().bytes()).endObject();
 		}
 		json.endObject();
 		json.name("largest").beginArray();
 		for (AllocationEntry e : a.largest()) {
 			json.beginObject().field("event", e.event()).field("address", "0x" + Long.toHexString(e.address()))
-					.field("size", e.size()).field("kind", e.kind().name().toLowerCase(Locale.ROOT))
+					.name("size").unsignedValue(e.size()).field("kind", e.kind().name().toLowerCase(Locale.ROOT))
 					.field("liveAtEnd", e.liveAtEnd()).endObject();
 		}
 		json.endArray();
@@ -126,14 +130,14 @@ public final class SummaryJson {
 		json.name("copies").beginObject();
 		for (Map.Entry<CopyKind, CopyStats> e : s.copies().entrySet()) {
 			json.name(e.getKey().name()).beginObject().field("count", e.getValue().count())
-					.field("bytes", e.getValue().bytes()).field("withPayload", e.getValue().withPayload()).endObject();
+					.name("bytes").unsignedValue(e.getValue().bytes()).field("withPayload", e.getValue().withPayload()).endObject();
 		}
 		json.endObject();
 		json.name("streams").beginArray();
 		for (StreamStats st : s.streams()) {
 			json.beginObject().field("stream", "0x" + Long.toHexString(st.stream())).field("launches", st.launches())
 					.field("copies", st.copies()).field("memsets", st.memsets()).field("syncs", st.syncs())
-					.field("other", st.other()).field("gpuBusyNs", st.gpuBusyNs()).endObject();
+					.field("other", st.other()).name("gpuBusyNs").unsignedValue(st.gpuBusyNs()).endObject();
 		}
 		json.endArray();
 		json.name("warnings").beginArray();
@@ -144,11 +148,19 @@ public final class SummaryJson {
 			json.beginObject().field("message", note).endObject();
 		}
 		json.endArray();
+		json.name("anomalies").beginArray();
+		for (TraceAnomaly anomaly : anomalies) {
+			json.beginObject().field("kind", anomaly.kind().name()).name("count").unsignedValue(anomaly.count())
+					.field("firstEvent", anomaly.firstEvent()).field("first", anomaly.first())
+					.field("message", anomaly.message())
+					.endObject();
+		}
+		json.endArray();
 		json.endObject();
 	}
 
 	private static void kernel(JsonWriter json, KernelStats k) {
 		json.beginObject().field("function", k.functionId()).field("name", k.name()).field("launches", k.launches())
-				.field("timedLaunches", k.timedLaunches()).field("gpuNs", k.gpuNs()).endObject();
+				.field("timedLaunches", k.timedLaunches()).name("gpuNs").unsignedValue(k.gpuNs()).endObject();
 	}
 }

@@ -12,6 +12,7 @@ import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceHeader;
+import org.phos.workbench.trace.core.TraceAnomaly;
 import org.phos.workbench.trace.core.TraceWarning;
 import org.phos.workbench.internal.cli.info.TraceSummary.AllocationEntry;
 import org.phos.workbench.internal.cli.info.TraceSummary.AllocationStats;
@@ -23,7 +24,8 @@ import org.phos.workbench.internal.cli.info.TraceSummary.TimeSpan;
 
 /**
  * The text of {@code workbench info}: a header block, then aligned tables (events, kernels by launches and by GPU
- * time, allocations, copies, streams) and the warnings, in at most about 100 columns.
+ * time, allocations, copies, streams) and the warnings (damaged file) and anomalies (strange contents), in at most
+ * about 100 columns. Trace values are unsigned 64-bit and printed as such.
  */
 public final class SummaryText {
 
@@ -32,7 +34,8 @@ public final class SummaryText {
 	private SummaryText() {
 	}
 
-	public static void print(String file, TraceSummary s, List<TraceWarning> warnings, int top, PrintStream out) {
+	public static void print(String file, TraceSummary s, List<TraceWarning> warnings, List<TraceAnomaly> anomalies,
+			int top, PrintStream out) {
 		TraceHeader h = s.header();
 		out.println(file);
 		field(out, "recorder", h.recorder() + " " + h.recorderVersion()
@@ -65,12 +68,13 @@ public final class SummaryText {
 					: "; " + observed.invalidWarning()));
 		}
 		TimeSpan span = s.span();
-		field(out, "host time", Human.duration(span.hostLastNs() - span.hostFirstNs()) + " ("
-				+ Human.duration(span.hostFirstNs()) + " .. " + Human.duration(span.hostLastNs()) + " after start)");
+		field(out, "host time", Human.unsignedDuration(span.hostLastNs() - span.hostFirstNs()) + " ("
+				+ Human.unsignedDuration(span.hostFirstNs()) + " .. " + Human.unsignedDuration(span.hostLastNs())
+				+ " after start)");
 		field(out, "GPU time", span.timedOps() == 0
 				? "not measured (" + Human.count(span.gpuOps()) + " GPU operations without GPU times)"
-				: Human.duration(span.gpuLastNs() - span.gpuFirstNs()) + " (" + Human.duration(span.gpuFirstNs())
-						+ " .. " + Human.duration(span.gpuLastNs()) + "), " + Human.count(span.timedOps()) + " of "
+				: Human.unsignedDuration(span.gpuLastNs() - span.gpuFirstNs()) + " (" + Human.unsignedDuration(span.gpuFirstNs())
+						+ " .. " + Human.unsignedDuration(span.gpuLastNs()) + "), " + Human.count(span.timedOps()) + " of "
 						+ Human.count(span.gpuOps()) + " GPU operations timed");
 
 		out.println();
@@ -97,14 +101,15 @@ public final class SummaryText {
 			if (total == 0) {
 				out.println("Kernels by GPU time: no launch has GPU times (record with GPU timing on)");
 			} else {
-				out.println("Kernels by GPU time (" + shown(top, kernels.size()) + ", " + Human.duration(total)
+				out.println("Kernels by GPU time (" + shown(top, kernels.size()) + ", " + Human.unsignedDuration(total)
 						+ " in all)");
 				out.printf(Locale.ROOT, "  %11s %7s %12s %10s %5s  %s%n", "GPU time", "share", "launches", "average",
 						"fn", "kernel");
 				for (KernelStats k : s.kernelsByGpuTime().subList(0, Math.min(top, kernels.size()))) {
 					out.printf(Locale.ROOT, "  %11s %7s %12s %10s %5s  %s%n", gpuTime(k),
-							Human.percent((double) k.gpuNs() / total), Human.count(k.launches()),
-							k.timedLaunches() == 0 ? "-" : Human.duration(k.gpuNs() / k.timedLaunches()),
+							Human.percent(Human.unsigned(k.gpuNs()) / Human.unsigned(total)), Human.count(k.launches()),
+							k.timedLaunches() == 0 ? "-"
+									: Human.unsignedDuration(Long.divideUnsigned(k.gpuNs(), k.timedLaunches())),
 							k.functionId(), KernelNames.shorten(k.name(), NAME_WIDTH));
 				}
 			}
@@ -154,7 +159,7 @@ public final class SummaryText {
 				out.printf(Locale.ROOT, "  %-30s %10s %9s %9s %9s %9s %11s%n", streamName(st.stream()),
 						Human.count(st.launches()), Human.count(st.copies()), Human.count(st.memsets()),
 						Human.count(st.syncs()), Human.count(st.other()),
-						st.gpuBusyNs() == 0 ? "-" : Human.duration(st.gpuBusyNs()));
+						st.gpuBusyNs() == 0 ? "-" : Human.unsignedDuration(st.gpuBusyNs()));
 			}
 		}
 
@@ -166,6 +171,14 @@ public final class SummaryText {
 			}
 			for (String note : s.notes()) {
 				out.println("  " + note);
+			}
+		}
+
+		if (!anomalies.isEmpty()) {
+			out.println();
+			out.println("Anomalies (a well-formed trace that says strange things: analyses may rest on wrong data)");
+			for (TraceAnomaly anomaly : anomalies) {
+				out.println("  " + anomaly.message());
 			}
 		}
 	}
@@ -185,7 +198,7 @@ public final class SummaryText {
 	}
 
 	private static String gpuTime(KernelStats k) {
-		return k.timedLaunches() == 0 ? "-" : Human.duration(k.gpuNs());
+		return k.timedLaunches() == 0 ? "-" : Human.unsignedDuration(k.gpuNs());
 	}
 
 	private static String shown(int top, int all) {

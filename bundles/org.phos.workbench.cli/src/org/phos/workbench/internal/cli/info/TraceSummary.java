@@ -10,6 +10,7 @@ import java.util.PriorityQueue;
 import org.eclipse.jdt.annotation.Nullable;
 
 import org.phos.workbench.internal.cli.util.LongLongMap;
+import org.phos.workbench.internal.cli.util.Unsigned;
 import org.phos.workbench.speculation.core.validate.TruthReliability;
 import org.phos.workbench.trace.core.AllocKind;
 import org.phos.workbench.trace.core.CopyKind;
@@ -22,7 +23,9 @@ import org.phos.workbench.trace.core.TraceHeader;
 
 /**
  * What {@code workbench info} reports about one trace: counts, kernels, allocations, copies, streams and time span,
- * computed in one pass over the events by {@link #of(Trace, int)}.
+ * computed in one pass over the events by {@link #of(Trace, int)}. Sizes, times and counts from the trace are
+ * unsigned 64-bit values: compared in unsigned order, summed with {@link Unsigned} (sums saturate at 2^64 - 1 rather
+ * than wrap), formatted with {@code Human}'s unsigned methods.
  *
  * @param header         the trace header
  * @param end            the TraceEnd record, null when the trace was not closed cleanly
@@ -74,9 +77,9 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 	 * @param allocs          allocation events
 	 * @param frees           free events
 	 * @param unknownFrees    frees of addresses with no live allocation
-	 * @param peakLiveBytes   largest sum of live allocation sizes
+	 * @param peakLiveBytes   largest sum of live allocation sizes (u64, saturated at 2^64 - 1)
 	 * @param peakEvent       event index at which the peak was reached, -1 when none
-	 * @param liveBytesAtEnd  bytes still allocated after the last event
+	 * @param liveBytesAtEnd  bytes still allocated after the last event (likewise)
 	 * @param liveCountAtEnd  allocations still live after the last event
 	 * @param byKind          allocations by kind
 	 * @param largest         the largest allocations, largest first
@@ -113,7 +116,7 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 	/** The kernels ordered by GPU time (descending), then launches. */
 	public List<KernelStats> kernelsByGpuTime() {
 		List<KernelStats> sorted = new ArrayList<>(kernels);
-		sorted.sort(Comparator.comparingLong(KernelStats::gpuNs).reversed()
+		sorted.sort(Comparator.comparing(KernelStats::gpuNs, Long::compareUnsigned).reversed()
 				.thenComparing(Comparator.comparingLong(KernelStats::launches).reversed()));
 		return sorted;
 	}
@@ -122,7 +125,7 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 	public long kernelGpuNs() {
 		long sum = 0;
 		for (KernelStats k : kernels) {
-			sum += k.gpuNs();
+			sum = Unsigned.add(sum, k.gpuNs());
 		}
 		return sum;
 	}
@@ -138,29 +141,29 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 		long[] gpuNs = new long[16];
 		// allocations: address -> event index of the live allocation
 		LongLongMap live = new LongLongMap(1024);
-		long liveBytes = 0;
-		long peak = 0;
+		Unsigned.Total liveBytes = new Unsigned.Total();
+		Unsigned.Total peak = new Unsigned.Total();
 		int peakEvent = -1;
 		long allocs = 0;
 		long frees = 0;
 		long unknownFrees = 0;
 		Map<AllocKind, long[]> byKind = new EnumMap<>(AllocKind.class);
-		PriorityQueue<long[]> largest = new PriorityQueue<>(Comparator.comparingLong((long[] e) -> e[1])
+		PriorityQueue<long[]> largest = new PriorityQueue<>(Comparator.comparing((long[] e) -> e[1], Long::compareUnsigned)
 				.thenComparing(e -> -e[0]));
 		Map<CopyKind, long[]> copies = new EnumMap<>(CopyKind.class);
 		LongLongMap streamSlots = new LongLongMap();
 		List<long[]> streamRows = new ArrayList<>(); // stream, launches, copies, memsets, syncs, other, busy
-		long hostFirst = n > 0 ? Long.MAX_VALUE : 0;
+		long hostFirst = n > 0 ? Unsigned.MAX : 0;
 		long hostLast = 0;
-		long gpuFirst = Long.MAX_VALUE;
+		long gpuFirst = Unsigned.MAX;
 		long gpuLast = 0;
 		long timedOps = 0;
 		long gpuOps = 0;
 		for (int i = 0; i < n; i++) {
 			EventKind kind = trace.kind(i);
 			long host = trace.hostNs(i);
-			hostFirst = Math.min(hostFirst, host);
-			hostLast = Math.max(hostLast, host);
+			hostFirst = Unsigned.min(hostFirst, host);
+			hostLast = Unsigned.max(hostLast, host);
 			long[] streamRow = null;
 			if (kind != EventKind.UNKNOWN) {
 				long stream = trace.stream(i);
@@ -179,12 +182,12 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 				long duration = 0;
 				if (start != 0) {
 					long end = trace.gpuEndNs(i);
-					duration = Math.max(0, end - start);
+					duration = Unsigned.span(start, end);
 					timedOps++;
-					gpuFirst = Math.min(gpuFirst, start);
-					gpuLast = Math.max(gpuLast, end);
+					gpuFirst = Unsigned.min(gpuFirst, start);
+					gpuLast = Unsigned.max(gpuLast, end);
 				}
-				streamRow[6] += duration;
+				streamRow[6] = Unsigned.add(streamRow[6], duration);
 				if (kind == EventKind.LAUNCH) {
 					streamRow[1]++;
 					int id = trace.functionId(i);
@@ -202,13 +205,13 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 					launches[(int) slot]++;
 					if (start != 0) {
 						timed[(int) slot]++;
-						gpuNs[(int) slot] += duration;
+						gpuNs[(int) slot] = Unsigned.add(gpuNs[(int) slot], duration);
 					}
 				} else if (kind == EventKind.MEMCPY) {
 					streamRow[2]++;
 					long[] c = copies.computeIfAbsent(trace.copyKind(i), k -> new long[3]);
 					c[0]++;
-					c[1] += trace.bytes(i);
+					c[1] = Unsigned.add(c[1], trace.bytes(i));
 					if (trace.payloadLength(i) > 0) {
 						c[2]++;
 					}
@@ -223,17 +226,17 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 				long size = trace.size(i);
 				long previous = live.get(address, -1);
 				if (previous >= 0) {
-					liveBytes -= trace.size((int) previous); // re-allocation without a free: count the new one
+					liveBytes.subtract(trace.size((int) previous)); // re-allocation without a free: count the new one
 				}
 				live.put(address, i);
-				liveBytes += size;
-				if (liveBytes > peak) {
-					peak = liveBytes;
+				liveBytes.add(size);
+				if (liveBytes.above(peak)) {
+					peak.set(liveBytes);
 					peakEvent = i;
 				}
 				long[] k = byKind.computeIfAbsent(trace.allocKind(i), x -> new long[2]);
 				k[0]++;
-				k[1] += size;
+				k[1] = Unsigned.add(k[1], size);
 				if (top > 0) {
 					largest.add(new long[] { i, size });
 					if (largest.size() > top) {
@@ -248,7 +251,7 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 				if (allocEvent < 0) {
 					unknownFrees++;
 				} else {
-					liveBytes -= trace.size((int) allocEvent);
+					liveBytes.subtract(trace.size((int) allocEvent));
 				}
 			}
 			case SYNC -> streamRow[4]++;
@@ -274,12 +277,12 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 			largestList.add(new AllocationEntry(event, address, e[1], trace.allocKind(event),
 					live.get(address, -1) == event));
 		}
-		largestList.sort(Comparator.comparingLong(AllocationEntry::size).reversed()
+		largestList.sort(Comparator.comparing(AllocationEntry::size, Long::compareUnsigned).reversed()
 				.thenComparingInt(AllocationEntry::event));
 		Map<AllocKind, KindStats> kinds = new EnumMap<>(AllocKind.class);
 		byKind.forEach((k, v) -> kinds.put(k, new KindStats(v[0], v[1])));
-		AllocationStats allocationStats = new AllocationStats(allocs, frees, unknownFrees, peak, peakEvent, liveBytes,
-				live.size(), kinds, largestList);
+		AllocationStats allocationStats = new AllocationStats(allocs, frees, unknownFrees, peak.saturated(), peakEvent,
+				liveBytes.saturated(), live.size(), kinds, largestList);
 		Map<CopyKind, CopyStats> copyStats = new EnumMap<>(CopyKind.class);
 		copies.forEach((k, v) -> copyStats.put(k, new CopyStats(v[0], v[1], v[2])));
 		List<StreamStats> streams = new ArrayList<>();
@@ -298,13 +301,15 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 			notes.add(unknownFrees + " free(s) of addresses with no live allocation in the trace");
 		}
 		TraceEnd end = trace.end();
-		if (end != null && end.droppedEvents() > 0) {
-			notes.add("the recorder dropped " + end.droppedEvents() + " events (its buffer overflowed)");
+		if (end != null && end.droppedEvents() != 0) {
+			notes.add("the recorder dropped " + Long.toUnsignedString(end.droppedEvents())
+					+ " events (its buffer overflowed)");
 		}
 		if (end != null && end.eventCount() != n) {
-			notes.add("TraceEnd says " + end.eventCount() + " events were written, the file holds " + n);
+			notes.add("TraceEnd says " + Long.toUnsignedString(end.eventCount()) + " events were written, the file holds "
+					+ n);
 		}
-		TimeSpan span = new TimeSpan(hostFirst == Long.MAX_VALUE ? 0 : hostFirst, hostLast,
+		TimeSpan span = new TimeSpan(hostFirst, hostLast,
 				timedOps == 0 ? 0 : gpuFirst, gpuLast, timedOps, gpuOps);
 		return new TraceSummary(trace.header(), end, n, counts, trace.modules().size(), trace.functions().size(),
 				kernels, allocationStats, copyStats, streams, span, trace.parameterBytes(), trace.payloadBytes(),

@@ -16,8 +16,11 @@ public final class Human {
 	private Human() {
 	}
 
-	/** {@code 1234567 -> "1,234,567"}. */
+	/** An unsigned 64-bit count: {@code 1234567 -> "1,234,567"}, {@code -1 -> "18,446,744,073,709,551,615"}. */
 	public static String count(long value) {
+		if (value < 0) {
+			return String.format(Locale.ROOT, "%,d", new java.math.BigInteger(Long.toUnsignedString(value)));
+		}
 		return String.format(Locale.ROOT, "%,d", value);
 	}
 
@@ -26,7 +29,7 @@ public final class Human {
 		if (value >= 0 && value < 1024) {
 			return value + " B";
 		}
-		double v = value >= 0 ? value : (value >>> 1) * 2.0;
+		double v = unsigned(value);
 		String[] units = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 		int u = -1;
 		while (v >= 1024 && u < units.length - 1) {
@@ -36,21 +39,33 @@ public final class Human {
 		return String.format(Locale.ROOT, v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : "%.2f %s", v, units[u]);
 	}
 
-	/** Nanoseconds in the unit that fits: {@code 850 ns}, {@code 12.5 us}, {@code 3.20 ms}, {@code 1.234 s}. */
+	/**
+	 * Signed nanoseconds in the unit that fits: {@code 850 ns}, {@code 12.5 us}, {@code 3.20 ms}, {@code 1.234 s},
+	 * {@code -2.0 us}. Every value, {@link Long#MIN_VALUE} included, formats (no recursion, no overflow).
+	 */
 	public static String duration(long nanos) {
-		if (nanos < 0) {
-			return "-" + duration(-nanos);
-		}
-		if (nanos < 1_000) {
+		// -nanos as an unsigned magnitude: right for Long.MIN_VALUE too (2^63)
+		return nanos < 0 ? "-" + unsignedDuration(-nanos) : unsignedDuration(nanos);
+	}
+
+	/** Unsigned 64-bit nanoseconds (trace times and spans) in the unit that fits, up to 2^64 - 1 ns. */
+	public static String unsignedDuration(long nanos) {
+		if (nanos >= 0 && nanos < 1_000) {
 			return nanos + " ns";
 		}
-		if (nanos < 1_000_000) {
-			return String.format(Locale.ROOT, "%.1f us", nanos / 1e3);
+		double v = unsigned(nanos);
+		if (v < 1e6) {
+			return String.format(Locale.ROOT, "%.1f us", v / 1e3);
 		}
-		if (nanos < 1_000_000_000) {
-			return String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
+		if (v < 1e9) {
+			return String.format(Locale.ROOT, "%.2f ms", v / 1e6);
 		}
-		return String.format(Locale.ROOT, "%.3f s", nanos / 1e9);
+		return String.format(Locale.ROOT, "%.3f s", v / 1e9);
+	}
+
+	/** An unsigned 64-bit value as a double (rounded). */
+	public static double unsigned(long value) {
+		return value >= 0 ? value : (value >>> 1) * 2.0 + (value & 1);
 	}
 
 	/** A wall-clock time in UTC with milliseconds, or "unknown" for 0. */

@@ -19,6 +19,7 @@ import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.TraceAnomaly;
 
 /**
  * A {@link Trace} as a simulation workload. Each pass replays the allocation history (device allocations only: plain,
@@ -31,6 +32,11 @@ import org.phos.workbench.trace.core.Trace;
  * <p>
  * Not simulated: graph launch events themselves (their kernel nodes are), stream/event create/destroy, graph
  * capture markers, unknown events; the legacy default stream's implicit synchronisation.
+ * <p>
+ * Trace times and sizes are unsigned 64-bit values; the simulator computes in signed 64-bit nanoseconds. A trace it
+ * cannot compute with exactly (a host time at or beyond 2^62 ns, GPU durations summing to 2^61 ns or more, a size
+ * of 2^48 bytes or more: nothing a real trace holds) is refused when the workload is made, with one line naming the
+ * first event concerned ({@link #outOfRange(Trace)}), instead of failing somewhere inside a run.
  */
 public final class TraceWorkload implements SimulationWorkload {
     private final Trace trace;
@@ -48,6 +54,10 @@ public final class TraceWorkload implements SimulationWorkload {
      */
     public TraceWorkload(Trace trace, String name, LaunchAccessSource policySource,
             @Nullable LaunchAccessSource truthSource, boolean calibrate) {
+        String refused = outOfRange(trace);
+        if (refused != null) {
+            throw new IllegalArgumentException(refused);
+        }
         this.trace = trace;
         this.name = name;
         this.policySource = policySource;
@@ -66,15 +76,70 @@ public final class TraceWorkload implements SimulationWorkload {
         return new TraceWorkload(trace, name, observed, observed, true);
     }
 
+    /** Largest GPU duration sum the simulator takes: with host times below 2^62 ns, no time reaches 2^63 ns. */
+    static final long MAX_GPU_NS_SUM = 1L << 61;
+
+    /**
+     * Why the simulator cannot compute with this trace, naming the first event concerned, or {@code null} when it
+     * can: host times must lie below 2^62 ns, the recorded GPU durations sum to less than 2^61 ns, allocation,
+     * copy and fill sizes below 2^48 bytes (the plausible ranges of {@link TraceAnomaly}). One pass over the
+     * events.
+     */
+    public static @Nullable String outOfRange(Trace trace) {
+        long gpuSum = 0;
+        for (int i = 0; i < trace.eventCount(); i++) {
+            long host = trace.hostNs(i);
+            if (Long.compareUnsigned(host, TraceAnomaly.MAX_PLAUSIBLE_NS) >= 0) {
+                return "event " + i + ": host time " + Long.toUnsignedString(host) + " ns is beyond what the simulator "
+                        + "computes with (below 2^62 ns, about 146 years after the start)";
+            }
+            EventKind kind = trace.kind(i);
+            long bytes = switch (kind) {
+                case ALLOC -> trace.size(i);
+                case MEMCPY, MEMSET -> trace.bytes(i);
+                default -> 0;
+            };
+            if (Long.compareUnsigned(bytes, TraceAnomaly.MAX_PLAUSIBLE_BYTES) >= 0) {
+                return "event " + i + ": " + kind.name().toLowerCase(java.util.Locale.ROOT) + " of "
+                        + Long.toUnsignedString(bytes) + " bytes is beyond what the simulator computes with (below "
+                        + "2^48 bytes = 256 TiB)";
+            }
+            if (kind == EventKind.LAUNCH || kind == EventKind.MEMCPY || kind == EventKind.MEMSET) {
+                long s = trace.gpuStartNs(i);
+                long e = trace.gpuEndNs(i);
+                if (s != 0 && Long.compareUnsigned(e, s) > 0) {
+                    long d = e - s; // unsigned: may be 2^63 or more
+                    boolean tooLong = Long.compareUnsigned(d, MAX_GPU_NS_SUM) >= 0;
+                    gpuSum += tooLong ? 0 : d; // both below 2^61 before the add: no overflow
+                    if (tooLong || gpuSum >= MAX_GPU_NS_SUM) {
+                        return "event " + i + ": GPU time " + Long.toUnsignedString(trace.gpuStartNs(i)) + " .. "
+                                + Long.toUnsignedString(trace.gpuEndNs(i)) + " ns brings the recorded GPU durations "
+                                + "beyond what the simulator computes with (below 2^61 ns in all, about 73 years)";
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The recorded GPU duration of event {@code e} (unsigned times: {@code end >= start}, start measured), or -1;
+     * -1 also for a duration of 2^63 ns or more, which {@link #outOfRange(Trace)} refuses anyway.
+     */
+    static long gpuDuration(Trace trace, int e) {
+        long s = trace.gpuStartNs(e);
+        long end = trace.gpuEndNs(e);
+        return s != 0 && Long.compareUnsigned(end, s) >= 0 && end - s >= 0 ? end - s : -1;
+    }
+
     private void calibrate() {
         Map<Integer, long[]> sums = new HashMap<>();
         for (int l = 0; l < trace.launchCount(); l++) {
             int i = trace.launchEvent(l);
-            long s = trace.gpuStartNs(i);
-            long e = trace.gpuEndNs(i);
-            if (s > 0 && e >= s) {
+            long d = gpuDuration(trace, i);
+            if (d >= 0) {
                 long[] acc = sums.computeIfAbsent(trace.functionId(i), k -> new long[2]);
-                acc[0] += e - s;
+                acc[0] += d; // the sum stays below 2^61 (outOfRange)
                 acc[1]++;
             }
         }
@@ -139,9 +204,7 @@ public final class TraceWorkload implements SimulationWorkload {
         }
 
         private long duration(int e) {
-            long s = trace.gpuStartNs(e);
-            long end = trace.gpuEndNs(e);
-            return s > 0 && end >= s ? end - s : -1;
+            return gpuDuration(trace, e);
         }
 
         /** Maps device address ranges onto buffer ranges (clipped to the allocation holding each range's start). */

@@ -281,8 +281,7 @@ public final class TraceFileLoader {
         TraceColumns.Mark mark = columns.mark();
         try {
             switch (type) {
-                case Chunks.TRACE_HEADER -> warnings.add(new TraceWarning(file, offset,
-                        "a second TraceHeader chunk was ignored"));
+                case Chunks.TRACE_HEADER -> columns.addExtraHeader(offset); // counted once: TraceAnomaly
                 case Chunks.MODULE -> columns.addModule(Messages.decodeModule(new ProtoReader(payload, 0, length)));
                 case Chunks.FUNCTION ->
                     columns.addFunction(Messages.decodeFunction(new ProtoReader(payload, 0, length)));
@@ -303,8 +302,9 @@ public final class TraceFileLoader {
                     TraceEnd end = Messages.decodeEnd(new ProtoReader(payload, 0, length));
                     columns.setEnd(end);
                     if (end.eventCount() != columns.eventCount()) {
-                        warnings.add(new TraceWarning(file, offset, "TraceEnd says " + end.eventCount()
-                                + " events were written but the file holds " + columns.eventCount()));
+                        warnings.add(new TraceWarning(file, offset, "TraceEnd says "
+                                + Long.toUnsignedString(end.eventCount()) + " events were written but the file holds "
+                                + columns.eventCount()));
                     }
                     if (end.droppedEvents() != 0) {
                         warnings.add(new TraceWarning(file, offset, "the recorder dropped "

@@ -15,6 +15,7 @@ import org.phos.workbench.trace.core.ModuleInfo;
 import org.phos.workbench.trace.core.ObservedAccess;
 import org.phos.workbench.trace.core.SyncKind;
 import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.TraceAnomaly;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceEvent;
 import org.phos.workbench.trace.core.TraceHeader;
@@ -25,13 +26,18 @@ public final class ColumnarTrace implements Trace {
     private final List<ModuleInfo> modules;
     private final List<FunctionInfo> functions;
     private final List<ObservedAccess> observed;
+    private final List<TraceAnomaly> anomalies;
 
     ColumnarTrace(TraceColumns columns) {
         this.c = columns;
         this.modules = List.copyOf(columns.modules);
         this.functions = List.copyOf(columns.functions);
         this.observed = List.copyOf(columns.observed);
+        this.anomalies = List.copyOf(columns.checks.finish());
     }
+
+    /** What the checks made while the columns were filled found ({@link TraceChecks}), each kind once. */
+    public List<TraceAnomaly> anomalies() { return anomalies; }
 
     @Override public TraceHeader header() { return c.header; }
     @Override public List<ModuleInfo> modules() { return modules; }

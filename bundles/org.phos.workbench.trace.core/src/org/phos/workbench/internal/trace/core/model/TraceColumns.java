@@ -12,6 +12,8 @@ import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.LaunchKind;
 import org.phos.workbench.trace.core.ModuleInfo;
 import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.SyncKind;
+import org.phos.workbench.trace.core.TraceAnomaly;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceHeader;
 
@@ -36,6 +38,11 @@ public final class TraceColumns implements EventSink {
     final Map<Integer, FunctionInfo> functionsById = new HashMap<>();
     final List<ObservedAccess> observed = new ArrayList<>();
     @Nullable TraceEnd end;
+    /** TraceEnd chunks seen (the last one is {@link #end}); more than one is an anomaly. */
+    int endChunks;
+    /** TraceHeader chunks after the first (ignored), and the byte offset of the first of them. */
+    int extraHeaders;
+    long firstExtraHeaderOffset = -1;
 
     int eventCount;
     final int[] counts = new int[KINDS];
@@ -46,6 +53,7 @@ public final class TraceColumns implements EventSink {
     final IntColumn row = new IntColumn();
 
     final LongInterner streams = new LongInterner();
+    final TraceChecks checks = new TraceChecks(this);
     final LaunchShapes shapes = new LaunchShapes();
     final ByteArena params = new ByteArena();
     final ByteArena payloads = new ByteArena();
@@ -123,6 +131,7 @@ public final class TraceColumns implements EventSink {
 
     private int addEvent(EventKind k, long host, int thr) {
         int i = eventCount++;
+        checks.event(i, host, thr);
         kind.add((byte) k.ordinal());
         hostNs.add(host);
         if (thr >= 0 && thr < BIG_THREAD) {
@@ -138,30 +147,43 @@ public final class TraceColumns implements EventSink {
 
     @Override
     public void addAlloc(long host, int thr, long address, long size, int kindCode, long stream) {
+        int i = eventCount;
         addEvent(EventKind.ALLOC, host, thr);
         allocAddress.add(address);
         allocSize.add(size);
         allocKind.add(enumCode(kindCode));
-        allocStream.add(streams.intern(stream));
+        int s = streams.intern(stream);
+        allocStream.add(s);
+        checks.stream(i, s, stream);
+        checks.alloc(i, address, size);
     }
 
     @Override
     public void addFree(long host, int thr, long address, int kindCode, long stream) {
+        int i = eventCount;
         addEvent(EventKind.FREE, host, thr);
         freeAddress.add(address);
         freeKind.add(enumCode(kindCode));
-        freeStream.add(streams.intern(stream));
+        int s = streams.intern(stream);
+        freeStream.add(s);
+        checks.stream(i, s, stream);
+        checks.free(address);
     }
 
     @Override
     public void addMemcpy(long host, int thr, int kindCode, long src, long dst, long bytes, long stream,
             boolean async, byte[] payload, int payloadOffset, int payloadLength, long gpuStart, long gpuEnd) {
+        int i = eventCount;
         addEvent(EventKind.MEMCPY, host, thr);
         copyKindAsync.add((byte) (enumCode(kindCode) | (async ? 0x80 : 0)));
         copySrc.add(src);
         copyDst.add(dst);
         copyBytes.add(bytes);
-        copyStream.add(streams.intern(stream));
+        int s = streams.intern(stream);
+        copyStream.add(s);
+        checks.stream(i, s, stream);
+        checks.bytes(i, "copy", dst, bytes);
+        checks.gpuTimes(i, "copy", gpuStart, gpuEnd);
         copyPayload.add(payloads.add(payload, payloadOffset, payloadLength));
         copyGpuStart.add(gpuStart);
         copyGpuEnd.add(gpuEnd);
@@ -170,15 +192,20 @@ public final class TraceColumns implements EventSink {
     @Override
     public void addMemset(long host, int thr, long dst, long bytes, int value, int elementSize, long stream,
             boolean async, long gpuStart, long gpuEnd) {
+        int i = eventCount;
         addEvent(EventKind.MEMSET, host, thr);
         setDst.add(dst);
         setBytes.add(bytes);
         setValue.add(value);
         setElementSize.add(elementSize);
         setAsync.add((byte) (async ? 1 : 0));
-        setStream.add(streams.intern(stream));
+        int s = streams.intern(stream);
+        setStream.add(s);
         setGpuStart.add(gpuStart);
         setGpuEnd.add(gpuEnd);
+        checks.stream(i, s, stream);
+        checks.bytes(i, "fill", dst, bytes);
+        checks.gpuTimes(i, "fill", gpuStart, gpuEnd);
     }
 
     @Override
@@ -189,36 +216,56 @@ public final class TraceColumns implements EventSink {
         int r = addEvent(EventKind.LAUNCH, host, thr);
         byte kc = enumCode(kindCode);
         launchEvent.add(event);
-        launchShape.add(shapes.intern(function, gx, gy, gz, bx, by, bz, shm, kc, streams.intern(stream)));
+        int s = streams.intern(stream);
+        launchShape.add(shapes.intern(function, gx, gy, gz, bx, by, bz, shm, kc, s));
+        checks.stream(event, s, stream);
         launchParams.add(params.add(buf, paramOffset, paramLength));
         launchGpuStart.add(gpuStart);
         long d = gpuEnd - gpuStart;
         if (d >= 0 && d < 0xFFFF_FFFFL) {
             launchGpuDuration.add((int) d);
+            if ((gpuStart & -TraceAnomaly.MAX_PLAUSIBLE_NS) != 0 || (gpuEnd & -TraceAnomaly.MAX_PLAUSIBLE_NS) != 0) {
+                checks.gpuTimes(event, "launch", gpuStart, gpuEnd);
+            }
         } else {
             launchGpuDuration.add(NO_DURATION);
             launchGpuEnds.put(r, gpuEnd);
+            checks.gpuTimes(event, "launch", gpuStart, gpuEnd);
         }
         if (kc == LaunchKind.GRAPH_NODE.code() || graphLaunch != 0) {
             graphNodeLaunch.add(r);
             graphNodeOwner.add(graphLaunch);
+            if (kc == LaunchKind.GRAPH_NODE.code()) {
+                checks.graphNode(event, graphLaunch);
+            }
         }
     }
 
     @Override
     public void addSync(long host, int thr, int kindCode, long stream, long cudaEvent, int flags) {
+        int i = eventCount;
         addEvent(EventKind.SYNC, host, thr);
         syncKind.add(enumCode(kindCode));
-        syncStream.add(streams.intern(stream));
+        int s = streams.intern(stream);
+        syncStream.add(s);
+        if (kindCode == SyncKind.STREAM_CREATE.code()) {
+            checks.streamCreated(s);
+        } else {
+            checks.stream(i, s, stream);
+        }
+        checks.sync(i, kindCode, cudaEvent);
         syncEvent.add(cudaEvent);
         syncFlags.add(flags);
     }
 
     @Override
     public void addGraphLaunch(long host, int thr, long exec, long stream, int kernelNodes) {
+        int i = eventCount;
         addEvent(EventKind.GRAPH_LAUNCH, host, thr);
         graphExec.add(exec);
-        graphStream.add(streams.intern(stream));
+        int s = streams.intern(stream);
+        graphStream.add(s);
+        checks.stream(i, s, stream);
         graphNodes.add(kernelNodes);
     }
 
@@ -243,6 +290,14 @@ public final class TraceColumns implements EventSink {
 
     public void setEnd(TraceEnd e) {
         end = e;
+        endChunks++;
+    }
+
+    /** A TraceHeader chunk after the first one, at byte {@code offset}: ignored, reported as an anomaly. */
+    public void addExtraHeader(long offset) {
+        if (extraHeaders++ == 0) {
+            firstExtraHeaderOffset = offset;
+        }
     }
 
     public int eventCount() {
@@ -254,12 +309,13 @@ public final class TraceColumns implements EventSink {
     }
 
     /** Where appends stood; see {@link #rollback(Mark)}. */
-    public record Mark(int events, int[] counts, long[] params, long[] payloads, int graphNodes, int observed) {
+    public record Mark(int events, int[] counts, long[] params, long[] payloads, int graphNodes, int observed,
+            long[] anomalies) {
     }
 
     public Mark mark() {
         return new Mark(eventCount, counts.clone(), params.mark(), payloads.mark(), graphNodeLaunch.size(),
-                observed.size());
+                observed.size(), checks.tallies());
     }
 
     /** Undoes every event and observed access appended since {@code m}. */
@@ -284,6 +340,7 @@ public final class TraceColumns implements EventSink {
         }
         eventCount = m.events;
         System.arraycopy(m.counts, 0, counts, 0, KINDS);
+        checks.restore(m.anomalies);
     }
 
     /** Trims all columns and returns the immutable model; this object must not be used afterwards. */
