@@ -28,6 +28,9 @@ public final class ObservedTraceWriter {
 	private ObservedTraceWriter() {
 	}
 
+	/** Events compressed as the recorder writes them: a trace whose copies carry full payloads stays small. */
+	private static final TraceWriter.Options COMPRESSED = new TraceWriter.Options(true, true, 3, 1 << 20);
+
 	/**
 	 * @param trace the recorded trace
 	 * @param observed the new observations
@@ -40,7 +43,7 @@ public final class ObservedTraceWriter {
 			tools.add(a.tool());
 		}
 		Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
-		try (TraceWriter w = TraceWriter.create(tmp, trace.header())) {
+		try (TraceWriter w = TraceWriter.create(tmp, trace.header(), COMPRESSED)) {
 			for (ModuleInfo m : trace.modules()) {
 				w.module(m);
 			}
