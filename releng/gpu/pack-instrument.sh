@@ -17,7 +17,7 @@ ANN=$(jar 'org/eclipse/jdt/org.eclipse.jdt.annotation/*/*.jar')
 [ -f .gpu/jcuda-natives-12.0.0-linux-x86_64.jar ] || cp $M2/org/jcuda/jcuda-natives/12.0.0/jcuda-natives-12.0.0-linux-x86_64.jar .gpu/
 [ -f .gpu/jre.tgz ] || ../shared/gpu/make-jre.sh .gpu/jre.tgz
 srcs=()
-for b in org.phos.workbench.trace.core org.phos.workbench.speculation.core org.phos.workbench.live; do
+for b in org.phos.workbench.trace.core org.phos.workbench.speculation.core org.phos.workbench.cr.core org.phos.workbench.live; do
   while IFS= read -r f; do srcs+=("$f"); done < <(find "bundles/$b/src" -name '*.java')
 done
 "$JAVA_HOME/bin/javac" --release 21 -nowarn -d "$OUT/classes" -cp "$OUT/lib/*:$ANN:.gpu/jcuda-12.0.0.jar" "${srcs[@]}"

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.phos.workbench.cr.core.io.OutputFile;
+import org.phos.workbench.cr.core.io.OutputFiles;
 import org.phos.workbench.internal.live.JCudaExecutor;
 import org.phos.workbench.internal.live.SelfTestTrace;
 import org.phos.workbench.speculation.core.instrument.AccessTableLayout;
@@ -29,6 +31,9 @@ import org.phos.workbench.trace.core.TraceWarning;
  * InstrumentMain --selftest PTX_FILE OUT.phos     (sample kernels with known truth; exit 1 on a mismatch)
  * </pre>
  *
+ * OUT.phos is written under a temporary name and renamed into place when complete; one that is the input, a symbolic
+ * link, a folder, a device or a FIFO is refused before the replay (exit 2).
+ * <p>
  * Exit codes: 0 done, 1 self-test mismatch, 2 bad arguments or input, 3 GPU failure, 4 written, but the truth of some
  * launches is unreliable: they read bytes the replay did not have (host-to-device copies over the recorder's payload
  * limit, replayed as zeros, or memory written by launches it could not replay); their records are marked
@@ -74,6 +79,18 @@ public final class InstrumentMain {
 			err.println("--max-ranges: " + e.getMessage());
 			return 2;
 		}
+		Path target = Path.of(rest[1]);
+		String refusal = OutputFiles.refusal(target, List.of(Path.of(rest[0])));
+		if (refusal != null) {
+			err.println(target + ": " + refusal);
+			return 2;
+		}
+		Path folder = target.toAbsolutePath().getParent();
+		if (folder != null) {
+			for (Path stale : OutputFiles.removeStaleTemporaries(folder)) {
+				err.println("removed " + stale + ", left by a run that was killed before it finished");
+			}
+		}
 		Trace trace;
 		try {
 			if (selftest) {
@@ -107,7 +124,11 @@ public final class InstrumentMain {
 		}
 		report(trace, plain, instrumented, out);
 		try {
-			ObservedTraceWriter.write(trace, instrumented.observed(), Path.of(rest[1]));
+			// under a temporary name, renamed into place when complete (docs/cli.md, "How outputs are written")
+			try (OutputFile file = OutputFile.create(target)) {
+				ObservedTraceWriter.write(trace, instrumented.observed(), file.temporary());
+				file.commit();
+			}
 			out.println("wrote " + rest[1] + " with " + instrumented.observed().size() + " observed accesses");
 		} catch (IOException e) {
 			err.println(rest[1] + ": " + e.getMessage());

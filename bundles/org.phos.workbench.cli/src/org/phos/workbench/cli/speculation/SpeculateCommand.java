@@ -17,6 +17,7 @@ import org.phos.workbench.cli.Positional;
 import org.phos.workbench.cli.UsageException;
 import org.phos.workbench.cli.ValueParser;
 import org.phos.workbench.internal.cli.json.JsonWriter;
+import org.phos.workbench.internal.cli.util.Outputs;
 import org.phos.workbench.speculation.core.LaunchSpeculation;
 import org.phos.workbench.speculation.core.SpeculatedAccess;
 import org.phos.workbench.speculation.core.SpeculationEngine;
@@ -76,6 +77,7 @@ public final class SpeculateCommand implements Command {
 	public int run(ParsedArguments args, CommandContext context) throws CommandFailedException, UsageException {
 		List<String> names = SpeculationInputs.engineNames(args.get(SpeculationInputs.ENGINE));
 		String file = args.positionals().get(0);
+		SpeculationInputs.checkOutputs(args, file, context);
 		Trace trace = SpeculationInputs.load(file, context).trace();
 		List<SpeculationEngine> engines = SpeculationInputs.engines(names, trace);
 		Long launch = args.find(LAUNCH);
@@ -127,7 +129,7 @@ public final class SpeculateCommand implements Command {
 		out.flush();
 		Path csv = args.find(SpeculationInputs.CSV);
 		if (csv != null) {
-			try (PrintStream w = SpeculationInputs.open(csv, "--csv")) {
+			Outputs.writeText(csv, w -> {
 				w.println("kernel,function_id,engine,launches,covered,allocations,written,indirect,bytes,written_bytes");
 				for (EngineProfile e : result.engines()) {
 					for (Map.Entry<Integer, KernelProfile> k : e.kernels().entrySet()) {
@@ -138,11 +140,11 @@ public final class SpeculateCommand implements Command {
 								p.written(), p.indirect(), p.bytes(), p.writtenBytes());
 					}
 				}
-			}
+			});
 		}
 		Path json = args.find(SpeculationInputs.JSON);
 		if (json != null) {
-			try (PrintStream w = SpeculationInputs.open(json, "--json")) {
+			Outputs.writeText(json, w -> {
 				JsonWriter j = new JsonWriter(w);
 				j.beginObject().field("trace", file).field("launches", trace.launchCount()).name("engines").beginArray();
 				for (EngineProfile e : result.engines()) {
@@ -162,7 +164,7 @@ public final class SpeculateCommand implements Command {
 					j.endArray().endObject();
 				}
 				j.endArray().endObject().finish();
-			}
+			});
 		}
 		return ExitCode.OK;
 	}

@@ -1,8 +1,5 @@
 package org.phos.workbench.cli.speculation;
 
-import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,8 +7,8 @@ import java.util.Locale;
 
 import org.phos.workbench.cli.CommandContext;
 import org.phos.workbench.cli.CommandFailedException;
-import org.phos.workbench.cli.Main;
 import org.phos.workbench.cli.Option;
+import org.phos.workbench.cli.ParsedArguments;
 import org.phos.workbench.cli.UsageException;
 import org.phos.workbench.cli.ValueParser;
 import org.phos.workbench.speculation.core.EngineRegistry;
@@ -19,6 +16,7 @@ import org.phos.workbench.speculation.core.SpeculationEngine;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.internal.cli.commands.TraceLoader;
+import org.phos.workbench.internal.cli.util.Outputs;
 import org.phos.workbench.trace.core.TraceLoadResult;
 
 /** What both speculation commands share: options, loading the trace, making engines, writing output files. */
@@ -72,19 +70,19 @@ final class SpeculationInputs {
 		return f == null ? "function #" + functionId : f.displayName();
 	}
 
-	/** Opens an output file, checking its directory first so the message names the option and the path. */
-	static PrintStream open(Path file, String option) throws CommandFailedException {
-		Path parent = file.toAbsolutePath().getParent();
-		if (Files.isDirectory(file)) {
-			throw new CommandFailedException(option + " " + file + ": is a directory; give a file name");
+	/**
+	 * Refuses, before any work, a {@code --csv} or {@code --json} file that may not be written: the trace itself, a
+	 * symbolic link, a folder, a device or FIFO (docs/cli.md, "How outputs are written").
+	 */
+	static void checkOutputs(ParsedArguments args, String trace, CommandContext context)
+			throws CommandFailedException {
+		Path csv = args.find(CSV);
+		if (csv != null) {
+			Outputs.check(csv, "--csv", List.of(Path.of(trace)), context);
 		}
-		if (parent != null && !Files.isDirectory(parent)) {
-			throw new CommandFailedException(option + " " + file + ": directory " + parent + " does not exist");
-		}
-		try {
-			return new PrintStream(Files.newOutputStream(file), false, java.nio.charset.StandardCharsets.UTF_8);
-		} catch (IOException e) {
-			throw new CommandFailedException(option + " " + file + ": cannot write: " + Main.describe(e), e);
+		Path json = args.find(JSON);
+		if (json != null) {
+			Outputs.check(json, "--json", List.of(Path.of(trace)), context);
 		}
 	}
 

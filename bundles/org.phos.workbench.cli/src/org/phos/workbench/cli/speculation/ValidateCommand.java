@@ -17,6 +17,7 @@ import org.phos.workbench.cli.Positional;
 import org.phos.workbench.cli.UsageException;
 import org.phos.workbench.cli.ValueParser;
 import org.phos.workbench.internal.cli.json.JsonWriter;
+import org.phos.workbench.internal.cli.util.Outputs;
 import org.phos.workbench.speculation.core.SpeculationEngine;
 import org.phos.workbench.speculation.core.validate.AccessVerdict;
 import org.phos.workbench.speculation.core.validate.Accuracy;
@@ -80,6 +81,7 @@ public final class ValidateCommand implements Command {
 	public int run(ParsedArguments args, CommandContext context) throws CommandFailedException, UsageException {
 		List<String> names = SpeculationInputs.engineNames(args.get(SpeculationInputs.ENGINE));
 		String file = args.positionals().get(0);
+		SpeculationInputs.checkOutputs(args, file, context);
 		Trace trace = SpeculationInputs.load(file, context).trace();
 		String tool = args.find(TOOL);
 		if (trace.observedAccesses().isEmpty()) {
@@ -139,7 +141,7 @@ public final class ValidateCommand implements Command {
 		out.flush();
 		Path csv = args.find(SpeculationInputs.CSV);
 		if (csv != null) {
-			try (PrintStream w = SpeculationInputs.open(csv, "--csv")) {
+			Outputs.writeText(csv, w -> {
 				w.println("engine,kernel,function_id,launches,unsafe_launches,exact,over_approximated,missed_read,"
 						+ "missed_write,wrong_direction,write_pairs,write_pairs_recalled,read_pairs,read_pairs_recalled,"
 						+ "written_bytes,written_bytes_recalled,speculated_bytes,useful_bytes,excluded_launches");
@@ -149,11 +151,11 @@ public final class ValidateCommand implements Command {
 						csvRow(w, e.engine(), SpeculationInputs.kernelName(trace, k.getKey()), k.getKey(), k.getValue());
 					}
 				}
-			}
+			});
 		}
 		Path json = args.find(SpeculationInputs.JSON);
 		if (json != null) {
-			try (PrintStream w = SpeculationInputs.open(json, "--json")) {
+			Outputs.writeText(json, w -> {
 				JsonWriter j = new JsonWriter(w);
 				j.beginObject().field("trace", file).field("launches", trace.launchCount())
 						.field("observed_launches", report.observedLaunches())
@@ -179,7 +181,7 @@ public final class ValidateCommand implements Command {
 					j.endArray().endObject();
 				}
 				j.endArray().endObject().finish();
-			}
+			});
 		}
 		return ExitCode.OK;
 	}

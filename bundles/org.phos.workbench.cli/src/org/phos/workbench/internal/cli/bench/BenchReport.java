@@ -11,6 +11,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 
+import org.phos.workbench.cr.core.io.OutputFile;
+
 /**
  * The results of {@code workbench bench}: a table for the terminal, and a markdown section for
  * {@code docs/benchmarks.md} that replaces its previous version (between marker comments) or is appended.
@@ -87,7 +89,11 @@ public final class BenchReport {
 		return md.toString();
 	}
 
-	/** Writes the section into {@code file}: replaces a previous one, or appends (creating the file if needed). */
+	/**
+	 * Writes the section into {@code file}: replaces a previous one, or appends (creating the file if needed). The
+	 * file is rewritten under a temporary name and renamed into place ({@link OutputFile}), so an interrupted run
+	 * leaves the old content.
+	 */
 	public void writeMarkdown(Path file) throws IOException {
 		String section = markdown();
 		String text = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
@@ -104,6 +110,7 @@ public final class BenchReport {
 			updated = text.isEmpty() || text.endsWith("\n\n") ? text + section
 					: text + (text.endsWith("\n") ? "\n" : "\n\n") + section;
 		}
-		Files.writeString(file, updated, StandardCharsets.UTF_8);
+		byte[] bytes = updated.getBytes(StandardCharsets.UTF_8);
+		OutputFile.write(file, out -> out.write(bytes));
 	}
 }

@@ -22,6 +22,7 @@ import org.phos.workbench.internal.cli.bench.BenchFigure;
 import org.phos.workbench.internal.cli.bench.BenchReport;
 import org.phos.workbench.internal.cli.bench.BenchSuite;
 import org.phos.workbench.internal.cli.bench.MachineInfo;
+import org.phos.workbench.internal.cli.util.Outputs;
 
 /**
  * {@code workbench bench [--quick] [trace-load|lookup|export|all]}: measures the figures of the foundation issue on
@@ -94,7 +95,7 @@ public final class BenchCommand implements Command {
 		}
 		Path markdown = args.find(MARKDOWN);
 		if (markdown != null) {
-			InputFiles.checkWritable(markdown, "--markdown");
+			Outputs.check(markdown, "--markdown", List.of(), context);
 		}
 		boolean quick = args.get(QUICK);
 		MachineInfo machine = MachineInfo.current();

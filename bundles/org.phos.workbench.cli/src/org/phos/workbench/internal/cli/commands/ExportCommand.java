@@ -19,11 +19,11 @@ import org.phos.workbench.cli.Positional;
 import org.phos.workbench.cli.UsageException;
 import org.phos.workbench.cli.ValueParser;
 import org.phos.workbench.cr.core.io.OutputFile;
-import org.phos.workbench.cr.core.io.OutputFiles;
 import org.phos.workbench.internal.cli.export.ChromeTraceExporter;
 import org.phos.workbench.internal.cli.export.CsvExporter;
 import org.phos.workbench.internal.cli.export.TraceExporter;
 import org.phos.workbench.internal.cli.util.Human;
+import org.phos.workbench.internal.cli.util.Outputs;
 import org.phos.workbench.trace.core.Trace;
 
 /**
@@ -115,12 +115,7 @@ public final class ExportCommand implements Command {
 			}
 		}
 		if (!toStdout) {
-			InputFiles.checkWritable(out, "--out");
-			String refusal = OutputFiles.refusal(out, List.of(traceFile));
-			if (refusal != null) {
-				throw new CommandFailedException("--out " + out + ": " + refusal);
-			}
-			removeStaleTemporaries(out, context);
+			Outputs.check(out, "--out", List.of(traceFile), context);
 		}
 		Trace trace = TraceLoader.load(traceFile, context).trace();
 		boolean params = args.get(PARAMS);
@@ -161,16 +156,6 @@ public final class ExportCommand implements Command {
 					+ "files this large: export a smaller trace, or use the csv format");
 		}
 		return ExitCode.OK;
-	}
-
-	/** Deletes what killed exports into the same folder left behind, and says so. */
-	static void removeStaleTemporaries(Path out, CommandContext context) {
-		Path parent = out.toAbsolutePath().getParent();
-		if (parent != null) {
-			for (Path stale : OutputFiles.removeStaleTemporaries(parent)) {
-				context.err().println("removed " + stale + ", left by a run that was killed before it finished");
-			}
-		}
 	}
 
 	/**

@@ -1,6 +1,5 @@
 package org.phos.workbench.internal.cli.commands;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -10,12 +9,12 @@ import org.phos.workbench.cli.Command;
 import org.phos.workbench.cli.CommandContext;
 import org.phos.workbench.cli.CommandFailedException;
 import org.phos.workbench.cli.ExitCode;
-import org.phos.workbench.cli.Main;
 import org.phos.workbench.cli.Option;
 import org.phos.workbench.cli.ParsedArguments;
 import org.phos.workbench.cli.Positional;
 import org.phos.workbench.cli.ValueParser;
 import org.phos.workbench.internal.cli.util.Human;
+import org.phos.workbench.internal.cli.util.Outputs;
 import org.phos.workbench.trace.core.synthetic.SyntheticTraceGenerator;
 import org.phos.workbench.trace.core.synthetic.SyntheticTraceOptions;
 
@@ -66,7 +65,9 @@ public final class GenerateCommand implements Command {
 				number of allocations live (allocating, freeing and reusing addresses), copies small host buffers
 				holding device pointers to the device, launches kernels whose parameters hold pointers, integers and
 				structs, records and waits for events across streams, synchronizes, and launches graphs. The same
-				options give the same file, byte for byte.""";
+				options give the same file, byte for byte. FILE is written under a temporary name and moved into
+				place when complete; it may not be a symbolic link, a device or a FIFO (docs/cli.md, "How outputs
+				are written").""";
 	}
 
 	@Override
@@ -89,27 +90,19 @@ public final class GenerateCommand implements Command {
 	@Override
 	public int run(ParsedArguments args, CommandContext context) throws CommandFailedException {
 		Path out = args.get(OUT);
-		InputFiles.checkWritable(out, "--out");
+		Outputs.check(out, "--out", List.of(), context);
 		SyntheticTraceOptions options = new SyntheticTraceOptions(args.get(LAUNCHES),
 				args.get(ALLOCATIONS).intValue(), args.get(STREAMS).intValue(), args.get(THREADS).intValue(),
 				args.get(FUNCTIONS).intValue(), args.get(GRAPH_EVERY).intValue(), DEFAULTS.payloadLimit(),
 				!args.get(NO_GPU_TIMING), args.get(COMPRESS), args.get(SEED));
-		Path temporary = InputFiles.temporaryNextTo(out);
 		long started = System.nanoTime();
 		SyntheticTraceGenerator.Result result;
 		IProgressMonitor monitor = context.progress();
 		try {
-			result = SyntheticTraceGenerator.generate(temporary, options, monitor);
-		} catch (IOException e) {
-			InputFiles.deleteQuietly(temporary);
-			throw new CommandFailedException("cannot write " + out + ": " + Main.describe(e), e);
-		} catch (RuntimeException | Error e) {
-			InputFiles.deleteQuietly(temporary);
-			throw e;
+			result = Outputs.write(out, temporary -> SyntheticTraceGenerator.generate(temporary, options, monitor));
 		} finally {
 			monitor.done();
 		}
-		InputFiles.moveIntoPlace(temporary, out);
 		double seconds = (System.nanoTime() - started) / 1e9;
 		context.out().printf(Locale.ROOT, "generated %s: %s events, %s launches, %s in %.2f s (seed %d)%n", out,
 				Human.count(result.events()), Human.count(result.launches()), Human.bytes(result.bytes()), seconds,

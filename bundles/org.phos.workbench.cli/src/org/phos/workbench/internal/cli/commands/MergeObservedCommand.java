@@ -1,6 +1,5 @@
 package org.phos.workbench.internal.cli.commands;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -12,11 +11,11 @@ import org.phos.workbench.cli.Command;
 import org.phos.workbench.cli.CommandContext;
 import org.phos.workbench.cli.CommandFailedException;
 import org.phos.workbench.cli.ExitCode;
-import org.phos.workbench.cli.Main;
 import org.phos.workbench.cli.Option;
 import org.phos.workbench.cli.ParsedArguments;
 import org.phos.workbench.cli.Positional;
 import org.phos.workbench.cli.ValueParser;
+import org.phos.workbench.internal.cli.util.Outputs;
 import org.phos.workbench.speculation.core.instrument.ObservedTraceWriter;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.ObservedAccess;
@@ -51,7 +50,9 @@ public final class MergeObservedCommand implements Command {
 				(any .phos file with ObservedBatch chunks: the sanitizer tool's <trace>.observed.phos, or a trace
 				instrumented by the PTX replay). Observations of a tool that a side file provides replace the trace's
 				own observations of that tool. Each observed launch index is checked against TRACE: it must be a
-				launch event, so a side file recorded in another run is refused.""";
+				launch event, so a side file recorded in another run is refused. FILE is written under a temporary
+				name and moved into place when complete; it may not be TRACE or a SIDE file, a symbolic link, a
+				device or a FIFO (docs/cli.md, "How outputs are written").""";
 	}
 
 	@Override
@@ -75,7 +76,11 @@ public final class MergeObservedCommand implements Command {
 		List<String> names = args.positionals();
 		Path tracePath = Path.of(names.get(0));
 		Path out = args.get(OUT);
-		InputFiles.checkWritable(out, "--out");
+		List<Path> inputs = new ArrayList<>();
+		for (String name : names) {
+			inputs.add(Path.of(name));
+		}
+		Outputs.check(out, "--out", inputs, context);
 		Trace trace = TraceLoader.load(tracePath, context).trace();
 		List<ObservedAccess> observed = new ArrayList<>();
 		Set<String> tools = new LinkedHashSet<>();
@@ -97,14 +102,10 @@ public final class MergeObservedCommand implements Command {
 			throw new CommandFailedException("no observed accesses in " + String.join(", ", names.subList(1,
 					names.size())) + ": nothing to merge");
 		}
-		Path temporary = InputFiles.temporaryNextTo(out);
-		try {
+		Outputs.write(out, temporary -> {
 			ObservedTraceWriter.write(trace, observed, temporary);
-		} catch (IOException e) {
-			InputFiles.deleteQuietly(temporary);
-			throw new CommandFailedException("cannot write " + out + ": " + Main.describe(e), e);
-		}
-		InputFiles.moveIntoPlace(temporary, out);
+			return null;
+		});
 		context.out().printf(Locale.ROOT, "wrote %s: %d events, %d observed accesses from %s%n", out,
 				trace.eventCount(), observed.size(), String.join(", ", tools));
 		return ExitCode.OK;

@@ -104,7 +104,11 @@ public final class OutputFile implements AutoCloseable {
         }
     }
 
-    /** Where the bytes go until {@link #commit()}; closing it only flushes (commit closes the file). */
+    /**
+     * Where the bytes go until {@link #commit()}; closing it only flushes (commit closes the file). A writer that
+     * takes a path instead of a stream (the trace writer) is given {@link #temporary()}: it opens and fills the same
+     * file, and {@link #commit()} then syncs and renames it.
+     */
     public OutputStream stream() {
         return stream;
     }

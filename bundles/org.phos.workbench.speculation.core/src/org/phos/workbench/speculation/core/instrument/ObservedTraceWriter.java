@@ -1,7 +1,6 @@
 package org.phos.workbench.speculation.core.instrument;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.HashSet;
@@ -34,7 +33,9 @@ public final class ObservedTraceWriter {
 	/**
 	 * @param trace the recorded trace
 	 * @param observed the new observations
-	 * @param out the file to write (replaced; must not be the trace's own file while it is mapped)
+	 * @param out the file to write, created or truncated and written in place: callers write it under a temporary
+	 *            name and rename it when complete ({@code org.phos.workbench.cr.core.io.OutputFile}, as
+	 *            {@code merge-observed} and the PTX instrumentation do), and never give the trace's own file
 	 * @throws IOException when writing fails
 	 */
 	public static void write(Trace trace, Collection<ObservedAccess> observed, Path out) throws IOException {
@@ -42,8 +43,7 @@ public final class ObservedTraceWriter {
 		for (ObservedAccess a : observed) {
 			tools.add(a.tool());
 		}
-		Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
-		try (TraceWriter w = TraceWriter.create(tmp, trace.header(), COMPRESSED)) {
+		try (TraceWriter w = TraceWriter.create(out, trace.header(), COMPRESSED)) {
 			for (ModuleInfo m : trace.modules()) {
 				w.module(m);
 			}
@@ -69,6 +69,5 @@ public final class ObservedTraceWriter {
 				w.droppedEvents(end.droppedEvents());
 			}
 		}
-		Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
 	}
 }
