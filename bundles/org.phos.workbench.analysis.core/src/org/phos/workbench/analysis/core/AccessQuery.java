@@ -2,7 +2,6 @@ package org.phos.workbench.analysis.core;
 
 import java.util.List;
 
-import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.trace.core.Trace;
 
 /**
@@ -33,10 +32,5 @@ public record AccessQuery(Trace trace, int launch, List<String> engines, List<St
 	/** @return the query for the default engines and every tool */
 	public static AccessQuery of(Trace trace, int launch) {
 		return new AccessQuery(trace, launch, List.of(), List.of());
-	}
-
-	/** @return a tool list of one, or all when null */
-	static List<String> tools(@Nullable String tool) {
-		return tool == null ? List.of() : List.of(tool);
 	}
 }

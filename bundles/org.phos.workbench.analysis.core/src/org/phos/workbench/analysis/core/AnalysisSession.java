@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.WeakHashMap;
-import java.util.regex.Pattern;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.NullProgressMonitor;
@@ -524,10 +523,5 @@ public final class AnalysisSession {
 			}
 			return order;
 		}
-	}
-
-	/** @return a kernel name pattern that matches everything (for callers building filters) */
-	static Pattern any() {
-		return Pattern.compile("");
 	}
 }
