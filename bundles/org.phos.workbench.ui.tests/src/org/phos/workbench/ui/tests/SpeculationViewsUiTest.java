@@ -1,0 +1,241 @@
+package org.phos.workbench.ui.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.swt.graphics.Rectangle;
+import org.eclipse.swt.widgets.Label;
+import org.eclipse.swt.widgets.Shell;
+import org.eclipse.swt.widgets.Table;
+import org.eclipse.swt.widgets.TableItem;
+import org.eclipse.ui.IWorkbenchPage;
+import org.eclipse.ui.IWorkbenchWindow;
+import org.eclipse.ui.PlatformUI;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phos.workbench.cli.BuiltinCommands;
+import org.phos.workbench.cli.Main;
+import org.phos.workbench.internal.ui.TracesView;
+import org.phos.workbench.internal.ui.accesses.AccessesView;
+import org.phos.workbench.internal.ui.accuracy.AccuracyView;
+import org.phos.workbench.trace.core.FunctionInfo;
+import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.TraceLoadResult;
+import org.phos.workbench.trace.core.TraceReader;
+import org.phos.workbench.ui.model.LaunchSelection;
+import org.phos.workbench.ui.model.LoadedTrace;
+
+/**
+ * The speculation views on real sample traces, checked against the command line ({@code workbench validate}) run
+ * in-process: the views must never disagree with it.
+ */
+class SpeculationViewsUiTest {
+    private static final List<String> ENGINES = List.of("best", "phos");
+    private IWorkbenchWindow window;
+    private Shell shell;
+    private UiRobot robot;
+
+    @BeforeEach
+    void bringWindowToFront() {
+        window = PlatformUI.getWorkbench().getWorkbenchWindows()[0];
+        shell = window.getShell();
+        robot = new UiRobot(shell.getDisplay());
+        shell.forceActive();
+        robot.waitUntil("the workbench window is visible", shell::isVisible);
+        robot.spin(200);
+    }
+
+    static Path sample(String name) {
+        Path dir = Path.of(System.getProperty("user.dir"));
+        for (Path d = dir; d != null; d = d.getParent()) {
+            Path p = d.resolve("sample-traces").resolve(name);
+            if (Files.isRegularFile(p)) {
+                return p;
+            }
+        }
+        throw new AssertionError("sample trace " + name + " not found above " + dir);
+    }
+
+    static LoadedTrace load(String name) throws Exception {
+        Path file = sample(name);
+        TraceLoadResult r = TraceReader.read(file, null);
+        return new LoadedTrace(file, r.trace(), r.warnings(), r.anomalies());
+    }
+
+    /** {@code workbench validate FILE --engine best,phos --csv OUT}, in-process; rows keyed "engine|kernel". */
+    static Map<String, Map<String, String>> validateCsv(Path trace, Path dir) throws Exception {
+        Path csv = dir.resolve("validate.csv");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new Main(BuiltinCommands.all()).run(new String[] { "validate", trace.toString(), "--engine",
+                String.join(",", ENGINES), "--csv", csv.toString() }, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), false);
+        assertEquals(0, code, "validate failed: " + err.toString(StandardCharsets.UTF_8));
+        List<String> lines = Files.readAllLines(csv);
+        String[] head = lines.get(0).split(",");
+        Map<String, Map<String, String>> rows = new HashMap<>();
+        List<String> reported = new ArrayList<>(); // the CSV names engines by their expansion, in the order asked
+        for (String line : lines.subList(1, lines.size())) {
+            List<String> cells = csvCells(line);
+            Map<String, String> row = new HashMap<>();
+            for (int i = 0; i < head.length; i++) {
+                row.put(head[i], cells.get(i));
+            }
+            if (!reported.contains(row.get("engine"))) {
+                reported.add(row.get("engine"));
+            }
+            rows.put(ENGINES.get(reported.indexOf(row.get("engine"))) + "|" + row.get("function_id"), row);
+        }
+        return rows;
+    }
+
+    private static List<String> csvCells(String line) {
+        List<String> cells = new ArrayList<>();
+        StringBuilder b = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == '"') {
+                if (quoted && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    b.append('"');
+                    i++;
+                } else {
+                    quoted = !quoted;
+                }
+            } else if (c == ',' && !quoted) {
+                cells.add(b.toString());
+                b.setLength(0);
+            } else {
+                b.append(c);
+            }
+        }
+        cells.add(b.toString());
+        return cells;
+    }
+
+    private static int firstLaunchOf(Trace t, String kernel) {
+        for (int l = 0; l < t.launchCount(); l++) {
+            FunctionInfo f = t.functionById(t.functionId(t.launchEvent(l)));
+            if (f != null && f.displayName().contains(kernel)) {
+                return l;
+            }
+        }
+        throw new AssertionError("no launch of " + kernel);
+    }
+
+    private static String[] verdictLabels() {
+        return new String[] { "exact", "over-approximated", "missed-read", "missed-write", "wrong-direction" };
+    }
+
+    private static String csvColumn(String label) {
+        return switch (label) {
+        case "over-approximated" -> "over_approximated";
+        case "missed-read" -> "missed_read";
+        case "missed-write" -> "missed_write";
+        case "wrong-direction" -> "wrong_direction";
+        default -> label;
+        };
+    }
+
+    @Test
+    void accessesShowTheCommandLinesVerdictsPerAllocationAndEngine(@TempDir Path dir) throws Exception {
+        LoadedTrace cuda = load("cuda-suite.phos");
+        Map<String, Map<String, String>> cli = validateCsv(cuda.file(), dir);
+        Trace t = cuda.trace();
+        int launch = firstLaunchOf(t, "indirect_sum");
+        int function = t.functionId(t.launchEvent(launch));
+        // the sample is interesting only if the engines disagree on this kernel (the CLI says so, not this test)
+        assertNotEquals(cli.get("best|" + function).get("missed_read"), cli.get("phos|" + function).get("missed_read"),
+                "best and phos should differ in missed reads on indirect_sum according to validate");
+        assertEquals("1", cli.get("phos|" + function).get("launches"), "indirect_sum is launched once");
+
+        IWorkbenchPage page = window.getActivePage();
+        AccessesView view = (AccessesView) page.showView(AccessesView.ID);
+        view.show(cuda, launch);
+        Table table = robot.findByData(shell, Table.class, TracesView.ROLE, "accesses");
+        robot.waitUntil("the Accesses view lists the allocations of launch " + launch, () -> table.getItemCount() > 0,
+                java.time.Duration.ofSeconds(60));
+        Label header = robot.findByData(shell, Label.class, TracesView.ROLE, "accesses-header");
+        assertTrue(header.getText().startsWith("Launch " + launch + " of cuda-suite.phos: "), header.getText());
+        assertTrue(header.getText().contains("indirect_sum"), header.getText());
+
+        List<String> columns = new ArrayList<>();
+        for (var c : table.getColumns()) {
+            columns.add(c.getText());
+        }
+        for (String engine : ENGINES) {
+            int col = columns.indexOf(engine);
+            assertTrue(col > 0, "a verdict column for " + engine + " in " + columns);
+            Map<String, Integer> counts = new HashMap<>();
+            for (TableItem item : table.getItems()) {
+                String v = item.getText(col).replace(" (indirect)", "");
+                counts.merge(v, 1, Integer::sum);
+            }
+            for (String label : verdictLabels()) {
+                assertEquals(Long.parseLong(cli.get(engine + "|" + function).get(csvColumn(label))),
+                        (long) counts.getOrDefault(label, 0),
+                        engine + " " + label + " allocations in the Accesses view vs validate --csv: " + counts);
+            }
+        }
+        // a real click on a row selects it (and the bar column is painted without error)
+        Rectangle r = table.getItem(0).getBounds(0);
+        robot.click(table, r.x + 5, r.y + r.height / 2);
+        robot.waitUntil("the first row is selected by the click", () -> table.getSelectionIndex() == 0);
+        robot.screenshot(shell, "accesses-cuda-suite-indirect_sum");
+    }
+
+    @Test
+    void accuracyTotalsEqualValidateAndAnUnsafeClickSelectsTheLaunch(@TempDir Path dir) throws Exception {
+        for (String name : List.of("cuda-suite.phos", "pytorch-train.phos")) {
+            LoadedTrace loaded = load(name);
+            Map<String, Map<String, String>> cli = validateCsv(loaded.file(), dir);
+            IWorkbenchPage page = window.getActivePage();
+            AccuracyView view = (AccuracyView) page.showView(AccuracyView.ID);
+            view.show(loaded);
+            Table table = robot.findByData(shell, Table.class, TracesView.ROLE, "accuracy");
+            robot.waitUntil("the Accuracy view shows the engines on " + name,
+                    () -> table.getItemCount() == ENGINES.size() && view.trace() == loaded,
+                    java.time.Duration.ofSeconds(120));
+            for (int i = 0; i < ENGINES.size(); i++) {
+                TableItem item = table.getItem(i);
+                Map<String, String> row = cli.get(ENGINES.get(i) + "|-1");
+                assertEquals(ENGINES.get(i), item.getText(0).split(" ")[0]);
+                assertEquals(row.get("engine"), item.getData(), "the engine the CLI names");
+                assertEquals(row.get("launches"), item.getText(1), name + " " + ENGINES.get(i) + " launches");
+                assertEquals(row.get("unsafe_launches"), item.getText(2), name + " " + ENGINES.get(i) + " unsafe");
+                assertEquals(row.get("excluded_launches"), item.getText(7), name + " " + ENGINES.get(i) + " excluded");
+            }
+            robot.screenshot(shell, "accuracy-" + name.replace(".phos", ""));
+
+            Table unsafe = robot.findByData(shell, Table.class, TracesView.ROLE, "unsafe");
+            long unsafeTotal = 0;
+            for (String e : ENGINES) {
+                unsafeTotal += Long.parseLong(cli.get(e + "|-1").get("unsafe_launches"));
+            }
+            if (unsafeTotal > 0) {
+                assertTrue(unsafe.getItem(0).getData() instanceof LaunchSelection);
+                AccessesView accesses = (AccessesView) page.showView(AccessesView.ID, null, IWorkbenchPage.VIEW_VISIBLE);
+                page.activate(view);
+                Rectangle r = unsafe.getItem(0).getBounds(1);
+                robot.click(unsafe, r.x + 5, r.y + r.height / 2);
+                LaunchSelection expected = (LaunchSelection) unsafe.getItem(0).getData();
+                robot.waitUntil("a click on an unsafe launch shows it in Accesses",
+                        () -> expected.equals(accesses.shown()));
+            } else {
+                assertEquals("(none)", unsafe.getItem(0).getText(0), name + ": validate reports no unsafe launch");
+            }
+        }
+    }
+}
