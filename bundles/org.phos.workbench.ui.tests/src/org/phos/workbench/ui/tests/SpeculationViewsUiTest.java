@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.eclipse.swt.SWT;
 import org.eclipse.swt.graphics.Rectangle;
 import org.eclipse.swt.widgets.Label;
 import org.eclipse.swt.widgets.Shell;
@@ -30,6 +31,7 @@ import org.phos.workbench.cli.Main;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.internal.ui.accesses.AccessesView;
 import org.phos.workbench.internal.ui.accuracy.AccuracyView;
+import org.phos.workbench.internal.ui.kernels.KernelsView;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.TraceLoadResult;
@@ -237,5 +239,81 @@ class SpeculationViewsUiTest {
                 assertEquals("(none)", unsafe.getItem(0).getText(0), name + ": validate reports no unsafe launch");
             }
         }
+    }
+
+    private static String percent(long part, long whole) {
+        return whole == 0 ? "100.00%" : String.format(java.util.Locale.ROOT, "%.2f%%", 100.0 * part / whole);
+    }
+
+    @Test
+    void kernelsAgreeWithValidateSortAndEnterOnARowShowsTheFirstLaunchInAccesses(@TempDir Path dir)
+            throws Exception {
+        LoadedTrace cuda = load("cuda-suite.phos");
+        Map<String, Map<String, String>> cli = validateCsv(cuda.file(), dir);
+        Trace t = cuda.trace();
+        IWorkbenchPage page = window.getActivePage();
+        AccessesView accesses = (AccessesView) page.showView(AccessesView.ID);
+        KernelsView kernels = (KernelsView) page.showView(KernelsView.ID);
+        kernels.show(cuda);
+        Table table = robot.findByData(shell, Table.class, TracesView.ROLE, "kernels");
+        robot.waitUntil("the Kernels view lists the kernels of cuda-suite", () -> table.getItemCount() > 1,
+                java.time.Duration.ofSeconds(60));
+        List<String> columns = new ArrayList<>();
+        for (var c : table.getColumns()) {
+            columns.add(c.getText());
+        }
+        int checked = 0;
+        for (TableItem item : table.getItems()) {
+            int l = firstLaunchOf(t, item.getText(0));
+            int function = t.functionId(t.launchEvent(l));
+            for (String e : ENGINES) {
+                Map<String, String> row = cli.get(e + "|" + function);
+                if (row == null || "0".equals(row.get("launches"))) {
+                    continue;
+                }
+                assertEquals(row.get("unsafe_launches"), item.getText(columns.indexOf(e + " unsafe")), item.getText(0));
+                assertEquals(percent(Long.parseLong(row.get("useful_bytes")), Long.parseLong(row.get("speculated_bytes"))),
+                        item.getText(columns.indexOf(e + " precision")), e + " precision of " + item.getText(0));
+                assertEquals(percent(Long.parseLong(row.get("read_pairs_recalled")), Long.parseLong(row.get("read_pairs"))),
+                        item.getText(columns.indexOf(e + " read recall")), e + " read recall of " + item.getText(0));
+                checked++;
+            }
+        }
+        assertTrue(checked >= 2, "kernels compared with validate: " + checked);
+
+        // a click on the header "Launches" sorts by it, most launched first
+        int col = columns.indexOf("Launches");
+        int x = table.getColumn(0).getWidth() + table.getColumn(col).getWidth() / 2;
+        // on GTK the header lies above the client area's origin (client y is negative)
+        int y = Math.min(0, table.getClientArea().y) + table.getHeaderHeight() / 2;
+        robot.click(table, x, y);
+        robot.waitUntil("the header click sorts by launches", () -> table.getSortColumn() == table.getColumn(col));
+        long previous = Long.MAX_VALUE;
+        for (TableItem item : table.getItems()) {
+            long v = Long.parseLong(item.getText(col));
+            assertTrue(v <= previous, "descending by launches: " + v + " after " + previous);
+            previous = v;
+        }
+
+        // a double-click on indirect_sum selects its first launch, which Accesses shows
+        int row = -1;
+        for (int i = 0; i < table.getItemCount(); i++) {
+            if (table.getItem(i).getText(0).contains("indirect_sum")) {
+                row = i;
+            }
+        }
+        assertTrue(row >= 0, "a row for indirect_sum");
+        Rectangle r = table.getItem(row).getBounds(0);
+        // a click on the row, then Enter: the table's default selection (as a double-click; posted double-clicks
+        // do not reach GTK as one under Xvfb)
+        robot.click(table, r.x + 10, r.y + r.height / 2);
+        robot.key(SWT.CR);
+        LaunchSelection expected = new LaunchSelection(cuda, firstLaunchOf(t, "indirect_sum"));
+        robot.waitUntil("Enter on the row shows launch " + expected.launch() + " in Accesses",
+                () -> expected.equals(accesses.shown()));
+        Table acc = robot.findByData(shell, Table.class, TracesView.ROLE, "accesses");
+        robot.waitUntil("Accesses lists the launch's allocations", () -> acc.getItemCount() > 0,
+                java.time.Duration.ofSeconds(60));
+        robot.screenshot(shell, "kernels-cuda-suite");
     }
 }

@@ -80,9 +80,9 @@ public final class AccessesView extends ViewPart {
 		table.addListener(SWT.EraseItem, this::eraseBar);
 		table.addListener(SWT.PaintItem, this::paintBar);
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(table);
-		Label legend = new Label(parent, SWT.NONE);
-		legend.setText("Bar: useful bytes (speculated and observed) | over-speculated (wasted) | missed (observed, "
-				+ "not speculated), scaled to the allocation.");
+		Label legend = new Label(parent, SWT.WRAP);
+		legend.setText("Bytes bar, scaled to the allocation: green useful (speculated and observed), amber "
+				+ "over-speculated (wasted), red missed (observed, not speculated).");
 		GridDataFactory.fillDefaults().grab(true, false).applyTo(legend);
 		contributeToolbar();
 		rebuildColumns();
@@ -129,14 +129,16 @@ public final class AccessesView extends ViewPart {
 			for (TableColumn c : table.getColumns()) {
 				c.dispose();
 			}
-			column("Allocation", SWT.LEFT, 130);
-			column("Size", SWT.RIGHT, 90);
-			column("Kind", SWT.LEFT, 70);
+			column("Allocation", SWT.LEFT, 120);
+			column("Size", SWT.RIGHT, 75);
+			column("Kind", SWT.LEFT, 55);
 			for (String e : engines) {
-				column(e, SWT.LEFT, 130).setToolTipText("verdict of engine " + e);
-				column(e + " spec / obs", SWT.RIGHT, 150).setToolTipText(
+				column(e, SWT.LEFT, 140).setToolTipText("verdict of engine " + e);
+				column(e + " spec/obs", SWT.RIGHT, 110).setToolTipText(
 						"bytes engine " + e + " speculated / bytes observed");
-				TableColumn bar = column(e + " bar", SWT.LEFT, 160);
+				TableColumn bar = column(e + " bytes", SWT.LEFT, 110);
+				bar.setToolTipText("useful (green), over-speculated (amber) and missed (red) bytes of engine " + e
+						+ ", scaled to the allocation");
 				bar.setData("bar", e);
 			}
 		} finally {

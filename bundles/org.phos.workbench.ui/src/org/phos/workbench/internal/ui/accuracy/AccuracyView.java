@@ -61,12 +61,12 @@ public final class AccuracyView extends ViewPart {
 		header.setData(TracesView.ROLE, "accuracy-header");
 		header.setText("Open a trace with observed accesses to see how accurately each engine speculates.");
 		GridDataFactory.fillDefaults().grab(true, false).applyTo(header);
-		engineTable = table("accuracy", "Engine:150:L", "Launches:80", "Unsafe:70", "Write recall:100",
-				"Read recall:100", "Precision:90", "Uncovered:90", "Excluded:80");
+		engineTable = table("accuracy", "Engine:120:L", "Launches:75", "Unsafe:65", "Write recall:95",
+				"Read recall:95", "Precision:85", "Uncovered:85", "Excluded:80");
 		GridDataFactory.fillDefaults().grab(true, false).hint(SWT.DEFAULT, 110).applyTo(engineTable);
 		Label unsafe = new Label(parent, SWT.NONE);
 		unsafe.setText("Unsafe launches (a write not speculated as written); click one to select it:");
-		unsafeTable = table("unsafe", "Engine:150:L", "Launch:70", "Kernel:300:L", "Unsafe allocations:140");
+		unsafeTable = table("unsafe", "Engine:120:L", "Launch:70", "Kernel:330:L", "Unsafe allocations:140");
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(unsafeTable);
 		unsafeTable.addListener(SWT.Selection, e -> {
 			if (e.item instanceof TableItem item && item.getData() instanceof LaunchSelection s) {
@@ -172,18 +172,25 @@ public final class AccuracyView extends ViewPart {
 		header.setText(String.format(Locale.ROOT, "%s: %d of %d launches observed (%d records by %s)%ntruth: %s",
 				result.trace().name(), report.observedLaunches(), t.launchCount(), report.observedEntries(),
 				String.join(", ", report.tools()), report.reliability().summary()));
+		List<String> expansions = new ArrayList<>();
 		for (int i = 0; i < report.engines().size(); i++) {
 			EngineValidation e = report.engines().get(i);
 			String asked = result.engines().get(i);
 			Accuracy a = e.total();
 			TableItem item = new TableItem(engineTable, SWT.NONE);
 			item.setData(e.engine());
-			item.setText(new String[] { asked.equals(e.engine()) ? asked : asked + " (" + e.engine() + ")", Long.toString(a.launches()), Long.toString(a.unsafeLaunches()),
+			if (!asked.equals(e.engine())) {
+				expansions.add(asked + " = " + e.engine());
+			}
+			item.setText(new String[] { asked, Long.toString(a.launches()), Long.toString(a.unsafeLaunches()),
 					share(a, a.writeRecall()), share(a, a.readRecall()), share(a, a.bytePrecision()),
 					Long.toString(e.launchesNotCovered()), Long.toString(a.excludedLaunches()) });
 			if (a.unsafeLaunches() > 0) {
 				item.setForeground(2, SpeculationTheme.color("missed-write"));
 			}
+		}
+		if (!expansions.isEmpty()) {
+			header.setText(header.getText() + "\nengines: " + String.join("; ", expansions));
 		}
 		for (String engine : result.engines()) {
 			TreeMap<Integer, Integer> unsafe = new TreeMap<>();
