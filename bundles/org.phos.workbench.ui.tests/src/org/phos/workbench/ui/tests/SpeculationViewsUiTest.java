@@ -182,8 +182,16 @@ class SpeculationViewsUiTest {
             assertTrue(col > 0, "a verdict column for " + engine + " in " + columns);
             Map<String, Integer> counts = new HashMap<>();
             for (TableItem item : table.getItems()) {
-                String v = item.getText(col).replace(" (indirect)", "");
+                String v = item.getText(col).replace("*", "");
                 counts.merge(v, 1, Integer::sum);
+                if (!v.equals("-")) {
+                    // each verdict in its own theme colour, distinct from the table's text colour
+                    var colour = org.phos.workbench.internal.ui.accuracy.SpeculationTheme.verdict(
+                            org.phos.workbench.speculation.core.validate.AccessVerdict.valueOf(
+                                    v.toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
+                    assertEquals(colour, item.getForeground(col), engine + " " + v + " colour");
+                    assertNotEquals(table.getForeground(), colour, "verdict colour differs from text colour");
+                }
             }
             for (String label : verdictLabels()) {
                 assertEquals(Long.parseLong(cli.get(engine + "|" + function).get(csvColumn(label))),
@@ -195,7 +203,7 @@ class SpeculationViewsUiTest {
         Rectangle r = table.getItem(0).getBounds(0);
         robot.click(table, r.x + 5, r.y + r.height / 2);
         robot.waitUntil("the first row is selected by the click", () -> table.getSelectionIndex() == 0);
-        robot.screenshot(shell, "accesses-cuda-suite-indirect_sum");
+        zoomedScreenshot(view, "accesses-cuda-suite-indirect_sum");
     }
 
     @Test
@@ -219,7 +227,15 @@ class SpeculationViewsUiTest {
                 assertEquals(row.get("unsafe_launches"), item.getText(2), name + " " + ENGINES.get(i) + " unsafe");
                 assertEquals(row.get("excluded_launches"), item.getText(7), name + " " + ENGINES.get(i) + " excluded");
             }
-            robot.screenshot(shell, "accuracy-" + name.replace(".phos", ""));
+            zoomedScreenshot(view, "accuracy-" + name.replace(".phos", ""));
+            // the Accesses view on the first judged launch of this trace, for a look
+            var result = org.phos.workbench.internal.ui.accuracy.Validations.cached(loaded, ENGINES);
+            int firstEvent = result.verdicts().keySet().stream().mapToInt(Integer::intValue).min().orElseThrow();
+            AccessesView acc = (AccessesView) page.showView(AccessesView.ID);
+            acc.show(loaded, loaded.trace().launchIndex(firstEvent));
+            Table accTable = robot.findByData(shell, Table.class, TracesView.ROLE, "accesses");
+            robot.waitUntil("Accesses shows a launch of " + name, () -> accTable.getItemCount() > 0);
+            zoomedScreenshot(acc, "accesses-" + name.replace(".phos", ""));
 
             Table unsafe = robot.findByData(shell, Table.class, TracesView.ROLE, "unsafe");
             long unsafeTotal = 0;
@@ -239,6 +255,18 @@ class SpeculationViewsUiTest {
                 assertEquals("(none)", unsafe.getItem(0).getText(0), name + ": validate reports no unsafe launch");
             }
         }
+    }
+
+    /** A screenshot of {@code view} maximized in the window (as a researcher would look at it), then restored. */
+    private void zoomedScreenshot(org.eclipse.ui.IViewPart view, String name) throws Exception {
+        IWorkbenchPage page = window.getActivePage();
+        var ref = page.getReference(view);
+        page.activate(view);
+        page.toggleZoom(ref);
+        robot.spin(300);
+        robot.screenshot(shell, name);
+        page.toggleZoom(ref);
+        robot.spin(200);
     }
 
     private static String percent(long part, long whole) {
@@ -314,6 +342,6 @@ class SpeculationViewsUiTest {
         Table acc = robot.findByData(shell, Table.class, TracesView.ROLE, "accesses");
         robot.waitUntil("Accesses lists the launch's allocations", () -> acc.getItemCount() > 0,
                 java.time.Duration.ofSeconds(60));
-        robot.screenshot(shell, "kernels-cuda-suite");
+        zoomedScreenshot(kernels, "kernels-cuda-suite");
     }
 }

@@ -82,7 +82,8 @@ public final class AccessesView extends ViewPart {
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(table);
 		Label legend = new Label(parent, SWT.WRAP);
 		legend.setText("Bytes bar, scaled to the allocation: green useful (speculated and observed), amber "
-				+ "over-speculated (wasted), red missed (observed, not speculated).");
+				+ "over-speculated (wasted), red missed (observed, not speculated). * the engine reached the allocation only "
+				+ "through stored pointers.");
 		GridDataFactory.fillDefaults().grab(true, false).applyTo(legend);
 		contributeToolbar();
 		rebuildColumns();
@@ -133,8 +134,10 @@ public final class AccessesView extends ViewPart {
 			column("Size", SWT.RIGHT, 75);
 			column("Kind", SWT.LEFT, 55);
 			for (String e : engines) {
-				column(e, SWT.LEFT, 140).setToolTipText("verdict of engine " + e);
-				column(e + " spec/obs", SWT.RIGHT, 110).setToolTipText(
+				TableColumn verdict = column(e, SWT.LEFT, 140);
+				verdict.setToolTipText("verdict of engine " + e);
+				verdict.setData("verdict", e);
+				column(e + " spec/obs", SWT.RIGHT, 130).setToolTipText(
 						"bytes engine " + e + " speculated / bytes observed");
 				TableColumn bar = column(e + " bytes", SWT.LEFT, 110);
 				bar.setToolTipText("useful (green), over-speculated (amber) and missed (red) bytes of engine " + e
@@ -271,7 +274,7 @@ public final class AccessesView extends ViewPart {
 				if (v == null) {
 					item.setText(col, "-");
 				} else {
-					item.setText(col, v.verdict().label() + (v.indirect() ? " (indirect)" : ""));
+					item.setText(col, v.verdict().label() + (v.indirect() ? "*" : ""));
 					item.setForeground(col, SpeculationTheme.verdict(v.verdict()));
 					item.setText(col + 1, v.speculatedBytes() + " / " + v.observedBytes());
 				}
@@ -289,13 +292,35 @@ public final class AccessesView extends ViewPart {
 		return engine instanceof String s ? r.verdicts.get(s) : null;
 	}
 
+	/** The verdict of a verdict column's cell, which is painted here in its colour (GTK ignores cell colours). */
+	private @Nullable AllocationVerdict verdictCell(Event e) {
+		if (e.index < 3 || !(e.item instanceof TableItem item) || !(item.getData() instanceof Row r)) {
+			return null;
+		}
+		Object engine = table.getColumn(e.index).getData("verdict");
+		return engine instanceof String s ? r.verdicts.get(s) : null;
+	}
+
 	private void eraseBar(Event e) {
-		if (barVerdict(e) != null) {
+		if (barVerdict(e) != null || verdictCell(e) != null) {
 			e.detail &= ~SWT.FOREGROUND;
 		}
 	}
 
 	private void paintBar(Event e) {
+		AllocationVerdict cell = verdictCell(e);
+		if (cell != null) {
+			TableItem item = (TableItem) e.item;
+			Color old = e.gc.getForeground();
+			boolean selected = (e.detail & SWT.SELECTED) != 0;
+			e.gc.setForeground(selected ? table.getDisplay().getSystemColor(SWT.COLOR_LIST_SELECTION_TEXT)
+					: SpeculationTheme.verdict(cell.verdict()));
+			String text = item.getText(e.index);
+			int h = e.gc.textExtent(text).y;
+			e.gc.drawText(text, e.x + 4, e.y + (e.height - h) / 2, true);
+			e.gc.setForeground(old);
+			return;
+		}
 		AllocationVerdict v = barVerdict(e);
 		if (v == null) {
 			return;

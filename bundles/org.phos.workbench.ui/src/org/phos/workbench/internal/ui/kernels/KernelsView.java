@@ -82,13 +82,13 @@ public final class KernelsView extends ViewPart {
 			}
 		});
 		column("Kernel", SWT.LEFT, 260);
-		column("Launches", SWT.RIGHT, 75);
-		column("GPU time", SWT.RIGHT, 90);
+		column("Launches", SWT.RIGHT, 95);
+		column("GPU time", SWT.RIGHT, 95);
 		for (String e : engines) {
-			column(e + " precision", SWT.RIGHT, 110);
-			column(e + " read recall", SWT.RIGHT, 115);
-			column(e + " write recall", SWT.RIGHT, 120);
-			column(e + " unsafe", SWT.RIGHT, 95);
+			column(e + " precision", SWT.RIGHT, 125);
+			column(e + " read recall", SWT.RIGHT, 130);
+			column(e + " write recall", SWT.RIGHT, 135);
+			column(e + " unsafe", SWT.RIGHT, 105);
 		}
 		getSite().setSelectionProvider(provider);
 		Action copy = new Action("Copy") {
