@@ -344,4 +344,99 @@ class SpeculationViewsUiTest {
                 java.time.Duration.ofSeconds(60));
         zoomedScreenshot(kernels, "kernels-cuda-suite");
     }
+
+    private static byte[] words(long... values) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(values.length * 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (long v : values) {
+            b.putLong(v);
+        }
+        return b.array();
+    }
+
+    /**
+     * No sample trace has an unsafe launch for any engine, so this one is constructed (as in SpeculationValidatorTest):
+     * a kernel writes through its const pointer (phos: wrong direction) and another writes a managed buffer phos does
+     * not speculate as written (missed write). Written to a .phos file, read back, validated by the CLI.
+     */
+    static Path unsafeTrace(Path dir) throws Exception {
+        long a = 0x7f00_0000_0000L;
+        long b = 0x7f00_0001_0000L;
+        long m = 0x7f00_0010_0000L;
+        var builder = Trace.builder(org.phos.workbench.trace.core.TraceHeader.builder("ui-test", "1").build());
+        long clock = 1000;
+        builder.event(new org.phos.workbench.trace.core.TraceEvent.Alloc(clock++, 0, a, 4096,
+                org.phos.workbench.trace.core.AllocKind.PLAIN, 0));
+        builder.event(new org.phos.workbench.trace.core.TraceEvent.Alloc(clock++, 0, b, 65536,
+                org.phos.workbench.trace.core.AllocKind.PLAIN, 0));
+        builder.event(new org.phos.workbench.trace.core.TraceEvent.Alloc(clock++, 0, m, 4096,
+                org.phos.workbench.trace.core.AllocKind.MANAGED, 0));
+        builder.function(new FunctionInfo(1, 0, "_Z4testPKfPfi", "test(float const*, float*, int)",
+                List.of(new org.phos.workbench.trace.core.ParamInfo(0, 8), new org.phos.workbench.trace.core.ParamInfo(8, 8),
+                        new org.phos.workbench.trace.core.ParamInfo(16, 4))));
+        builder.function(new FunctionInfo(2, 0, "triton_k", "", List.of(new org.phos.workbench.trace.core.ParamInfo(0, 8),
+                new org.phos.workbench.trace.core.ParamInfo(8, 8))));
+        int[] launches = new int[3];
+        byte[][] params = { words(a, b, 7), words(a, b, 7), words(a, m) };
+        int[] functions = { 1, 1, 2 };
+        for (int i = 0; i < 3; i++) {
+            builder.event(new org.phos.workbench.trace.core.TraceEvent.Launch(clock++, 0, functions[i],
+                    new org.phos.workbench.trace.core.Dim3(1, 1, 1), new org.phos.workbench.trace.core.Dim3(32, 1, 1), 0,
+                    0, params[i], 0, 0, org.phos.workbench.trace.core.LaunchKind.PLAIN, 0));
+            launches[i] = 3 + i;
+        }
+        builder.observed(new org.phos.workbench.trace.core.ObservedAccess(launches[0], a,
+                List.of(new org.phos.workbench.trace.core.AddressRange(a, a + 4096)), List.of(), 1, 0, "test-truth"));
+        builder.observed(new org.phos.workbench.trace.core.ObservedAccess(launches[0], b,
+                List.of(new org.phos.workbench.trace.core.AddressRange(b, b + 100)),
+                List.of(new org.phos.workbench.trace.core.AddressRange(b, b + 100)), 1, 1, "test-truth"));
+        builder.observed(new org.phos.workbench.trace.core.ObservedAccess(launches[1], a, List.of(),
+                List.of(new org.phos.workbench.trace.core.AddressRange(a, a + 8)), 0, 1, "test-truth"));
+        builder.observed(new org.phos.workbench.trace.core.ObservedAccess(launches[2], m,
+                List.of(new org.phos.workbench.trace.core.AddressRange(m, m + 16)),
+                List.of(new org.phos.workbench.trace.core.AddressRange(m, m + 16)), 1, 1, "test-truth"));
+        Path file = dir.resolve("unsafe.phos");
+        org.phos.workbench.trace.core.TraceWriter.write(builder.build(), file,
+                org.phos.workbench.trace.core.TraceWriter.Options.DEFAULT);
+        return file;
+    }
+
+    @Test
+    void clickingAnUnsafeLaunchInAccuracyShowsItInAccesses(@TempDir Path dir) throws Exception {
+        Path file = unsafeTrace(dir);
+        TraceLoadResult loadResult = TraceReader.read(file, null);
+        LoadedTrace loaded = new LoadedTrace(file, loadResult.trace(), loadResult.warnings(), loadResult.anomalies());
+        Map<String, Map<String, String>> cli = validateCsv(file, dir);
+        long phosUnsafe = Long.parseLong(cli.get("phos|-1").get("unsafe_launches"));
+        assertTrue(phosUnsafe > 0, "validate finds phos unsafe on the constructed trace: " + cli.get("phos|-1"));
+        IWorkbenchPage page = window.getActivePage();
+        AccessesView accesses = (AccessesView) page.showView(AccessesView.ID, null, IWorkbenchPage.VIEW_VISIBLE);
+        AccuracyView view = (AccuracyView) page.showView(AccuracyView.ID);
+        view.show(loaded);
+        Table table = robot.findByData(shell, Table.class, TracesView.ROLE, "accuracy");
+        robot.waitUntil("Accuracy shows the constructed trace", () -> table.getItemCount() == 2 && view.trace() == loaded,
+                java.time.Duration.ofSeconds(60));
+        assertEquals(Long.toString(phosUnsafe), table.getItem(1).getText(2), "phos unsafe launches as validate says");
+        Table unsafe = robot.findByData(shell, Table.class, TracesView.ROLE, "unsafe");
+        long phosRows = java.util.Arrays.stream(unsafe.getItems()).filter(i -> i.getText(0).equals("phos")).count();
+        assertEquals(phosUnsafe, phosRows, "one row per unsafe phos launch");
+        int last = unsafe.getItemCount() - 1;
+        unsafe.showItem(unsafe.getItem(last));
+        robot.spin(100);
+        LaunchSelection expected = (LaunchSelection) unsafe.getItem(last).getData();
+        Rectangle r = unsafe.getItem(last).getBounds(1);
+        robot.click(unsafe, r.x + 5, r.y + r.height / 2);
+        robot.waitUntil("the click on unsafe launch " + expected.launch() + " shows it in Accesses",
+                () -> expected.equals(accesses.shown()));
+        zoomedScreenshot(view, "accuracy-unsafe-constructed");
+        Table acc = robot.findByData(shell, Table.class, TracesView.ROLE, "accesses");
+        robot.waitUntil("Accesses lists the unsafe launch's allocations", () -> acc.getItemCount() > 0);
+        List<String> columns = new ArrayList<>();
+        for (var c : acc.getColumns()) {
+            columns.add(c.getText());
+        }
+        boolean unsafeShown = java.util.Arrays.stream(acc.getItems()).map(i -> i.getText(columns.indexOf("phos")))
+                .anyMatch(v -> v.startsWith("missed-write") || v.startsWith("wrong-direction"));
+        assertTrue(unsafeShown, "the Accesses view shows phos's unsafe verdict for launch " + expected.launch());
+        zoomedScreenshot(accesses, "accesses-unsafe-constructed");
+    }
 }

@@ -16,6 +16,7 @@ import org.eclipse.jface.viewers.ISelection;
 import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.swt.SWT;
+import org.eclipse.swt.custom.SashForm;
 import org.eclipse.swt.dnd.Clipboard;
 import org.eclipse.swt.dnd.TextTransfer;
 import org.eclipse.swt.dnd.Transfer;
@@ -61,13 +62,17 @@ public final class AccuracyView extends ViewPart {
 		header.setData(TracesView.ROLE, "accuracy-header");
 		header.setText("Open a trace with observed accesses to see how accurately each engine speculates.");
 		GridDataFactory.fillDefaults().grab(true, false).applyTo(header);
-		engineTable = table("accuracy", "Engine:120:L", "Launches:75", "Unsafe:65", "Write recall:95",
+		SashForm sash = new SashForm(parent, SWT.VERTICAL);
+		GridDataFactory.fillDefaults().grab(true, true).applyTo(sash);
+		engineTable = table(sash, "accuracy", "Engine:120:L", "Launches:75", "Unsafe:65", "Write recall:95",
 				"Read recall:95", "Precision:85", "Uncovered:85", "Excluded:80");
-		GridDataFactory.fillDefaults().grab(true, false).hint(SWT.DEFAULT, 110).applyTo(engineTable);
-		Label unsafe = new Label(parent, SWT.NONE);
+		Composite lower = new Composite(sash, SWT.NONE);
+		GridLayoutFactory.fillDefaults().margins(0, 4).applyTo(lower);
+		Label unsafe = new Label(lower, SWT.NONE);
 		unsafe.setText("Unsafe launches (a write not speculated as written); click one to select it:");
-		unsafeTable = table("unsafe", "Engine:120:L", "Launch:70", "Kernel:330:L", "Unsafe allocations:140");
+		unsafeTable = table(lower, "unsafe", "Engine:120:L", "Launch:70", "Kernel:330:L", "Unsafe allocations:140");
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(unsafeTable);
+		sash.setWeights(2, 3);
 		unsafeTable.addListener(SWT.Selection, e -> {
 			if (e.item instanceof TableItem item && item.getData() instanceof LaunchSelection s) {
 				provider.setSelection(new StructuredSelection(s));
@@ -91,8 +96,8 @@ public final class AccuracyView extends ViewPart {
 		getSite().getPage().addSelectionListener(listener);
 	}
 
-	private Table table(String role, String... columns) {
-		Table t = new Table(header.getParent(), SWT.BORDER | SWT.FULL_SELECTION | SWT.SINGLE | SWT.V_SCROLL);
+	private Table table(Composite parent, String role, String... columns) {
+		Table t = new Table(parent, SWT.BORDER | SWT.FULL_SELECTION | SWT.SINGLE | SWT.V_SCROLL);
 		t.setData(TracesView.ROLE, role);
 		t.setHeaderVisible(true);
 		t.setLinesVisible(true);

@@ -81,14 +81,16 @@ public final class KernelsView extends ViewPart {
 				provider.setSelection(new StructuredSelection(new LaunchSelection(trace, r.firstLaunch())));
 			}
 		});
-		column("Kernel", SWT.LEFT, 260);
+		column("Kernel", SWT.LEFT, 330);
 		column("Launches", SWT.RIGHT, 95);
 		column("GPU time", SWT.RIGHT, 95);
-		for (String e : engines) {
-			column(e + " precision", SWT.RIGHT, 125);
-			column(e + " read recall", SWT.RIGHT, 130);
-			column(e + " write recall", SWT.RIGHT, 135);
-			column(e + " unsafe", SWT.RIGHT, 105);
+		// one metric of every engine side by side: precision of best next to precision of phos, and so on
+		String[] metrics = { " precision", " read recall", " write recall", " unsafe" };
+		int[] widths = { 125, 130, 135, 105 };
+		for (int m = 0; m < metrics.length; m++) {
+			for (String e : engines) {
+				column(e + metrics[m], SWT.RIGHT, widths[m]);
+			}
 		}
 		getSite().setSelectionProvider(provider);
 		Action copy = new Action("Copy") {
@@ -138,7 +140,7 @@ public final class KernelsView extends ViewPart {
 			item.setData(r);
 			item.setText(r.cells());
 			for (int i = 0; i < engines.size(); i++) {
-				int unsafe = 3 + 4 * i + 3;
+				int unsafe = 3 + 3 * engines.size() + i;
 				if (r.keys()[unsafe] instanceof Long n && n > 0) {
 					item.setForeground(unsafe, SpeculationTheme.color("missed-write"));
 				}
@@ -229,15 +231,16 @@ public final class KernelsView extends ViewPart {
 			keys[2] = k.getValue()[1];
 			for (int i = 0; i < engines.size(); i++) {
 				Accuracy a = report == null ? null : report.engines().get(i).kernels().get(k.getKey());
-				int c = 3 + 4 * i;
+				int n = engines.size();
+				int c = 3 + i;
 				cells[c] = share(a, a == null ? 0 : a.bytePrecision());
 				keys[c] = a == null || a.launches() == 0 ? -1.0 : a.bytePrecision();
-				cells[c + 1] = share(a, a == null ? 0 : a.readRecall());
-				keys[c + 1] = a == null || a.launches() == 0 ? -1.0 : a.readRecall();
-				cells[c + 2] = share(a, a == null ? 0 : a.writeRecall());
-				keys[c + 2] = a == null || a.launches() == 0 ? -1.0 : a.writeRecall();
-				cells[c + 3] = a == null ? "-" : Long.toString(a.unsafeLaunches());
-				keys[c + 3] = a == null ? -1L : a.unsafeLaunches();
+				cells[c + n] = share(a, a == null ? 0 : a.readRecall());
+				keys[c + n] = a == null || a.launches() == 0 ? -1.0 : a.readRecall();
+				cells[c + 2 * n] = share(a, a == null ? 0 : a.writeRecall());
+				keys[c + 2 * n] = a == null || a.launches() == 0 ? -1.0 : a.writeRecall();
+				cells[c + 3 * n] = a == null ? "-" : Long.toString(a.unsafeLaunches());
+				keys[c + 3 * n] = a == null ? -1L : a.unsafeLaunches();
 			}
 			rows.add(new Row(cells, keys, (int) k.getValue()[2]));
 		}
