@@ -1,10 +1,8 @@
 package org.phos.workbench.internal.ui.accesses;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.IStatus;
@@ -36,8 +34,13 @@ import org.eclipse.ui.part.ViewPart;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.internal.ui.accuracy.SpeculationTheme;
 import org.phos.workbench.internal.ui.accuracy.Validations;
-import org.phos.workbench.speculation.core.validate.AllocationVerdict;
-import org.phos.workbench.trace.core.EventKind;
+import org.phos.workbench.analysis.core.AccessAnswer;
+import org.phos.workbench.analysis.core.AccessQuery;
+import org.phos.workbench.analysis.core.AccessRow;
+import org.phos.workbench.analysis.core.AnalysisSession;
+import org.phos.workbench.analysis.core.LaunchVerdict;
+import org.phos.workbench.analysis.core.table.TableRenderer;
+import org.phos.workbench.trace.core.AddressRange;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.ui.model.LaunchSelection;
@@ -45,9 +48,9 @@ import org.phos.workbench.ui.model.LoadedTrace;
 
 /**
  * "Accesses": for the selected launch, one row per allocation that an engine speculated or instrumentation observed,
- * with each chosen engine's verdict (in the theme's verdict colour), its speculated and observed byte counts, and a
- * bar of useful, over-speculated and missed bytes inside the allocation. Everything shown comes from
- * {@link Validations} (the validator behind {@code workbench validate}).
+ * with each chosen engine's verdict (in the theme's verdict colour), its speculated direction, and its speculated
+ * extents drawn above the observed ones inside the allocation. Everything shown is the analysis layer's
+ * {@link AccessQuery} answer (the command line's {@code accesses}), never computed here.
  */
 public final class AccessesView extends ViewPart {
 	/** The view's id in plugin.xml. */
@@ -58,12 +61,11 @@ public final class AccessesView extends ViewPart {
 	private final List<String> engines = new ArrayList<>(Validations.DEFAULT_ENGINES);
 	private @Nullable LaunchSelection shown;
 	private @Nullable Job job;
-	private final List<Row> rows = new ArrayList<>();
+	private final List<AccessRow> rows = new ArrayList<>();
+	private @Nullable AccessAnswer answer;
+	/** The analysis layer the views and the command line share (answers cached per trace). */
+	static final AnalysisSession SESSION = AnalysisSession.standard();
 	private final ISelectionListener listener = this::selectionChanged;
-
-	/** One allocation of the launch: its verdict per engine (null where the engine gave none). */
-	record Row(long base, long size, String kind, Map<String, AllocationVerdict> verdicts) {
-	}
 
 	@Override
 	public void createPartControl(Composite parent) {
@@ -81,9 +83,8 @@ public final class AccessesView extends ViewPart {
 		table.addListener(SWT.PaintItem, this::paintBar);
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(table);
 		Label legend = new Label(parent, SWT.WRAP);
-		legend.setText("Bytes bar, scaled to the allocation: green useful (speculated and observed), amber "
-				+ "over-speculated (wasted), red missed (observed, not speculated). * the engine reached the allocation only "
-				+ "through stored pointers.");
+		legend.setText("Extents, across the allocation: upper lane speculated (amber read, red written), lower lane "
+				+ "observed by the tools (green read, red written); amber with nothing below is over-marking.");
 		GridDataFactory.fillDefaults().grab(true, false).applyTo(legend);
 		contributeToolbar();
 		rebuildColumns();
@@ -137,11 +138,10 @@ public final class AccessesView extends ViewPart {
 				TableColumn verdict = column(e, SWT.LEFT, 140);
 				verdict.setToolTipText("verdict of engine " + e);
 				verdict.setData("verdict", e);
-				column(e + " spec/obs", SWT.RIGHT, 130).setToolTipText(
-						"bytes engine " + e + " speculated / bytes observed");
-				TableColumn bar = column(e + " bytes", SWT.LEFT, 110);
-				bar.setToolTipText("useful (green), over-speculated (amber) and missed (red) bytes of engine " + e
-						+ ", scaled to the allocation");
+				column(e + " dir", SWT.CENTER, 75).setToolTipText("direction engine " + e + " speculated (R, W, RW)");
+				TableColumn bar = column(e + " extents", SWT.LEFT, 170);
+				bar.setToolTipText("inside the allocation: upper lane the bytes engine " + e
+						+ " speculated, lower lane the bytes observed");
 				bar.setData("bar", e);
 			}
 		} finally {
@@ -163,40 +163,39 @@ public final class AccessesView extends ViewPart {
 		}
 	}
 
-	/** Shows launch {@code launch} (dense index) of {@code trace}; validation runs in a Job the first time. */
+	/** Shows launch {@code launch} (dense index) of {@code trace}; the analysis layer answers in a Job. */
 	public void show(LoadedTrace trace, int launch) {
 		LaunchSelection selection = new LaunchSelection(trace, launch);
 		shown = selection;
 		List<String> wanted = List.copyOf(engines);
-		Validations.Result cached = Validations.cached(trace, wanted);
-		if (cached != null) {
-			render(selection, cached);
-			return;
-		}
-		header.setText(describe(selection) + ": validating " + String.join(", ", wanted) + "...");
+		header.setText(describe(selection) + ": asking the analysis layer (" + String.join(", ", wanted) + ")...");
 		table.removeAll();
 		rows.clear();
+		answer = null;
 		Job old = job;
 		if (old != null) {
 			old.cancel();
 		}
-		Job j = Job.create("Validating " + String.join(", ", wanted) + " on " + trace.name(), (IProgressMonitor m) -> {
-			Validations.Result r;
+		Job j = Job.create("Accesses of launch " + launch + " of " + trace.name(), (IProgressMonitor m) -> {
+			AccessAnswer a = null;
+			String error = null;
 			try {
-				r = Validations.validate(trace, wanted, m);
+				a = SESSION.accesses(new AccessQuery(trace.trace(), launch, wanted, List.of()), m);
+			} catch (org.eclipse.core.runtime.OperationCanceledException e) {
+				return Status.CANCEL_STATUS;
 			} catch (RuntimeException e) {
-				r = new Validations.Result(trace, wanted, null, Map.of(),
-						trace.name() + ": validation failed: " + e.getMessage());
+				error = trace.name() + ", launch " + launch + ": " + e.getMessage();
 			}
-			Validations.Result result = r;
+			AccessAnswer result = a;
+			String failure = error;
 			if (!table.isDisposed()) {
 				table.getDisplay().asyncExec(() -> {
 					if (!table.isDisposed() && selection.equals(shown)) {
-						render(selection, result);
+						render(selection, result, failure);
 					}
 				});
 			}
-			return m.isCanceled() ? Status.CANCEL_STATUS : Status.OK_STATUS;
+			return Status.OK_STATUS;
 		});
 		job = j;
 		j.schedule();
@@ -221,158 +220,144 @@ public final class AccessesView extends ViewPart {
 				s.trace().name(), kernel, t.gridX(e), t.gridY(e), t.gridZ(e), t.blockX(e), t.blockY(e), t.blockZ(e));
 	}
 
-	private void render(LaunchSelection s, Validations.Result result) {
+	private void render(LaunchSelection s, @Nullable AccessAnswer a, @Nullable String error) {
 		rows.clear();
 		table.removeAll();
+		answer = a;
 		String head = describe(s);
-		if (result.error() != null) {
-			header.setText(head + "\n" + result.error());
+		if (a == null) {
+			header.setText(head + "\n" + error);
 			header.getParent().layout(true);
 			return;
 		}
-		int event = s.event();
-		Map<Long, Map<String, AllocationVerdict>> byBase = new LinkedHashMap<>();
-		for (Validations.Verdict v : result.at(event)) {
-			byBase.computeIfAbsent(v.verdict().allocationBase(), k -> new LinkedHashMap<>()).put(v.engine(), v.verdict());
-		}
-		Trace t = s.trace().trace();
-		for (Map.Entry<Long, Map<String, AllocationVerdict>> e : byBase.entrySet()) {
-			long base = e.getKey();
-			long size = -1;
-			String kind = "?";
-			for (int i = event - 1; i >= 0; i--) {
-				if (t.kind(i) == EventKind.ALLOC && t.address(i) == base) {
-					size = t.size(i);
-					kind = t.allocKind(i).name().toLowerCase(Locale.ROOT);
-					break;
-				}
-			}
-			rows.add(new Row(base, size, kind, e.getValue()));
-		}
-		rows.sort((a, b) -> Long.compareUnsigned(a.base, b.base));
-		var report = result.report();
+		rows.addAll(a.table().rows());
 		String truth;
-		if (rows.isEmpty()) {
-			truth = report != null && !report.reliability().reliable(event)
-					? "The observed truth of this launch is unreliable (" + report.reliability().unreliable().get(event)
-							+ "): excluded from validation, as by 'workbench validate'."
-					: "The trace has no observed accesses (no truth) for this launch.";
+		if (a.unreliable() != null) {
+			truth = "Observed truth unreliable: " + a.unreliable() + " (verdicts greyed, excluded by validate).";
+		} else if (a.tools().isEmpty() || rows.stream().allMatch(r -> r.engines().stream()
+				.allMatch(e -> e.verdict() == LaunchVerdict.NOT_OBSERVED))) {
+			truth = "The trace has no observed accesses (no truth) for this launch: speculation only.";
 		} else {
-			truth = rows.size() + (rows.size() == 1 ? " allocation" : " allocations")
-					+ " speculated or observed; verdicts as 'workbench validate' gives them.";
+			truth = rows.size() + (rows.size() == 1 ? " allocation" : " allocations") + " speculated or observed; truth by "
+					+ String.join(", ", a.tools()) + "; verdicts as 'workbench validate' gives them.";
 		}
 		header.setText(head + "\n" + truth);
-		for (Row r : rows) {
+		for (AccessRow r : rows) {
 			TableItem item = new TableItem(table, SWT.NONE);
 			item.setData(r);
-			item.setText(0, "0x" + Long.toHexString(r.base));
-			item.setText(1, r.size < 0 ? "?" : Long.toString(r.size));
-			item.setText(2, r.kind);
-			int col = 3;
-			for (String engine : engines) {
-				AllocationVerdict v = r.verdicts.get(engine);
-				if (v == null) {
-					item.setText(col, "-");
+			item.setText(0, "0x" + Long.toHexString(r.base()));
+			item.setText(1, r.allocatedAt() < 0 ? "?" : Long.toString(r.size()));
+			item.setText(2, r.kind() == null ? "?" : r.kind().name().toLowerCase(Locale.ROOT));
+			for (int i = 0; i < engines.size(); i++) {
+				AccessRow.EngineSide side = r.engines().get(i);
+				if (!named(r, side)) {
+					// neither this engine nor a tool names the allocation (another engine does): validate judges no
+					// pair here, while the analysis layer answers "exact"; show that there is nothing to judge
+					item.setText(3 + 3 * i, "-");
 				} else {
-					item.setText(col, v.verdict().label() + (v.indirect() ? "*" : ""));
-					item.setForeground(col, SpeculationTheme.verdict(v.verdict()));
-					item.setText(col + 1, v.speculatedBytes() + " / " + v.observedBytes());
+					item.setText(3 + 3 * i, side.verdict().label());
+					item.setForeground(3 + 3 * i, colour(side.verdict())); // painted in paintBar; kept for readers
 				}
-				col += 3;
+				item.setText(4 + 3 * i, side.direction());
 			}
 		}
 		header.getParent().layout(true);
 	}
 
-	private @Nullable AllocationVerdict barVerdict(Event e) {
-		if (e.index < 3 || !(e.item instanceof TableItem item) || !(item.getData() instanceof Row r)) {
-			return null;
-		}
-		Object engine = table.getColumn(e.index).getData("bar");
-		return engine instanceof String s ? r.verdicts.get(s) : null;
+	/** @return whether the engine or a tool names the allocation (a pair that validate judges) */
+	private static boolean named(AccessRow r, AccessRow.EngineSide side) {
+		return !side.read().isEmpty() || !side.written().isEmpty()
+				|| r.tools().stream().anyMatch(t -> !t.read().isEmpty() || !t.written().isEmpty());
 	}
 
-	/** The verdict of a verdict column's cell, which is painted here in its colour (GTK ignores cell colours). */
-	private @Nullable AllocationVerdict verdictCell(Event e) {
-		if (e.index < 3 || !(e.item instanceof TableItem item) || !(item.getData() instanceof Row r)) {
+	private static Color colour(LaunchVerdict v) {
+		var access = v.access();
+		return access == null ? SpeculationTheme.color("unreliable") : SpeculationTheme.verdict(access);
+	}
+
+	private AccessRow.@Nullable EngineSide side(Event e, String key) {
+		if (e.index < 3 || !(e.item instanceof TableItem item) || !(item.getData() instanceof AccessRow r)) {
 			return null;
 		}
-		Object engine = table.getColumn(e.index).getData("verdict");
-		return engine instanceof String s ? r.verdicts.get(s) : null;
+		Object engine = table.getColumn(e.index).getData(key);
+		int i = engine instanceof String name ? engines.indexOf(name) : -1;
+		return i < 0 || i >= r.engines().size() ? null : r.engines().get(i);
 	}
 
 	private void eraseBar(Event e) {
-		if (barVerdict(e) != null || verdictCell(e) != null) {
+		AccessRow.EngineSide v = side(e, "verdict");
+		if (side(e, "bar") != null || (v != null && named((AccessRow) e.item.getData(), v))) {
 			e.detail &= ~SWT.FOREGROUND;
 		}
 	}
 
 	private void paintBar(Event e) {
-		AllocationVerdict cell = verdictCell(e);
-		if (cell != null) {
+		AccessRow.EngineSide cell = side(e, "verdict");
+		if (cell != null && named((AccessRow) e.item.getData(), cell)) {
 			TableItem item = (TableItem) e.item;
 			Color old = e.gc.getForeground();
 			boolean selected = (e.detail & SWT.SELECTED) != 0;
 			e.gc.setForeground(selected ? table.getDisplay().getSystemColor(SWT.COLOR_LIST_SELECTION_TEXT)
-					: SpeculationTheme.verdict(cell.verdict()));
+					: colour(cell.verdict()));
 			String text = item.getText(e.index);
 			int h = e.gc.textExtent(text).y;
 			e.gc.drawText(text, e.x + 4, e.y + (e.height - h) / 2, true);
 			e.gc.setForeground(old);
 			return;
 		}
-		AllocationVerdict v = barVerdict(e);
-		if (v == null) {
+		AccessRow.EngineSide side = side(e, "bar");
+		if (side == null) {
 			return;
 		}
-		Row r = (Row) ((TableItem) e.item).getData();
-		long useful = v.usefulBytes();
-		long over = Math.max(0, v.speculatedBytes() - useful);
-		long missed = Math.max(0, v.observedBytes() - useful);
-		long scale = Math.max(Math.max(r.size, 1), useful + over + missed);
+		AccessRow r = (AccessRow) ((TableItem) e.item).getData();
+		long size = Math.max(1, r.size());
 		int width = table.getColumn(e.index).getWidth() - 8;
 		int x = e.x + 4;
-		int y = e.y + 3;
-		int h = Math.max(4, e.height - 6);
+		int lane = Math.max(3, (e.height - 7) / 2);
+		int y1 = e.y + 2;
+		int y2 = y1 + lane + 2;
 		GC gc = e.gc;
-		Color old = gc.getBackground();
+		Color oldBg = gc.getBackground();
+		Color oldFg = gc.getForeground();
 		gc.setForeground(SpeculationTheme.color("bar-frame"));
-		gc.drawRectangle(x, y, width, h);
-		x = segment(gc, x, y, h, width, useful, scale, SpeculationTheme.color("exact"));
-		x = segment(gc, x, y, h, width, over, scale, SpeculationTheme.color("over-approximated"));
-		segment(gc, x, y, h, width, missed, scale, SpeculationTheme.color("missed-write"));
-		gc.setBackground(old);
+		gc.drawRectangle(x - 1, y1 - 1, width + 1, 2 * lane + 3);
+		lane(gc, side.read(), r.base(), size, x, y1, width, lane, SpeculationTheme.color("over-approximated"));
+		lane(gc, side.written(), r.base(), size, x, y1, width, lane, SpeculationTheme.color("missed-write"));
+		for (AccessRow.ToolSide t : r.tools()) {
+			lane(gc, t.read(), r.base(), size, x, y2, width, lane, SpeculationTheme.color("exact"));
+			lane(gc, t.written(), r.base(), size, x, y2, width, lane, SpeculationTheme.color("missed-write"));
+		}
+		gc.setBackground(oldBg);
+		gc.setForeground(oldFg);
 	}
 
-	private static int segment(GC gc, int x, int y, int h, int width, long bytes, long scale, Color c) {
-		if (bytes <= 0) {
-			return x;
-		}
-		int w = (int) Math.max(2, Math.round((double) bytes * width / scale));
+	/** Fills the ranges (absolute addresses) of an allocation of {@code size} bytes at {@code base} in a lane. */
+	private static void lane(GC gc, List<AddressRange> ranges, long base, long size, int x, int y, int width, int h,
+			Color c) {
 		gc.setBackground(c);
-		gc.fillRectangle(x + 1, y + 1, w - 1, h - 1);
-		return x + w;
+		for (AddressRange a : ranges) {
+			long from = Math.max(0, a.begin() - base);
+			long to = Math.min(size, a.end() - base);
+			if (to <= from) {
+				continue;
+			}
+			int x0 = x + (int) (from * width / size);
+			int x1 = x + (int) Math.max(from * width / size + 2, to * width / size);
+			gc.fillRectangle(x0, y, Math.min(x1, x + width) - x0, h);
+		}
 	}
 
-	/** @return the table as CSV: allocation, size, kind, then per engine verdict, speculated and observed bytes */
+	/** @return the answer as CSV, by the analysis layer's renderer (the same CSV as {@code accesses --format csv}) */
 	public String csv() {
-		StringBuilder b = new StringBuilder("allocation,size,kind");
-		for (String e : engines) {
-			b.append(',').append(e).append("_verdict,").append(e).append("_speculated_bytes,").append(e)
-					.append("_observed_bytes");
+		AccessAnswer a = answer;
+		if (a == null) {
+			return "";
 		}
-		b.append('\n');
-		for (Row r : rows) {
-			b.append("0x").append(Long.toHexString(r.base)).append(',').append(r.size).append(',').append(r.kind);
-			for (String e : engines) {
-				AllocationVerdict v = r.verdicts.get(e);
-				b.append(',').append(v == null ? "" : v.verdict().label()).append(',')
-						.append(v == null ? "" : Long.toString(v.speculatedBytes())).append(',')
-						.append(v == null ? "" : Long.toString(v.observedBytes()));
-			}
-			b.append('\n');
-		}
-		return b.toString();
+		java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+		java.io.PrintStream out = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);
+		TableRenderer.CSV.render(a.table(), out);
+		out.flush();
+		return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
 	}
 
 	private void copy() {
