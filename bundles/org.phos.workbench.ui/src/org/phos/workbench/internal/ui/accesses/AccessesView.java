@@ -133,7 +133,7 @@ public final class AccessesView extends ViewPart {
 			}
 			column("Allocation", SWT.LEFT, 120);
 			column("Size", SWT.RIGHT, 75);
-			column("Kind", SWT.LEFT, 55);
+			column("Kind", SWT.LEFT, 80);
 			for (String e : engines) {
 				TableColumn verdict = column(e, SWT.LEFT, 140);
 				verdict.setToolTipText("verdict of engine " + e);
