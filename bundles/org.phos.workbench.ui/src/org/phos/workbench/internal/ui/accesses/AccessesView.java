@@ -37,7 +37,6 @@ import org.phos.workbench.internal.ui.accuracy.Validations;
 import org.phos.workbench.analysis.core.AccessAnswer;
 import org.phos.workbench.analysis.core.AccessQuery;
 import org.phos.workbench.analysis.core.AccessRow;
-import org.phos.workbench.analysis.core.AnalysisSession;
 import org.phos.workbench.analysis.core.LaunchVerdict;
 import org.phos.workbench.analysis.core.table.TableRenderer;
 import org.phos.workbench.trace.core.AddressRange;
@@ -63,8 +62,6 @@ public final class AccessesView extends ViewPart {
 	private @Nullable Job job;
 	private final List<AccessRow> rows = new ArrayList<>();
 	private @Nullable AccessAnswer answer;
-	/** The analysis layer the views and the command line share (answers cached per trace). */
-	static final AnalysisSession SESSION = AnalysisSession.standard();
 	private final ISelectionListener listener = this::selectionChanged;
 
 	@Override
@@ -180,7 +177,7 @@ public final class AccessesView extends ViewPart {
 			AccessAnswer a = null;
 			String error = null;
 			try {
-				a = SESSION.accesses(new AccessQuery(trace.trace(), launch, wanted, List.of()), m);
+				a = Validations.SESSION.accesses(new AccessQuery(trace.trace(), launch, wanted, List.of()), m);
 			} catch (org.eclipse.core.runtime.OperationCanceledException e) {
 				return Status.CANCEL_STATUS;
 			} catch (RuntimeException e) {

@@ -3,7 +3,6 @@ package org.phos.workbench.internal.ui.accuracy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.TreeMap;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.Status;
@@ -29,6 +28,7 @@ import org.eclipse.ui.ISelectionListener;
 import org.eclipse.ui.IWorkbenchPart;
 import org.eclipse.ui.part.ViewPart;
 import org.phos.workbench.internal.ui.TracesView;
+import org.phos.workbench.analysis.core.ValidationAnswer;
 import org.phos.workbench.speculation.core.validate.Accuracy;
 import org.phos.workbench.speculation.core.validate.EngineValidation;
 import org.phos.workbench.speculation.core.validate.ValidationReport;
@@ -70,7 +70,7 @@ public final class AccuracyView extends ViewPart {
 		GridLayoutFactory.fillDefaults().margins(0, 4).applyTo(lower);
 		Label unsafe = new Label(lower, SWT.NONE);
 		unsafe.setText("Unsafe launches (a write not speculated as written); click one to select it:");
-		unsafeTable = table(lower, "unsafe", "Engine:120:L", "Launch:70", "Kernel:330:L", "Unsafe allocations:140");
+		unsafeTable = table(lower, "unsafe", "Engine:120:L", "Launch:70", "Kernel:330:L", "Verdict:140:L");
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(unsafeTable);
 		sash.setWeights(2, 3);
 		unsafeTable.addListener(SWT.Selection, e -> {
@@ -138,8 +138,7 @@ public final class AccuracyView extends ViewPart {
 			try {
 				r = Validations.validate(loaded, wanted, m);
 			} catch (RuntimeException e) {
-				r = new Validations.Result(loaded, wanted, null, java.util.Map.of(),
-						loaded.name() + ": validation failed: " + e.getMessage());
+				r = new Validations.Result(loaded, wanted, null, loaded.name() + ": validation failed: " + e.getMessage());
 			}
 			Validations.Result result = r;
 			if (!engineTable.isDisposed()) {
@@ -197,23 +196,16 @@ public final class AccuracyView extends ViewPart {
 		if (!expansions.isEmpty()) {
 			header.setText(header.getText() + "\nengines: " + String.join("; ", expansions));
 		}
-		for (String engine : result.engines()) {
-			TreeMap<Integer, Integer> unsafe = new TreeMap<>();
-			for (var entry : result.verdicts().entrySet()) {
-				for (Validations.Verdict v : entry.getValue()) {
-					if (v.engine().equals(engine) && v.verdict().verdict().unsafe()) {
-						unsafe.merge(entry.getKey(), 1, Integer::sum);
-					}
-				}
-			}
-			for (var u : unsafe.entrySet()) {
-				int event = u.getKey();
-				int launch = t.launchIndex(event);
+		ValidationAnswer answer = java.util.Objects.requireNonNull(result.answer());
+		for (int i = 0; i < result.engines().size(); i++) {
+			for (int launch : answer.unsafeLaunches(i)) {
+				int event = t.launchEvent(launch);
 				FunctionInfo f = t.functionById(t.functionId(event));
 				TableItem item = new TableItem(unsafeTable, SWT.NONE);
 				item.setData(new LaunchSelection(result.trace(), launch));
-				item.setText(new String[] { engine, Integer.toString(launch),
-						f == null ? "function #" + t.functionId(event) : f.displayName(), Integer.toString(u.getValue()) });
+				item.setText(new String[] { result.engines().get(i), Integer.toString(launch),
+						f == null ? "function #" + t.functionId(event) : f.displayName(),
+						answer.verdict(i, launch).label() });
 				item.setForeground(SpeculationTheme.color("missed-write"));
 			}
 		}

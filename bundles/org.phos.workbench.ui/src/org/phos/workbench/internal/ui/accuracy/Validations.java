@@ -1,6 +1,5 @@
 package org.phos.workbench.internal.ui.accuracy;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,43 +8,41 @@ import java.util.WeakHashMap;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.speculation.core.EngineRegistry;
-import org.phos.workbench.speculation.core.SpeculationEngine;
-import org.phos.workbench.speculation.core.validate.AllocationVerdict;
+import org.phos.workbench.analysis.core.AnalysisSession;
+import org.phos.workbench.analysis.core.ValidationAnswer;
+import org.phos.workbench.analysis.core.ValidationQuery;
 import org.phos.workbench.speculation.core.validate.SpeculationValidator;
 import org.phos.workbench.speculation.core.validate.ValidationReport;
 import org.phos.workbench.ui.model.LoadedTrace;
 
 /**
- * The speculation views' one source of numbers: {@link SpeculationValidator#validate} (the call behind
- * {@code workbench validate}) run once per trace and engine set, with every per-allocation verdict kept by launch
- * event. The views only render this; they never judge speculation themselves, so they cannot disagree with the
- * command line.
+ * The speculation views' one source of accuracy numbers: the analysis layer's {@link ValidationQuery} (the call
+ * behind {@code workbench validate}), asked once per trace and engine set, its answer cached. The views only render
+ * it; they never judge speculation themselves, so they cannot disagree with the command line.
  */
 public final class Validations {
+	/** The analysis layer the speculation views share with each other (answers cached per trace). */
+	public static final AnalysisSession SESSION = AnalysisSession.standard();
 	/** Engines shown side by side until the user picks others. */
 	public static final List<String> DEFAULT_ENGINES = List.of(EngineRegistry.BEST, "phos");
 	/** Engines offered in the views' toolbars (the command line's default set). */
 	public static final List<String> OFFERED_ENGINES = List.of(EngineRegistry.BEST, "phos", "arg-scan",
 			"ptx-flow/arg-scan");
 
-	/** One engine's verdict for one allocation; {@code engine} is the name as asked ({@code best}). */
-	public record Verdict(String engine, AllocationVerdict verdict) {
-	}
-
 	/**
 	 * The result of one validation.
 	 *
 	 * @param trace the trace
 	 * @param engines engine names, in the order asked
-	 * @param report the report, as the command line prints it
-	 * @param verdicts every verdict, by launch event
-	 * @param error why there is no report (no observed accesses), or null
+	 * @param answer the analysis layer's answer ({@code report()} is what validate prints), null with an error
+	 * @param error why there is no answer (no observed accesses, a failure), or null
 	 */
-	public record Result(LoadedTrace trace, List<String> engines, @Nullable ValidationReport report,
-			Map<Integer, List<Verdict>> verdicts, @Nullable String error) {
-		/** @return the verdicts of one launch event (empty when it was not observed or is excluded) */
-		public List<Verdict> at(int event) {
-			return verdicts.getOrDefault(event, List.of());
+	public record Result(LoadedTrace trace, List<String> engines, @Nullable ValidationAnswer answer,
+			@Nullable String error) {
+		/** @return validate's report, or null */
+		public @Nullable ValidationReport report() {
+			ValidationAnswer a = answer;
+			return a == null ? null : a.report();
 		}
 	}
 
@@ -61,7 +58,7 @@ public final class Validations {
 	}
 
 	/**
-	 * Validates (long: call from a Job) or returns the cached result.
+	 * Asks the analysis layer (long: call from a Job) or returns the cached result.
 	 *
 	 * @throws IllegalArgumentException for an unknown engine name
 	 */
@@ -72,26 +69,11 @@ public final class Validations {
 		}
 		Result result;
 		if (trace.trace().observedAccesses().isEmpty() || SpeculationValidator.observedLaunchCount(trace.trace(), null) == 0) {
-			result = new Result(trace, List.copyOf(engines), null, Map.of(), trace.name()
+			result = new Result(trace, List.copyOf(engines), null, trace.name()
 					+ " holds no observed accesses: there is no ground truth to judge speculation by");
 		} else {
-			List<SpeculationEngine> fresh = new ArrayList<>();
-			for (String name : engines) {
-				fresh.add(EngineRegistry.create(name, trace.trace()));
-			}
-			// the report names an engine by its expansion (best is ptx-flow/arg-scan+indirect): show the name asked
-			Map<String, String> asked = new HashMap<>();
-			for (int i = 0; i < fresh.size(); i++) {
-				asked.putIfAbsent(fresh.get(i).name(), engines.get(i));
-			}
-			Map<Integer, List<Verdict>> byLaunch = new HashMap<>();
-			ValidationReport report = SpeculationValidator.validate(trace.trace(), fresh, null, monitor,
-					(engine, v) -> byLaunch.computeIfAbsent(v.launchEvent(), k -> new ArrayList<>())
-							.add(new Verdict(asked.getOrDefault(engine, engine), v)));
-			if (monitor != null && monitor.isCanceled()) {
-				return new Result(trace, List.copyOf(engines), null, Map.of(), "cancelled");
-			}
-			result = new Result(trace, List.copyOf(engines), report, byLaunch, null);
+			result = new Result(trace, List.copyOf(engines),
+					SESSION.validate(new ValidationQuery(trace.trace(), List.copyOf(engines), null), monitor), null);
 		}
 		synchronized (Validations.class) {
 			CACHE.computeIfAbsent(trace, k -> new HashMap<>()).put(List.copyOf(engines), result);

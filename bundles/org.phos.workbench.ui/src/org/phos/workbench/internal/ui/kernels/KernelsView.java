@@ -176,8 +176,7 @@ public final class KernelsView extends ViewPart {
 			try {
 				r = Validations.validate(loaded, wanted, m);
 			} catch (RuntimeException e) {
-				r = new Validations.Result(loaded, wanted, null, Map.of(),
-						loaded.name() + ": validation failed: " + e.getMessage());
+				r = new Validations.Result(loaded, wanted, null, loaded.name() + ": validation failed: " + e.getMessage());
 			}
 			Validations.Result result = r;
 			if (!table.isDisposed()) {
