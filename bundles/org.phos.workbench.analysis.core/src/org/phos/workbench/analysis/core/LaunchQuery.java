@@ -74,12 +74,12 @@ public record LaunchQuery(Trace trace, Filter filter, Sort sort, @Nullable Strin
 	 */
 	public record Sort(String column, boolean descending) {
 
-		/** Launch order. */
-		public static final Sort LAUNCH_ORDER = new Sort("launch", false);
-
 		/** Columns that can be sorted. */
 		public static final java.util.List<String> COLUMNS = java.util.List.of("launch", "event", "host_ns",
 				"gpu_start_ns", "gpu_end_ns", "gpu_ns", "stream", "function", "kernel", "verdict");
+
+		/** Launch order. */
+		public static final Sort LAUNCH_ORDER = new Sort("launch", false);
 
 		/** Checks the column. */
 		public Sort {
