@@ -199,6 +199,16 @@ class SpeculationViewsUiTest {
                         engine + " " + label + " allocations in the Accesses view vs validate --csv: " + counts);
             }
         }
+        // the view's CSV (Copy) is the command line's: accesses FILE --launch N --engine best,phos --format csv
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new Main(BuiltinCommands.all()).run(new String[] { "accesses", cuda.file().toString(), "--launch",
+                Integer.toString(launch), "--engine", String.join(",", ENGINES), "--format", "csv" },
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                false);
+        assertEquals(0, code, "accesses failed: " + err.toString(StandardCharsets.UTF_8));
+        assertEquals(out.toString(StandardCharsets.UTF_8), view.csv(), "Copy gives the CLI's accesses CSV");
+
         // a real click on a row selects it (and the bar column is painted without error)
         Rectangle r = table.getItem(0).getBounds(0);
         robot.click(table, r.x + 5, r.y + r.height / 2);
