@@ -108,12 +108,7 @@ public final class UiRobot {
     public void click(Control control, int x, int y) {
         control.getShell().forceActive();
         spin(50);
-        Point p = display.map(control, null, x, y);
-        Event move = new Event();
-        move.type = SWT.MouseMove;
-        move.x = p.x;
-        move.y = p.y;
-        post(move);
+        moveTo(display.map(control, null, x, y));
         for (int type : new int[] { SWT.MouseDown, SWT.MouseUp }) {
             Event e = new Event();
             e.type = type;
@@ -121,6 +116,36 @@ public final class UiRobot {
             post(e);
         }
         spin(100);
+    }
+
+    /** Double-clicks at ({@code x}, {@code y}) in {@code control}'s coordinates (two clicks within the double-click time). */
+    public void doubleClick(Control control, int x, int y) {
+        control.getShell().forceActive();
+        spin(50);
+        moveTo(display.map(control, null, x, y));
+        for (int i = 0; i < 2; i++) {
+            for (int type : new int[] { SWT.MouseDown, SWT.MouseUp }) {
+                Event e = new Event();
+                e.type = type;
+                e.button = 1;
+                post(e);
+            }
+        }
+        spin(100);
+    }
+
+    /**
+     * Puts the pointer at display point {@code p}: a posted MouseMove alone does not move it under Xvfb without a
+     * window manager (the buttons then press wherever it was), so the cursor is also warped there.
+     */
+    public void moveTo(Point p) {
+        display.setCursorLocation(p);
+        Event move = new Event();
+        move.type = SWT.MouseMove;
+        move.x = p.x;
+        move.y = p.y;
+        post(move);
+        spin(30);
     }
 
     /** Types {@code text} character by character, as key presses. */
