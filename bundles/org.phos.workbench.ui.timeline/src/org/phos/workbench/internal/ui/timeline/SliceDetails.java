@@ -16,9 +16,7 @@ final class SliceDetails {
         long e = TimelineIndex.endNs(t, event);
         StringBuilder b = new StringBuilder();
         if (k == EventKind.LAUNCH) {
-            FunctionInfo f = t.functionById(t.functionId(event));
-            b.append("Launch ").append(t.launchIndex(event)).append(": ")
-                    .append(f == null ? "function " + t.functionId(event) : TimelinePainter.shortName(f.displayName()));
+            b.append("Launch ").append(t.launchIndex(event));
         } else if (k == EventKind.MEMCPY) {
             b.append("Copy ").append(t.copyKind(event)).append(' ').append(t.bytes(event)).append(" B");
         } else {
@@ -32,6 +30,8 @@ final class SliceDetails {
             b.append(" | grid ").append(t.gridX(event)).append('x').append(t.gridY(event)).append('x').append(t.gridZ(event))
                     .append(", block ").append(t.blockX(event)).append('x').append(t.blockY(event)).append('x')
                     .append(t.blockZ(event));
+            FunctionInfo f = t.functionById(t.functionId(event));
+            b.append(" | ").append(f == null ? "function " + t.functionId(event) : TimelinePainter.shortName(f.displayName()));
         }
         return b.toString();
     }

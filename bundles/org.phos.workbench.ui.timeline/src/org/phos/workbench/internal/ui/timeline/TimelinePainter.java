@@ -36,7 +36,8 @@ public final class TimelinePainter {
         for (TimelineLane l : index.lanes()) {
             w = Math.max(w, gc.textExtent(l.label()).x);
         }
-        return w + 110; // room for "window ... (lanes a-b/n)" above the labels
+        w = Math.max(w, gc.textExtent("window 999.999 ms  (lanes 99-99/99)").x);
+        return w + 12;
     }
 
     public void paint(GC gc, TimelineLayout layout, TimelineIndex index, TimeWindow w, List<LaneSlices> lanes,
@@ -83,6 +84,7 @@ public final class TimelinePainter {
         gc.setForeground(palette.grid());
         gc.drawLine(0, bottom, layout.width(), bottom);
         int textHeight = gc.getFontMetrics().getHeight();
+        int lastLabelEnd = Integer.MIN_VALUE;
         for (long t = firstTick; t < w.toNs(); t += step) {
             int x = x0 + (int) Math.round(w.x(t, dw));
             gc.setForeground(palette.grid());
@@ -90,8 +92,11 @@ public final class TimelinePainter {
             gc.setForeground(palette.foreground());
             String label = "+" + TimeFormat.duration(t - origin);
             Point e = gc.textExtent(label);
-            int lx = Math.min(x + 3, layout.width() - e.x - 2);
-            gc.drawText(label, lx, Math.max(1, bottom - 6 - textHeight), true);
+            int lx = x + 3;
+            if (lx > lastLabelEnd + 6 && lx + e.x <= layout.width()) { // a label never overlaps nor is cut
+                gc.drawText(label, lx, Math.max(1, bottom - 6 - textHeight), true);
+                lastLabelEnd = lx + e.x;
+            }
         }
     }
 
