@@ -134,6 +134,25 @@ public final class UiRobot {
         spin(100);
     }
 
+    /** Presses the left button at ({@code x0}, {@code y0}) in {@code control}, moves to ({@code x1}, {@code y1}) in steps, releases. */
+    public void drag(Control control, int x0, int y0, int x1, int y1) {
+        control.getShell().forceActive();
+        spin(50);
+        moveTo(display.map(control, null, x0, y0));
+        Event down = new Event();
+        down.type = SWT.MouseDown;
+        down.button = 1;
+        post(down);
+        for (int i = 1; i <= 5; i++) {
+            moveTo(display.map(control, null, x0 + (x1 - x0) * i / 5, y0 + (y1 - y0) * i / 5));
+        }
+        Event up = new Event();
+        up.type = SWT.MouseUp;
+        up.button = 1;
+        post(up);
+        spin(100);
+    }
+
     /**
      * Puts the pointer at display point {@code p}: a posted MouseMove alone does not move it under Xvfb without a
      * window manager (the buttons then press wherever it was), so the cursor is also warped there.

@@ -21,6 +21,7 @@ import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.ui.model.LaunchSelection;
 import org.phos.workbench.ui.model.LoadedTrace;
+import org.phos.workbench.ui.model.TimeSelection;
 import org.phos.workbench.ui.tests.UiRobot;
 import org.phos.workbench.ui.timeline.TimelineUi;
 
@@ -147,6 +148,24 @@ class TraceTimelineUiTest {
         assertEquals(launch, view.selectedLaunch());
         assertNotNull(view.pointOf(t.launchEvent(launch)), "the launch was revealed");
         robot.screenshot(shell, "timeline-revealed");
+    }
+
+    @Test
+    void draggingSelectsATimeRange() throws Exception {
+        LoadedTrace trace = TimelineFixture.load(TimelineFixture.sample("pytorch-train.phos"));
+        TraceTimelineView view = TimelineFixture.open(robot, trace);
+        Canvas canvas = canvas(view);
+        TimelineLayout l = view.timelineCanvas().layout();
+        int x0 = l.labelWidth() + l.dataWidth() / 4;
+        int x1 = l.labelWidth() + l.dataWidth() * 3 / 4;
+        TimeWindow w = view.visibleRange();
+        robot.drag(canvas, x0, TimelineLayout.RULER_HEIGHT + 40, x1, TimelineLayout.RULER_HEIGHT + 40);
+        TimeSelection s = (TimeSelection) published(view);
+        assertEquals(trace, s.trace());
+        assertEquals(w.time(x0 - l.labelWidth(), l.dataWidth()), s.fromNs(), "range starts where the drag began");
+        assertEquals(w.time(x1 - l.labelWidth(), l.dataWidth()), s.toNs(), "and ends where it ended");
+        assertEquals(w, view.visibleRange(), "a drag selects, it does not zoom");
+        robot.screenshot(shell, "timeline-range-selected");
     }
 
     /** Canvas column in the middle of the time (data) area, right of the lane labels. */

@@ -189,6 +189,7 @@ public final class TimelineCanvas {
 
     private void mouseMove(Event e) {
         if (dragStart >= 0) {
+            atPointer(e);
             dragNow = e.x;
             canvas.redraw();
         }
