@@ -22,7 +22,8 @@ final class SliceDetails {
         } else {
             b.append(k.name().toLowerCase(java.util.Locale.ROOT));
         }
-        b.append(" | stream 0x").append(Long.toHexString(t.stream(event)));
+        long stream = t.stream(event);
+        b.append(" | stream ").append(stream == 0 ? "default" : "0x" + Long.toHexString(stream));
         b.append(" | start +").append(TimeFormat.duration(s - index.start()));
         b.append(", duration ").append(TimeFormat.duration(e - s));
         b.append(" | host call +").append(TimeFormat.duration(t.hostNs(event) - index.start()));
