@@ -108,12 +108,7 @@ public final class UiRobot {
     public void click(Control control, int x, int y) {
         control.getShell().forceActive();
         spin(50);
-        Point p = display.map(control, null, x, y);
-        Event move = new Event();
-        move.type = SWT.MouseMove;
-        move.x = p.x;
-        move.y = p.y;
-        post(move);
+        moveTo(display.map(control, null, x, y));
         for (int type : new int[] { SWT.MouseDown, SWT.MouseUp }) {
             Event e = new Event();
             e.type = type;
@@ -121,6 +116,55 @@ public final class UiRobot {
             post(e);
         }
         spin(100);
+    }
+
+    /** Double-clicks at ({@code x}, {@code y}) in {@code control}'s coordinates (two clicks within the double-click time). */
+    public void doubleClick(Control control, int x, int y) {
+        control.getShell().forceActive();
+        spin(50);
+        moveTo(display.map(control, null, x, y));
+        for (int i = 0; i < 2; i++) {
+            for (int type : new int[] { SWT.MouseDown, SWT.MouseUp }) {
+                Event e = new Event();
+                e.type = type;
+                e.button = 1;
+                post(e);
+            }
+        }
+        spin(100);
+    }
+
+    /** Presses the left button at ({@code x0}, {@code y0}) in {@code control}, moves to ({@code x1}, {@code y1}) in steps, releases. */
+    public void drag(Control control, int x0, int y0, int x1, int y1) {
+        control.getShell().forceActive();
+        spin(50);
+        moveTo(display.map(control, null, x0, y0));
+        Event down = new Event();
+        down.type = SWT.MouseDown;
+        down.button = 1;
+        post(down);
+        for (int i = 1; i <= 5; i++) {
+            moveTo(display.map(control, null, x0 + (x1 - x0) * i / 5, y0 + (y1 - y0) * i / 5));
+        }
+        Event up = new Event();
+        up.type = SWT.MouseUp;
+        up.button = 1;
+        post(up);
+        spin(100);
+    }
+
+    /**
+     * Puts the pointer at display point {@code p}: a posted MouseMove alone does not move it under Xvfb without a
+     * window manager (the buttons then press wherever it was), so the cursor is also warped there.
+     */
+    public void moveTo(Point p) {
+        display.setCursorLocation(p);
+        Event move = new Event();
+        move.type = SWT.MouseMove;
+        move.x = p.x;
+        move.y = p.y;
+        post(move);
+        spin(30);
     }
 
     /** Types {@code text} character by character, as key presses. */

@@ -1,0 +1,251 @@
+package org.phos.workbench.internal.ui.timeline;
+
+import java.util.List;
+import java.util.function.IntConsumer;
+
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.graphics.GC;
+import org.eclipse.swt.graphics.Point;
+import org.eclipse.swt.graphics.Rectangle;
+import org.eclipse.swt.widgets.Canvas;
+import org.eclipse.swt.widgets.Composite;
+import org.eclipse.swt.widgets.Event;
+
+/**
+ * The timeline's input: W/S zoom in/out around the mouse (or the centre), A/D pan, Ctrl+wheel zoom at the mouse, a
+ * drag selects a time range, a click picks a slice, a double-click on the ruler shows the whole trace, {@code .} and
+ * {@code ,} step to the next/previous launch. It owns no data: it asks the {@link SliceFetcher} and hands the result
+ * to the {@link TimelinePainter} (double-buffered canvas).
+ */
+public final class TimelineCanvas {
+    /** What the canvas reports to its view. */
+    public interface Callbacks {
+        void picked(int event);
+
+        void rangeSelected(long fromNs, long toNs);
+
+        void step(int direction);
+    }
+
+    private static final int DRAG_THRESHOLD = 4;
+
+    private final Canvas canvas;
+    private final TimelinePainter painter;
+    private final Callbacks callbacks;
+    private TimelineIndex index;
+    private SliceFetcher fetcher;
+    private TimelineNavigator navigator;
+    private TimelinePainter.Marks marks = TimelinePainter.Marks.NONE;
+    private int labelWidth = 100;
+    private int dragStart = -1;
+    private int dragNow = -1;
+    private int firstLane;
+    private long lastPressMs;
+    private int lastPressX = Integer.MIN_VALUE;
+    private int lastPressY;
+
+    public TimelineCanvas(Composite parent, TimelinePalette palette, Callbacks callbacks) {
+        this.painter = new TimelinePainter(palette);
+        this.callbacks = callbacks;
+        canvas = new Canvas(parent, SWT.DOUBLE_BUFFERED | SWT.NO_BACKGROUND);
+        canvas.addListener(SWT.Paint, this::paint);
+        canvas.addListener(SWT.KeyDown, this::key);
+        canvas.addListener(SWT.MouseDown, this::mouseDown);
+        canvas.addListener(SWT.MouseMove, this::mouseMove);
+        canvas.addListener(SWT.MouseUp, this::mouseUp);
+        canvas.addListener(SWT.MouseVerticalWheel, this::wheel);
+        canvas.addListener(SWT.Resize, e -> canvas.redraw());
+    }
+
+    public Canvas control() {
+        return canvas;
+    }
+
+    public void setIndex(TimelineIndex index) {
+        this.index = index;
+        this.fetcher = new SliceFetcher(index);
+        this.navigator = new TimelineNavigator(index.start(), index.end());
+        this.marks = TimelinePainter.Marks.NONE;
+        this.firstLane = 0;
+        GC gc = new GC(canvas);
+        try {
+            labelWidth = TimelinePainter.labelWidth(gc, index);
+        } finally {
+            gc.dispose();
+        }
+        canvas.redraw();
+    }
+
+    public TimelineIndex index() {
+        return index;
+    }
+
+    public TimelineNavigator navigator() {
+        return navigator;
+    }
+
+    public TimelineLayout layout() {
+        Rectangle r = canvas.getClientArea();
+        return new TimelineLayout(labelWidth, r.width, r.height, firstLane);
+    }
+
+    public TimelinePainter.Marks marks() {
+        return marks;
+    }
+
+    public void setMarks(TimelinePainter.Marks marks) {
+        this.marks = marks;
+        canvas.redraw();
+    }
+
+    private void paint(Event e) {
+        TimelineLayout layout = layout();
+        if (index == null) {
+            e.gc.setBackground(canvas.getDisplay().getSystemColor(SWT.COLOR_LIST_BACKGROUND));
+            e.gc.fillRectangle(canvas.getClientArea());
+            e.gc.drawText("No trace: open one in an editor or select it in the Traces view.", 8, 8, true);
+            return;
+        }
+        paintInto(e.gc, layout);
+    }
+
+    /** Fetches and paints the current window into {@code gc} at {@code layout}'s size (also for benchmarks). */
+    public void paintInto(GC gc, TimelineLayout layout) {
+        TimeWindow w = navigator.window();
+        List<LaneSlices> lanes = fetcher.fetch(w, layout.dataWidth());
+        TimelinePainter.Marks m = marks;
+        if (dragStart >= 0 && Math.abs(dragNow - dragStart) > DRAG_THRESHOLD) {
+            long a = timeAt(Math.min(dragStart, dragNow));
+            long b = timeAt(Math.max(dragStart, dragNow));
+            m = new TimelinePainter.Marks(marks.selectedEvent(), a, b);
+        }
+        painter.paint(gc, layout, index, w, lanes, m);
+    }
+
+    private long timeAt(int x) {
+        TimelineLayout l = layout();
+        return navigator.window().time(Math.clamp(x - l.labelWidth(), 0, l.dataWidth()), l.dataWidth());
+    }
+
+    /** Fraction of the data area under the mouse, or the centre when the mouse is elsewhere. */
+    private double anchor() {
+        Point p = canvas.toControl(canvas.getDisplay().getCursorLocation());
+        TimelineLayout l = layout();
+        if (p.x >= l.labelWidth() && p.x < l.width() && p.y >= 0 && p.y < l.height()) {
+            return l.fraction(p.x);
+        }
+        return 0.5;
+    }
+
+    private void key(Event e) {
+        if (index == null) {
+            return;
+        }
+        switch (Character.toLowerCase(e.character)) {
+            case 'w' -> navigator.zoom(TimelineNavigator.ZOOM_STEP, anchor());
+            case 's' -> navigator.zoom(1 / TimelineNavigator.ZOOM_STEP, anchor());
+            case 'a' -> navigator.pan(-TimelineNavigator.PAN_STEP);
+            case 'd' -> navigator.pan(TimelineNavigator.PAN_STEP);
+            case '.' -> callbacks.step(1);
+            case ',' -> callbacks.step(-1);
+            default -> {
+                return;
+            }
+        }
+        e.doit = false;
+        canvas.redraw();
+    }
+
+    private void mouseDown(Event e) {
+        atPointer(e);
+        canvas.setFocus();
+        // double-click detected here: GTK sends no MouseDoubleClick (count stays 1) for presses posted through XTest
+        long now = System.currentTimeMillis();
+        boolean second = now - lastPressMs <= canvas.getDisplay().getDoubleClickTime()
+                && Math.abs(e.x - lastPressX) <= DRAG_THRESHOLD && Math.abs(e.y - lastPressY) <= DRAG_THRESHOLD;
+        lastPressMs = second ? 0 : now;
+        lastPressX = e.x;
+        lastPressY = e.y;
+        if (second || e.count >= 2) {
+            doubleClick(e);
+            return;
+        }
+        if (index != null && e.button == 1 && !layout().inRuler(e.y) && e.x >= labelWidth) {
+            dragStart = e.x;
+            dragNow = e.x;
+        }
+    }
+
+    /**
+     * Takes a button event's position from the pointer itself: buttons pressed through XTest (UI tests under Xvfb
+     * without a window manager) arrive with coordinates relative to the wrong window; for a person's click the two are
+     * the same point.
+     */
+    private void atPointer(Event e) {
+        Point p = canvas.toControl(canvas.getDisplay().getCursorLocation());
+        e.x = p.x;
+        e.y = p.y;
+    }
+
+    private void mouseMove(Event e) {
+        if (dragStart >= 0) {
+            atPointer(e);
+            dragNow = e.x;
+            canvas.redraw();
+        }
+    }
+
+    private void mouseUp(Event e) {
+        atPointer(e);
+        if (dragStart < 0) {
+            return;
+        }
+        int start = dragStart;
+        dragStart = -1;
+        if (Math.abs(e.x - start) > DRAG_THRESHOLD) {
+            long a = timeAt(Math.min(start, e.x));
+            long b = timeAt(Math.max(start, e.x));
+            marks = new TimelinePainter.Marks(marks.selectedEvent(), a, b);
+            callbacks.rangeSelected(a, b);
+        } else {
+            TimelineLayout l = layout();
+            int lane = l.laneAt(e.y, index.lanes().size());
+            if (lane >= 0) {
+                long pxNs = Math.max(1, navigator.window().span() / l.dataWidth());
+                callbacks.picked(SlicePicker.pick(index.lanes().get(lane), timeAt(e.x), 2 * pxNs));
+            }
+        }
+        canvas.redraw();
+    }
+
+    private void doubleClick(Event e) {
+        if (index != null && layout().inRuler(e.y)) {
+            navigator.reset();
+            canvas.redraw();
+        }
+    }
+
+    /** Scrolls the lanes so that lane {@code l} is shown. */
+    public void revealLane(int l) {
+        TimelineLayout layout = layout();
+        if (l < firstLane || l >= firstLane + layout.visibleLanes()) {
+            firstLane = Math.max(0, l - layout.visibleLanes() / 2);
+            canvas.redraw();
+        }
+    }
+
+    private void wheel(Event e) {
+        if (index != null && (e.stateMask & SWT.CTRL) == 0 && e.count != 0) {
+            int max = Math.max(0, index.lanes().size() - layout().visibleLanes());
+            firstLane = Math.clamp(firstLane - Integer.signum(e.count), 0, max);
+            e.doit = false;
+            canvas.redraw();
+        } else if (index != null && (e.stateMask & SWT.CTRL) != 0 && e.count != 0) {
+            TimelineLayout l = layout();
+            double factor = e.count > 0 ? TimelineNavigator.ZOOM_STEP : 1 / TimelineNavigator.ZOOM_STEP;
+            navigator.zoom(factor, e.x >= l.labelWidth() ? l.fraction(e.x) : 0.5);
+            e.doit = false;
+            canvas.redraw();
+        }
+    }
+}

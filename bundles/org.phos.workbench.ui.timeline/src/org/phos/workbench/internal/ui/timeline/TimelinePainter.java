@@ -1,0 +1,189 @@
+package org.phos.workbench.internal.ui.timeline;
+
+import java.util.List;
+
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.graphics.GC;
+import org.eclipse.swt.graphics.Point;
+import org.phos.workbench.trace.core.EventKind;
+import org.phos.workbench.trace.core.FunctionInfo;
+import org.phos.workbench.trace.core.Trace;
+
+/**
+ * Draws the timeline into a GC from what the {@link SliceFetcher} chose: ruler with ticks in readable units (time
+ * since the trace's first event), a label column, then per lane the busy runs (density shades) and the slices; kernel
+ * names inside slices wide enough; the selected slice outlined and a selected time range shaded. It reads nothing
+ * but its arguments, so a benchmark paints exactly what the view paints.
+ */
+public final class TimelinePainter {
+    /** A slice this wide (px) or more carries its kernel name. */
+    static final int NAMED_SLICE = 60;
+
+    private final TimelinePalette palette;
+
+    public TimelinePainter(TimelinePalette palette) {
+        this.palette = palette;
+    }
+
+    /** What the user marked: a selected event ({@code -1}: none), a selected range ({@code to <= from}: none). */
+    public record Marks(int selectedEvent, long rangeFrom, long rangeTo) {
+        public static final Marks NONE = new Marks(-1, 0, 0);
+    }
+
+    /** Label column width for these lanes' labels. */
+    public static int labelWidth(GC gc, TimelineIndex index) {
+        int w = 80;
+        for (TimelineLane l : index.lanes()) {
+            w = Math.max(w, gc.textExtent(l.label()).x);
+        }
+        w = Math.max(w, gc.textExtent("window 999.999 ms  (lanes 99-99/99)").x);
+        return w + 12;
+    }
+
+    public void paint(GC gc, TimelineLayout layout, TimelineIndex index, TimeWindow w, List<LaneSlices> lanes,
+            Marks marks) {
+        gc.setBackground(palette.background());
+        gc.fillRectangle(0, 0, layout.width(), layout.height());
+        gc.setForeground(palette.foreground());
+        paintRuler(gc, layout, index, w);
+        int textHeight = gc.getFontMetrics().getHeight();
+        for (int l = 0; l < lanes.size(); l++) {
+            if (!layout.showsLane(l)) {
+                continue;
+            }
+            int top = layout.laneTop(l);
+            gc.setBackground(palette.laneBackground());
+            gc.fillRectangle(layout.labelWidth(), top, layout.dataWidth(), TimelineLayout.LANE_HEIGHT);
+            paintLane(gc, layout, index.trace(), lanes.get(l), top, textHeight);
+            gc.setForeground(palette.foreground());
+            gc.setBackground(palette.background());
+            gc.setClipping(0, top, layout.labelWidth() - 4, TimelineLayout.LANE_HEIGHT);
+            gc.drawText(index.lanes().get(l).label(), 6, top + (TimelineLayout.LANE_HEIGHT - textHeight) / 2, true);
+            gc.setClipping((org.eclipse.swt.graphics.Rectangle) null);
+        }
+        paintMarks(gc, layout, index, w, marks);
+        gc.setBackground(palette.background());
+        gc.fillRectangle(0, 0, layout.labelWidth() - 1, TimelineLayout.RULER_HEIGHT - 1);
+        gc.setForeground(palette.foreground());
+        int hidden = lanes.size() - layout.firstLane() - layout.visibleLanes();
+        String head = "window " + TimeFormat.duration(w.span())
+                + (layout.firstLane() > 0 || hidden > 0 ? "  (lanes " + (layout.firstLane() + 1) + "-"
+                        + Math.min(lanes.size(), layout.firstLane() + layout.visibleLanes()) + "/" + lanes.size() + ")" : "");
+        gc.drawText(head, 6, Math.max(1, TimelineLayout.RULER_HEIGHT - 7 - gc.getFontMetrics().getHeight()), true);
+        gc.setForeground(palette.grid());
+        gc.drawLine(layout.labelWidth() - 1, 0, layout.labelWidth() - 1, layout.height());
+    }
+
+    private void paintRuler(GC gc, TimelineLayout layout, TimelineIndex index, TimeWindow w) {
+        int dw = layout.dataWidth();
+        int x0 = layout.labelWidth();
+        long step = TimeFormat.tickStep(75.0 * w.span() / dw);
+        long origin = index.start();
+        long firstTick = origin + Math.floorDiv(w.fromNs() - origin + step - 1, step) * step;
+        int bottom = TimelineLayout.RULER_HEIGHT - 1;
+        gc.setForeground(palette.grid());
+        gc.drawLine(0, bottom, layout.width(), bottom);
+        int textHeight = gc.getFontMetrics().getHeight();
+        int lastLabelEnd = Integer.MIN_VALUE;
+        for (long t = firstTick; t < w.toNs(); t += step) {
+            int x = x0 + (int) Math.round(w.x(t, dw));
+            gc.setForeground(palette.grid());
+            gc.drawLine(x, bottom - 6, x, layout.height());
+            gc.setForeground(palette.foreground());
+            String label = "+" + TimeFormat.duration(t - origin);
+            Point e = gc.textExtent(label);
+            int lx = x + 3;
+            if (lx > lastLabelEnd + 6 && lx + e.x <= layout.width()) { // a label never overlaps nor is cut
+                gc.drawText(label, lx, Math.max(1, bottom - 6 - textHeight), true);
+                lastLabelEnd = lx + e.x;
+            }
+        }
+    }
+
+    private void paintLane(GC gc, TimelineLayout layout, Trace trace, LaneSlices s, int top, int textHeight) {
+        int x0 = layout.labelWidth();
+        int h = TimelineLayout.LANE_HEIGHT;
+        for (int b = 0; b < s.busyCount(); b++) {
+            gc.setBackground(palette.shade(s.busyCategory(b), s.busyLevel(b)));
+            int bx = s.busyX0(b);
+            gc.fillRectangle(x0 + bx, top + 2, s.busyX1(b) - bx, h - 4);
+        }
+        for (int k = 0; k < s.sliceCount(); k++) {
+            int sx = s.sliceX0(k);
+            int sw = s.sliceX1(k) - sx;
+            gc.setBackground(palette.category(s.sliceCategory(k)));
+            gc.fillRectangle(x0 + sx, top + 2, sw, h - 4);
+            if (sw >= NAMED_SLICE) {
+                String name = sliceName(trace, s.sliceEvent(k));
+                gc.setClipping(x0 + sx + 2, top, sw - 4, h);
+                gc.setForeground(palette.background());
+                gc.drawText(name, x0 + sx + 3, top + (h - textHeight) / 2, true);
+                gc.setClipping((org.eclipse.swt.graphics.Rectangle) null);
+            }
+        }
+    }
+
+    /** Short name drawn in a slice: the kernel's name without its template and parameter lists. */
+    static String sliceName(Trace trace, int event) {
+        if (trace.kind(event) == EventKind.LAUNCH) {
+            FunctionInfo f = trace.functionById(trace.functionId(event));
+            return f == null ? "kernel " + trace.functionId(event) : shortName(f.displayName());
+        }
+        return trace.kind(event).name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    static String shortName(String name) {
+        StringBuilder b = new StringBuilder();
+        int depth = 0;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '<') {
+                depth++;
+            } else if (c == '>') {
+                depth = Math.max(0, depth - 1);
+            } else if (depth == 0) {
+                if (c == '(') {
+                    break; // parameter list
+                }
+                b.append(c);
+            }
+        }
+        String s = b.toString().trim();
+        int space = s.lastIndexOf(' ');
+        return space >= 0 ? s.substring(space + 1) : s; // drop the return type ("void ")
+    }
+
+    private void paintMarks(GC gc, TimelineLayout layout, TimelineIndex index, TimeWindow w, Marks marks) {
+        int dw = layout.dataWidth();
+        int x0 = layout.labelWidth();
+        if (marks.rangeTo() > marks.rangeFrom()) {
+            int a = x0 + (int) Math.clamp(Math.round(w.x(marks.rangeFrom(), dw)), 0, dw);
+            int b = x0 + (int) Math.clamp(Math.round(w.x(marks.rangeTo(), dw)), 0, dw);
+            gc.setAlpha(60);
+            gc.setBackground(palette.selection());
+            gc.fillRectangle(a, TimelineLayout.RULER_HEIGHT, Math.max(1, b - a), layout.height());
+            gc.setAlpha(255);
+            gc.setForeground(palette.selection());
+            gc.drawLine(a, TimelineLayout.RULER_HEIGHT, a, layout.height());
+            gc.drawLine(b, TimelineLayout.RULER_HEIGHT, b, layout.height());
+        }
+        int e = marks.selectedEvent();
+        if (e >= 0) {
+            Trace t = index.trace();
+            TimelineLane lane = index.laneOf(e);
+            int l = index.lanes().indexOf(lane);
+            long s = l == 0 ? t.hostNs(e) : TimelineIndex.startNs(t, e);
+            long en = l == 0 ? s : TimelineIndex.endNs(t, e);
+            if (en >= w.fromNs() && s < w.toNs() && layout.showsLane(l)) {
+                int a = x0 + (int) Math.clamp(Math.floor(w.x(s, dw)), 0, dw - 1);
+                int b = x0 + (int) Math.clamp(Math.ceil(w.x(en, dw)), 0, dw);
+                gc.setForeground(palette.selection());
+                gc.setLineWidth(2);
+                int top = layout.laneTop(l);
+                gc.drawRectangle(a - 2, top, Math.max(4, b - a + 3), TimelineLayout.LANE_HEIGHT);
+                gc.setLineWidth(1);
+                gc.setLineStyle(SWT.LINE_SOLID);
+            }
+        }
+    }
+}

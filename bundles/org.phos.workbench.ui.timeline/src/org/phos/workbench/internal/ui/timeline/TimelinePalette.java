@@ -1,0 +1,80 @@
+package org.phos.workbench.internal.ui.timeline;
+
+import org.eclipse.jface.resource.ColorRegistry;
+import org.eclipse.swt.graphics.Color;
+import org.eclipse.swt.graphics.RGB;
+import org.phos.workbench.ui.timeline.TimelineUi;
+
+/**
+ * The timeline's colours, read from the theme registry (definitions in plugin.xml, org.eclipse.ui.themes, so a theme
+ * can change them): one per {@link SliceCategory}, each also in {@link LaneSlices#LEVELS} density shades blended
+ * towards the background (sparse busy columns pale, dense ones full), plus background, text and selection. The
+ * shades are computed once here, not per repaint. Colors need no disposal (SWT 3.120+ colours hold no OS handle).
+ */
+public final class TimelinePalette {
+    private final Color background;
+    private final Color foreground;
+    private final Color grid;
+    private final Color laneBackground;
+    private final Color selection;
+    private final Color[] category;
+    private final Color[][] shade;
+
+    public TimelinePalette(ColorRegistry registry) {
+        background = color(registry, "background", new RGB(255, 255, 255));
+        foreground = color(registry, "foreground", new RGB(0, 0, 0));
+        selection = color(registry, "selection", new RGB(255, 214, 0));
+        grid = new Color(blend(foreground.getRGB(), background.getRGB(), 0.2));
+        laneBackground = new Color(blend(foreground.getRGB(), background.getRGB(), 0.05));
+        SliceCategory[] cats = SliceCategory.values();
+        category = new Color[cats.length];
+        shade = new Color[cats.length][LaneSlices.LEVELS];
+        for (SliceCategory c : cats) {
+            Color base = color(registry, c.colorKey(), new RGB(128, 128, 128));
+            category[c.ordinal()] = base;
+            for (int l = 0; l < LaneSlices.LEVELS; l++) {
+                double f = 0.45 + 0.55 * l / (LaneSlices.LEVELS - 1);
+                shade[c.ordinal()][l] = new Color(blend(base.getRGB(), background.getRGB(), f));
+            }
+        }
+    }
+
+    private static Color color(ColorRegistry r, String key, RGB fallback) {
+        RGB rgb = r.getRGB(TimelineUi.COLOR_PREFIX + key);
+        return new Color(rgb == null ? fallback : rgb);
+    }
+
+    /** {@code f} of {@code a} over {@code 1-f} of {@code b}. */
+    static RGB blend(RGB a, RGB b, double f) {
+        return new RGB((int) Math.round(a.red * f + b.red * (1 - f)), (int) Math.round(a.green * f + b.green * (1 - f)),
+                (int) Math.round(a.blue * f + b.blue * (1 - f)));
+    }
+
+    public Color background() {
+        return background;
+    }
+
+    public Color foreground() {
+        return foreground;
+    }
+
+    public Color grid() {
+        return grid;
+    }
+
+    public Color laneBackground() {
+        return laneBackground;
+    }
+
+    public Color selection() {
+        return selection;
+    }
+
+    public Color category(int ordinal) {
+        return category[ordinal];
+    }
+
+    public Color shade(int ordinal, int level) {
+        return shade[ordinal][level];
+    }
+}

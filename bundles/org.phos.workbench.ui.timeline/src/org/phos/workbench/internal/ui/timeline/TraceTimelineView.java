@@ -1,0 +1,278 @@
+package org.phos.workbench.internal.ui.timeline;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.jface.viewers.ISelection;
+import org.eclipse.jface.viewers.IStructuredSelection;
+import org.eclipse.jface.viewers.StructuredSelection;
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.graphics.Point;
+import org.eclipse.swt.layout.GridData;
+import org.eclipse.swt.layout.GridLayout;
+import org.eclipse.swt.widgets.Composite;
+import org.eclipse.swt.widgets.Label;
+import org.eclipse.ui.ISelectionListener;
+import org.eclipse.ui.IWorkbenchPart;
+import org.eclipse.ui.PlatformUI;
+import org.eclipse.ui.part.ViewPart;
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.ui.model.LaunchSelection;
+import org.phos.workbench.ui.model.LoadedTrace;
+import org.phos.workbench.ui.model.TimeSelection;
+
+/**
+ * The Trace Timeline view: shows the trace that the active part selects ({@link LoadedTrace}, or the trace of a
+ * {@link LaunchSelection}, whose slice it also reveals and outlines), or one given to {@link #show(LoadedTrace)}.
+ * A picked kernel and {@code .}/{@code ,} publish a {@link LaunchSelection}; a dragged range a {@link TimeSelection}.
+ * The lane index is built in a Job; painting and input are the {@link TimelineCanvas}'s.
+ */
+public final class TraceTimelineView extends ViewPart {
+    /** Key of the widgets' role ({@code Widget.setData(ROLE, ...)}) for tests: "canvas", "details". */
+    public static final String ROLE = "org.phos.workbench.ui.timeline.role";
+
+    private final SimpleSelectionProvider selectionProvider = new SimpleSelectionProvider();
+    private final ISelectionListener selectionListener = this::selectionChanged;
+    private TimelineCanvas canvas;
+    private Label details;
+    private @Nullable LoadedTrace loaded;
+    private @Nullable LaunchSelection pendingReveal;
+    private int selectedLaunch = -1;
+    private @Nullable Job indexJob;
+
+    @Override
+    public void createPartControl(Composite parent) {
+        Composite root = new Composite(parent, SWT.NONE);
+        GridLayout gl = new GridLayout(1, false);
+        gl.marginWidth = 0;
+        gl.marginHeight = 0;
+        gl.verticalSpacing = 2;
+        root.setLayout(gl);
+        TimelinePalette palette = new TimelinePalette(
+                PlatformUI.getWorkbench().getThemeManager().getCurrentTheme().getColorRegistry());
+        canvas = new TimelineCanvas(root, palette, new TimelineCanvas.Callbacks() {
+            @Override
+            public void picked(int event) {
+                selectEvent(event, false);
+            }
+
+            @Override
+            public void rangeSelected(long fromNs, long toNs) {
+                LoadedTrace t = loaded;
+                if (t != null) {
+                    details.setText("Range " + TimeFormat.duration(toNs - fromNs) + " from +"
+                            + TimeFormat.duration(fromNs - canvas.index().start()));
+                    selectionProvider.setSelection(new StructuredSelection(new TimeSelection(t, fromNs, toNs)));
+                }
+            }
+
+            @Override
+            public void step(int direction) {
+                stepLaunch(direction);
+            }
+        });
+        canvas.control().setData(ROLE, "canvas");
+        canvas.control().setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true));
+        details = new Label(root, SWT.WRAP);
+        details.setData(ROLE, "details");
+        details.setText("W/S zoom, A/D pan, Ctrl+wheel zoom, drag: select a range, click: details, . / , : next/previous launch, double-click the ruler: whole trace");
+        GridData dd = new GridData(SWT.FILL, SWT.CENTER, true, false);
+        dd.widthHint = 200; // wrap inside the view instead of widening it
+        org.eclipse.swt.graphics.GC gc = new org.eclipse.swt.graphics.GC(details);
+        dd.heightHint = 2 * gc.getFontMetrics().getHeight(); // two lines
+        gc.dispose();
+        details.setLayoutData(dd);
+        getSite().setSelectionProvider(selectionProvider);
+        getSite().getPage().addSelectionListener(selectionListener);
+    }
+
+    @Override
+    public void dispose() {
+        getSite().getPage().removeSelectionListener(selectionListener);
+        Job j = indexJob;
+        if (j != null) {
+            j.cancel();
+        }
+        super.dispose();
+    }
+
+    @Override
+    public void setFocus() {
+        canvas.control().setFocus();
+    }
+
+    /** The page's selection changed: a trace or launch selected by another part is shown (and revealed). */
+    public void selectionChanged(IWorkbenchPart part, ISelection selection) {
+        if (part == this || !(selection instanceof IStructuredSelection s) || s.size() != 1) {
+            return;
+        }
+        Object o = s.getFirstElement();
+        if (o instanceof LoadedTrace t && t != loaded) {
+            show(t);
+        } else if (o instanceof LaunchSelection ls) {
+            if (ls.trace() != loaded) {
+                pendingReveal = ls;
+                show(ls.trace());
+            } else if (canvas.index() != null) {
+                reveal(ls);
+            } else {
+                pendingReveal = ls;
+            }
+        }
+    }
+
+    /** Shows {@code trace} (indexing it in a Job; {@link #isReady()} says when it is drawn). */
+    public void show(LoadedTrace trace) {
+        loaded = trace;
+        selectedLaunch = -1;
+        Job previous = indexJob;
+        if (previous != null) {
+            previous.cancel();
+        }
+        setContentDescription(trace.name());
+        details.setText("Indexing " + trace.name() + " ...");
+        Job job = Job.create("Indexing the timeline of " + trace.name(), (IProgressMonitor m) -> {
+            try {
+                TimelineIndex index = TimelineIndex.build(trace.trace(), m);
+                details.getDisplay().asyncExec(() -> installed(trace, index));
+                return Status.OK_STATUS;
+            } catch (OperationCanceledException e) {
+                return Status.CANCEL_STATUS;
+            } catch (RuntimeException | OutOfMemoryError e) {
+                return Status.error("Cannot draw the timeline of " + trace.file() + ": " + e, e);
+            }
+        });
+        job.setUser(false);
+        indexJob = job;
+        job.schedule();
+    }
+
+    private void installed(LoadedTrace trace, TimelineIndex index) {
+        if (details.isDisposed() || trace != loaded) {
+            return;
+        }
+        canvas.setIndex(index);
+        details.setText(trace.name() + ": " + index.lanes().size() + " lanes, "
+                + TimeFormat.duration(index.end() - index.start()) + "; W/S zoom, A/D pan, drag: range, click: details, . / , : launches");
+        LaunchSelection r = pendingReveal;
+        pendingReveal = null;
+        if (r != null && r.trace() == trace) {
+            reveal(r);
+        }
+    }
+
+    private void reveal(LaunchSelection ls) {
+        selectedLaunch = ls.launch();
+        markAndReveal(ls.event());
+    }
+
+    private void stepLaunch(int direction) {
+        LoadedTrace t = loaded;
+        if (t == null || t.trace().launchCount() == 0) {
+            return;
+        }
+        Trace trace = t.trace();
+        int next;
+        if (selectedLaunch < 0) {
+            next = firstLaunchInWindow(trace, direction);
+        } else {
+            next = Math.clamp(selectedLaunch + direction, 0, trace.launchCount() - 1);
+        }
+        selectEvent(trace.launchEvent(next), true);
+    }
+
+    private int firstLaunchInWindow(Trace trace, int direction) {
+        TimeWindow w = canvas.navigator().window();
+        int n = trace.launchCount();
+        if (direction > 0) {
+            for (int l = 0; l < n; l++) {
+                if (trace.hostNs(trace.launchEvent(l)) >= w.fromNs()) {
+                    return l;
+                }
+            }
+            return n - 1;
+        }
+        for (int l = n - 1; l >= 0; l--) {
+            if (trace.hostNs(trace.launchEvent(l)) < w.toNs()) {
+                return l;
+            }
+        }
+        return 0;
+    }
+
+    /** Selects event {@code event} (-1: nothing), shows its details, publishes a LaunchSelection for kernels. */
+    private void selectEvent(int event, boolean reveal) {
+        LoadedTrace t = loaded;
+        if (t == null) {
+            return;
+        }
+        if (event < 0) {
+            selectedLaunch = -1;
+            canvas.setMarks(new TimelinePainter.Marks(-1, canvas.marks().rangeFrom(), canvas.marks().rangeTo()));
+            details.setText("Nothing under the mouse.");
+            return;
+        }
+        int launch = t.trace().launchIndex(event);
+        selectedLaunch = launch;
+        if (reveal) {
+            markAndReveal(event);
+        } else {
+            canvas.setMarks(new TimelinePainter.Marks(event, canvas.marks().rangeFrom(), canvas.marks().rangeTo()));
+            details.setText(SliceDetails.describe(canvas.index(), event));
+        }
+        if (launch >= 0) {
+            selectionProvider.setSelection(new StructuredSelection(new LaunchSelection(t, launch)));
+        }
+    }
+
+    private void markAndReveal(int event) {
+        TimelineIndex index = canvas.index();
+        Trace trace = index.trace();
+        canvas.navigator().reveal(TimelineIndex.startNs(trace, event), TimelineIndex.endNs(trace, event));
+        canvas.revealLane(index.lanes().indexOf(index.laneOf(event)));
+        canvas.setMarks(new TimelinePainter.Marks(event, canvas.marks().rangeFrom(), canvas.marks().rangeTo()));
+        details.setText(SliceDetails.describe(index, event));
+    }
+
+    // accessors for tests and benchmarks
+
+    /** Whether a trace is indexed and drawn. */
+    public boolean isReady() {
+        return canvas.index() != null && loaded != null && canvas.index().trace() == loaded.trace();
+    }
+
+    /** The visible window. */
+    public TimeWindow visibleRange() {
+        return canvas.navigator().window();
+    }
+
+    /** The selected launch's dense index, or -1. */
+    public int selectedLaunch() {
+        return selectedLaunch;
+    }
+
+    public TimelineCanvas timelineCanvas() {
+        return canvas;
+    }
+
+    /** The details line's text. */
+    public String detailsText() {
+        return details.getText();
+    }
+
+    /** Canvas point at the middle of event {@code event}'s slice in its stream lane, or null when not visible. */
+    public @Nullable Point pointOf(int event) {
+        TimelineIndex index = canvas.index();
+        TimelineLayout l = canvas.layout();
+        int lane = index.lanes().indexOf(index.laneOf(event));
+        TimeWindow w = visibleRange();
+        long mid = (TimelineIndex.startNs(index.trace(), event) + TimelineIndex.endNs(index.trace(), event)) / 2;
+        if (!w.contains(mid)) {
+            return null;
+        }
+        return new Point(l.labelWidth() + (int) w.x(mid, l.dataWidth()), l.laneTop(lane) + TimelineLayout.LANE_HEIGHT / 2);
+    }
+}
