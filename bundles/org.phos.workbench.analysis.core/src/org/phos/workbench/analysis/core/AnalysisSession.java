@@ -257,6 +257,7 @@ public final class AnalysisSession {
 				ByteRanges sr = s == null ? empty : s[0];
 				ByteRanges sw = s == null ? empty : s[1];
 				LaunchVerdict v = !observed ? LaunchVerdict.NOT_OBSERVED
+						: s == null && truth == null ? LaunchVerdict.NOT_NAMED
 						: unreliable != null ? LaunchVerdict.UNRELIABLE
 								: LaunchVerdict.of(SpeculationValidator.verdict(sr, sw, truth == null ? empty : truth[0],
 										truth == null ? empty : truth[1]));

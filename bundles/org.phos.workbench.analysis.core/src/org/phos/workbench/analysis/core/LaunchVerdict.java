@@ -22,7 +22,12 @@ public enum LaunchVerdict {
 	/** Observed, but its truth cannot be stood behind ({@code TruthReliability}): left out of every figure. */
 	UNRELIABLE(null),
 	/** Not observed by any tool asked: nothing to compare with. */
-	NOT_OBSERVED(null);
+	NOT_OBSERVED(null),
+	/**
+	 * Of one allocation: neither this engine speculated it nor a tool observed it (another engine named it), so
+	 * there is no pair to judge, as {@code validate} counts none.
+	 */
+	NOT_NAMED(null);
 
 	private final @Nullable AccessVerdict access;
 

@@ -248,8 +248,7 @@ public final class AccessesView extends ViewPart {
 			for (int i = 0; i < engines.size(); i++) {
 				AccessRow.EngineSide side = r.engines().get(i);
 				if (!named(r, side)) {
-					// neither this engine nor a tool names the allocation (another engine does): validate judges no
-					// pair here, while the analysis layer answers "exact"; show that there is nothing to judge
+					// neither this engine nor a tool names the allocation (another engine does): no pair to judge
 					item.setText(3 + 3 * i, "-");
 				} else {
 					item.setText(3 + 3 * i, side.verdict().label());
@@ -263,8 +262,7 @@ public final class AccessesView extends ViewPart {
 
 	/** @return whether the engine or a tool names the allocation (a pair that validate judges) */
 	private static boolean named(AccessRow r, AccessRow.EngineSide side) {
-		return !side.read().isEmpty() || !side.written().isEmpty()
-				|| r.tools().stream().anyMatch(t -> !t.read().isEmpty() || !t.written().isEmpty());
+		return side.verdict() != LaunchVerdict.NOT_NAMED;
 	}
 
 	private static Color colour(LaunchVerdict v) {
