@@ -1,0 +1,156 @@
+package org.phos.workbench.ui.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.regex.Pattern;
+
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.widgets.Label;
+import org.eclipse.swt.widgets.Shell;
+import org.eclipse.swt.widgets.Table;
+import org.eclipse.swt.widgets.TableColumn;
+import org.eclipse.swt.widgets.Text;
+import org.eclipse.ui.IEditorPart;
+import org.eclipse.ui.IWorkbenchPage;
+import org.eclipse.ui.IWorkbenchWindow;
+import org.eclipse.ui.PlatformUI;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phos.workbench.internal.ui.TracesView;
+import org.phos.workbench.internal.ui.launches.LaunchesView;
+import org.phos.workbench.internal.ui.trace.TraceEditor;
+import org.phos.workbench.trace.core.FunctionInfo;
+import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.TraceReader;
+
+/** Opening traces through the Traces view and working with the Launches view, by real input. */
+class TraceViewsUiTest {
+    private IWorkbenchWindow window;
+    private Shell shell;
+    private UiRobot robot;
+
+    @BeforeEach
+    void bringWindowToFront() {
+        window = PlatformUI.getWorkbench().getWorkbenchWindows()[0];
+        shell = window.getShell();
+        robot = new UiRobot(shell.getDisplay());
+        shell.forceActive();
+        robot.waitUntil("the workbench window is visible", shell::isVisible);
+        robot.spin(200);
+    }
+
+    @AfterEach
+    void closeEditors() {
+        window.getActivePage().closeAllEditors(false);
+    }
+
+    private void openThroughTracesView(Path folder, String name) {
+        Text folderText = robot.findByData(shell, Text.class, TracesView.ROLE, "folder");
+        Table traces = robot.findByData(shell, Table.class, TracesView.ROLE, "traces");
+        robot.click(folderText);
+        robot.keyWith(SWT.CTRL, 'a', 'a');
+        robot.type(folder.toString());
+        robot.key(SWT.CR);
+        robot.waitUntil("the Traces view lists " + name, () -> Arrays.stream(traces.getItems())
+                .anyMatch(i -> i.getText(0).equals(name)));
+        int row = Arrays.asList(traces.getItems()).indexOf(Arrays.stream(traces.getItems())
+                .filter(i -> i.getText(0).equals(name)).findFirst().orElseThrow());
+        robot.click(traces);
+        traces.setSelection(row);
+        traces.showSelection();
+        org.eclipse.swt.graphics.Rectangle r = traces.getItem(row).getBounds(0);
+        robot.click(traces, r.x + 10, r.y + r.height / 2);
+        robot.key(SWT.CR);
+    }
+
+    @Test
+    void openedTraceFillsLaunchesWhichFilterSortAndStep() throws Exception {
+        Path samples = Path.of(System.getProperty("phos.samples")).toAbsolutePath().normalize();
+        Path file = samples.resolve("cuda-suite.phos");
+        Trace expected = TraceReader.read(file, new NullProgressMonitor()).trace();
+
+        openThroughTracesView(samples, "cuda-suite.phos");
+        IWorkbenchPage page = window.getActivePage();
+        robot.waitUntil("a trace editor is active", () -> page.getActiveEditor() instanceof TraceEditor);
+        TraceEditor editor = (TraceEditor) page.getActiveEditor();
+        robot.waitUntil("the trace has loaded", () -> editor.loadedTrace() != null);
+        assertEquals(file, editor.file());
+        assertEquals("", editor.bannerText(), "a clean sample shows no warning banner");
+
+        LaunchesView launches = (LaunchesView) page.findView(LaunchesView.ID);
+        Table table = robot.findByData(shell, Table.class, TracesView.ROLE, "launches");
+        robot.waitUntil("the Launches table fills", () -> table.getItemCount() == expected.launchCount());
+        assertTrue(expected.launchCount() > 10, "sample has launches");
+        assertEquals("#, Host ns, GPU µs, Stream, Kernel, Grid, Block",
+                String.join(", ", Arrays.stream(table.getColumns()).map(TableColumn::getText).toList()));
+        robot.spin(300);
+        assertEquals("0", table.getItem(0).getText(0));
+        robot.screenshot(shell, "launches-opened");
+
+        // filter by a kernel regex: same rows as a regex over the trace's own kernel names
+        FunctionInfo first = expected.functionById(expected.functionId(expected.launchEvent(0)));
+        String regex = first.displayName().replaceAll("[^A-Za-z0-9_].*", "");
+        Pattern p = Pattern.compile(regex);
+        long matching = 0;
+        for (int l = 0; l < expected.launchCount(); l++) {
+            FunctionInfo f = expected.functionById(expected.functionId(expected.launchEvent(l)));
+            if (p.matcher(f.displayName()).find()) {
+                matching++;
+            }
+        }
+        Text filter = robot.findByData(shell, Text.class, TracesView.ROLE, "kernelFilter");
+        robot.click(filter);
+        robot.type(regex);
+        robot.key(SWT.CR);
+        long want = matching;
+        robot.waitUntil("the filter keeps the " + want + " launches of " + regex, () -> table.getItemCount() == want);
+        Label status = robot.findByData(shell, Label.class, TracesView.ROLE, "launchesStatus");
+        assertTrue(status.getText().startsWith(String.format(java.util.Locale.ROOT, "%,d of ", want)),
+                status.getText());
+
+        // clicking the # header twice sorts descending
+        TableColumn index = table.getColumn(0);
+        int x = index.getWidth() / 2;
+        int headerY = table.getItem(0).getBounds(0).y - table.getHeaderHeight() / 2;
+        robot.click(table, x, headerY);
+        robot.spin(300);
+        robot.click(table, x, headerY);
+        robot.waitUntil("the # column sorts descending", () -> {
+            int[] rows = launches.rows();
+            return rows.length > 1 && rows[0] > rows[rows.length - 1];
+        });
+
+        // select the first row, '.' steps to the next one
+        robot.click(table, 20, table.getItem(0).getBounds(0).y + 5);
+        robot.waitUntil("the first row is selected", () -> table.getSelectionIndex() == 0);
+        int[] rows = launches.rows();
+        robot.type(".");
+        robot.waitUntil("'.' selects the next launch", () -> launches.selectedLaunch() == rows[1]);
+        robot.type(",");
+        robot.waitUntil("',' goes back", () -> launches.selectedLaunch() == rows[0]);
+        robot.screenshot(shell, "launches-filtered-sorted");
+    }
+
+    @Test
+    void damagedTraceShowsItsWarning(@TempDir Path dir) throws Exception {
+        Path samples = Path.of(System.getProperty("phos.samples")).toAbsolutePath().normalize();
+        byte[] bytes = Files.readAllBytes(samples.resolve("cuda-suite.phos"));
+        Files.write(dir.resolve("damaged.phos"), Arrays.copyOf(bytes, bytes.length * 2 / 3));
+        openThroughTracesView(dir, "damaged.phos");
+        IWorkbenchPage page = window.getActivePage();
+        robot.waitUntil("a trace editor is active", () -> page.getActiveEditor() instanceof TraceEditor);
+        TraceEditor editor = (TraceEditor) page.getActiveEditor();
+        robot.waitUntil("the damaged trace shows a banner", () -> !editor.bannerText().isEmpty());
+        assertTrue(editor.bannerText().contains("damaged.phos"), editor.bannerText());
+        robot.screenshot(shell, "damaged-trace-banner");
+        IEditorPart active = page.getActiveEditor();
+        assertEquals("damaged.phos", active.getTitle());
+    }
+}
