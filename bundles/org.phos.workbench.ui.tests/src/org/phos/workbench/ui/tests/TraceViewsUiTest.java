@@ -106,9 +106,14 @@ class TraceViewsUiTest {
             }
         }
         Text filter = robot.findByData(shell, Text.class, TracesView.ROLE, "kernelFilter");
+        robot.click(table); // activate the Launches view first (see the report: first click into the filter)
+        robot.spin(200);
         robot.click(filter);
+        robot.waitUntil("the filter field has the focus (focus: " + shell.getDisplay().getFocusControl() + ")",
+                filter::isFocusControl);
         robot.type(regex);
         robot.key(SWT.CR);
+        robot.screenshot(shell, "launches-filter-typed");
         long want = matching;
         robot.waitUntil("the filter keeps the " + want + " launches of " + regex, () -> table.getItemCount() == want);
         Label status = robot.findByData(shell, Label.class, TracesView.ROLE, "launchesStatus");

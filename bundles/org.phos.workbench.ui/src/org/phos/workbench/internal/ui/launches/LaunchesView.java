@@ -58,10 +58,11 @@ public final class LaunchesView extends ViewPart {
     public void createPartControl(Composite parent) {
         GridLayoutFactory.fillDefaults().numColumns(3).margins(4, 4).applyTo(parent);
         new Label(parent, SWT.NONE).setText("Kernel regex:");
-        kernelFilter = new Text(parent, SWT.BORDER | SWT.SINGLE | SWT.SEARCH);
+        kernelFilter = new Text(parent, SWT.BORDER | SWT.SINGLE);
         kernelFilter.setData(TracesView.ROLE, "kernelFilter");
-        kernelFilter.setMessage("e.g. gemm|reduce (Enter applies)");
+        kernelFilter.setMessage("e.g. gemm|reduce");
         kernelFilter.addListener(SWT.DefaultSelection, e -> refilter());
+        kernelFilter.addListener(SWT.Modify, e -> refilter());
         GridDataFactory.fillDefaults().grab(true, false).applyTo(kernelFilter);
         status = new Label(parent, SWT.NONE);
         status.setData(TracesView.ROLE, "launchesStatus");
@@ -275,6 +276,8 @@ public final class LaunchesView extends ViewPart {
 
     @Override
     public void setFocus() {
-        table.setFocus();
+        if (!kernelFilter.isFocusControl()) { // a click into the filter activates the view: keep the caret there
+            table.setFocus();
+        }
     }
 }
