@@ -21,6 +21,8 @@ public final class BuiltinCommands {
 		return List.of(
 				new InfoCommand(),
 				new ExportCommand(),
+				new org.phos.workbench.internal.cli.commands.LaunchesCommand(),
+				new org.phos.workbench.internal.cli.commands.AccessesCommand(),
 				new GenerateCommand(),
 				new org.phos.workbench.cli.speculation.SpeculateCommand(),
 				new org.phos.workbench.cli.speculation.ValidateCommand(),

@@ -23,7 +23,7 @@ import org.phos.workbench.cli.CommandFailedException;
 import org.phos.workbench.cli.Main;
 import org.phos.workbench.cr.core.io.OutputFile;
 import org.phos.workbench.cr.core.io.OutputFiles;
-import org.phos.workbench.internal.cli.json.JsonWriter;
+import org.phos.workbench.analysis.core.format.JsonWriter;
 
 /**
  * The {@code --out} folder of {@code simulate}, written so that nothing is lost and nothing is silently wrong:

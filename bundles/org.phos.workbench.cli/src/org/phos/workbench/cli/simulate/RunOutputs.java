@@ -13,7 +13,7 @@ import java.util.Set;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.phos.workbench.cli.CommandFailedException;
 import org.phos.workbench.cli.Main;
-import org.phos.workbench.cr.core.ChromeTraceExporter;
+import org.phos.workbench.cr.core.TimelineChromeExporter;
 import org.phos.workbench.cr.core.CrPolicy;
 import org.phos.workbench.cr.core.CsvTimelineExporter;
 import org.phos.workbench.cr.core.MachineModel;
@@ -67,7 +67,7 @@ final class RunOutputs {
 		String current = json;
 		try (Writer jsonOut = writer(folder.create(json));
 				Writer csvOut = writer(folder.create(csv))) {
-			ChromeTraceExporter chrome = new ChromeTraceExporter(jsonOut, true);
+			TimelineChromeExporter chrome = new TimelineChromeExporter(jsonOut, true);
 			CsvTimelineExporter intervals = new CsvTimelineExporter(csvOut, true);
 			TimelineSink sink = TimelineSink.tee(model, TimelineSink.tee(chrome, intervals));
 			SimulationMetrics metrics = Simulator.run(workload, machine, policy, sink, true, monitor);

@@ -42,7 +42,7 @@ import org.phos.workbench.cr.core.Units;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.internal.cli.commands.TraceLoader;
-import org.phos.workbench.internal.cli.json.JsonWriter;
+import org.phos.workbench.analysis.core.format.JsonWriter;
 import org.phos.workbench.trace.core.TraceLoadResult;
 
 /**

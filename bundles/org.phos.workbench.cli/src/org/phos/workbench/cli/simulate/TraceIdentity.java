@@ -9,7 +9,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 import org.eclipse.jdt.annotation.Nullable;
-import org.phos.workbench.internal.cli.json.JsonWriter;
+import org.phos.workbench.analysis.core.format.JsonWriter;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.TraceHeader;
 

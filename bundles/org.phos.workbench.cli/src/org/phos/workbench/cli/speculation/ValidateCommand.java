@@ -16,7 +16,7 @@ import org.phos.workbench.cli.ParsedArguments;
 import org.phos.workbench.cli.Positional;
 import org.phos.workbench.cli.UsageException;
 import org.phos.workbench.cli.ValueParser;
-import org.phos.workbench.internal.cli.json.JsonWriter;
+import org.phos.workbench.analysis.core.format.JsonWriter;
 import org.phos.workbench.internal.cli.util.Outputs;
 import org.phos.workbench.speculation.core.SpeculationEngine;
 import org.phos.workbench.speculation.core.validate.AccessVerdict;

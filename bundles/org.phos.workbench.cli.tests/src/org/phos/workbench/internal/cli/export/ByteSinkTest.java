@@ -1,5 +1,7 @@
 package org.phos.workbench.internal.cli.export;
 
+import org.phos.workbench.analysis.core.format.JsonEscape;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -11,7 +11,7 @@ import java.util.Locale;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.phos.workbench.internal.cli.bench.ExportBenchmark.ExportFigures;
-import org.phos.workbench.internal.cli.export.ChromeTraceExporter;
+import org.phos.workbench.internal.cli.export.TraceChromeExporter;
 import org.phos.workbench.internal.cli.export.CsvExporter;
 import org.phos.workbench.internal.cli.util.Human;
 import org.phos.workbench.internal.trace.core.bench.AddressLookupBenchmark;
@@ -152,7 +152,7 @@ public final class BenchSuite {
 			} finally {
 				Files.deleteIfExists(file);
 			}
-			ExportFigures json = ExportBenchmark.measure(trace, new ChromeTraceExporter(), directory, runCount, 1);
+			ExportFigures json = ExportBenchmark.measure(trace, new TraceChromeExporter(), directory, runCount, 1);
 			chrome.add(json);
 			figures.add(new BenchFigure("export chrome-json " + size(launches) + " launches",
 					millions(json.medianEventsPerSecond()) + " events/s", runCount, ">= 1 M/s",

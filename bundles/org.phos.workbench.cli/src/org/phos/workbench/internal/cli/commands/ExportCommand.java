@@ -19,7 +19,7 @@ import org.phos.workbench.cli.Positional;
 import org.phos.workbench.cli.UsageException;
 import org.phos.workbench.cli.ValueParser;
 import org.phos.workbench.cr.core.io.OutputFile;
-import org.phos.workbench.internal.cli.export.ChromeTraceExporter;
+import org.phos.workbench.internal.cli.export.TraceChromeExporter;
 import org.phos.workbench.internal.cli.export.CsvExporter;
 import org.phos.workbench.internal.cli.export.TraceExporter;
 import org.phos.workbench.internal.cli.util.Human;
@@ -94,7 +94,7 @@ public final class ExportCommand implements Command {
 
 	/** The exporter for a {@code --format} word; {@code params}: Chrome JSON with the launch parameter bytes. */
 	public static TraceExporter exporter(String format, boolean params) {
-		return format.equals("csv") ? new CsvExporter() : new ChromeTraceExporter(params);
+		return format.equals("csv") ? new CsvExporter() : new TraceChromeExporter(params);
 	}
 
 	@Override

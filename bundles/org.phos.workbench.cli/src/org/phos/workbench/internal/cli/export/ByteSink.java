@@ -1,5 +1,7 @@
 package org.phos.workbench.internal.cli.export;
 
+import org.phos.workbench.analysis.core.format.JsonEscape;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -11,7 +11,7 @@ import org.phos.workbench.internal.cli.info.TraceSummary.KernelStats;
 import org.phos.workbench.internal.cli.info.TraceSummary.KindStats;
 import org.phos.workbench.internal.cli.info.TraceSummary.StreamStats;
 import org.phos.workbench.internal.cli.info.TraceSummary.TimeSpan;
-import org.phos.workbench.internal.cli.json.JsonWriter;
+import org.phos.workbench.analysis.core.format.JsonWriter;
 import org.phos.workbench.trace.core.AllocKind;
 import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.EventKind;

@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
-import org.phos.workbench.cr.core.ChromeTraceExporter;
+import org.phos.workbench.cr.core.TimelineChromeExporter;
 import org.phos.workbench.cr.core.CoordinatedTransferPolicy;
 import org.phos.workbench.cr.core.CopyDirection;
 import org.phos.workbench.cr.core.CsvTimelineExporter;
@@ -53,7 +53,7 @@ class ExportTest {
     @Test
     void chromeTraceFollowsTheTraceEventFormat() {
         StringWriter out = new StringWriter();
-        ChromeTraceExporter json = new ChromeTraceExporter(out, true);
+        TimelineChromeExporter json = new TimelineChromeExporter(out, true);
         TimelineModel model = new TimelineModel(true);
         SimulationMetrics m = export(TimelineSink.tee(json, model));
         json.finish(m);

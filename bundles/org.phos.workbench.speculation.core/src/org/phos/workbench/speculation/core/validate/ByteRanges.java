@@ -4,25 +4,26 @@ import java.util.Arrays;
 
 /**
  * A reusable set of byte addresses as half-open ranges: add ranges, then ask sizes, intersections and inclusion.
- * Ranges are sorted and merged lazily.
+ * Ranges are sorted and merged lazily. Public so that the analysis layer judges one launch the way
+ * {@link SpeculationValidator} judges a whole trace.
  */
-final class ByteRanges {
+public final class ByteRanges {
 
 	private long[] begins = new long[8];
 	private long[] ends = new long[8];
 	private int count;
 	private boolean normal = true;
 
-	void clear() {
+	public void clear() {
 		count = 0;
 		normal = true;
 	}
 
-	boolean isEmpty() {
+	public boolean isEmpty() {
 		return count == 0;
 	}
 
-	void add(long begin, long end) {
+	public void add(long begin, long end) {
 		if (end <= begin) {
 			return;
 		}
@@ -35,7 +36,7 @@ final class ByteRanges {
 		normal = count == 1 || (normal && begin > ends[count - 2]);
 	}
 
-	void addAll(ByteRanges other) {
+	public void addAll(ByteRanges other) {
 		for (int i = 0; i < other.count; i++) {
 			add(other.begins[i], other.ends[i]);
 		}
@@ -72,7 +73,7 @@ final class ByteRanges {
 	}
 
 	/** @return the number of bytes in the set */
-	long size() {
+	public long size() {
 		normalize();
 		long total = 0;
 		for (int i = 0; i < count; i++) {
@@ -82,7 +83,7 @@ final class ByteRanges {
 	}
 
 	/** @return the number of bytes in both sets */
-	long intersection(ByteRanges other) {
+	public long intersection(ByteRanges other) {
 		normalize();
 		other.normalize();
 		long total = 0;
@@ -104,7 +105,17 @@ final class ByteRanges {
 	}
 
 	/** @return the bytes of {@code other} not in this set */
-	long missing(ByteRanges other) {
+	public long missing(ByteRanges other) {
 		return other.size() - intersection(other);
+	}
+
+	/** @return the ranges, sorted and merged */
+	public java.util.List<org.phos.workbench.trace.core.AddressRange> ranges() {
+		normalize();
+		java.util.List<org.phos.workbench.trace.core.AddressRange> out = new java.util.ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			out.add(new org.phos.workbench.trace.core.AddressRange(begins[i], ends[i]));
+		}
+		return out;
 	}
 }

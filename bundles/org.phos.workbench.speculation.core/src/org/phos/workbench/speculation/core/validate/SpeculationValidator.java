@@ -175,6 +175,30 @@ public final class SpeculationValidator {
 				reliability.unreliableCount(), reliability, observed.invalidCount(), observed.invalidWarning());
 	}
 
+	/**
+	 * The verdict for one launch and one allocation, as {@link #validate} gives it.
+	 *
+	 * @param specRead speculated read bytes
+	 * @param specWritten speculated written bytes
+	 * @param obsRead observed read bytes
+	 * @param obsWritten observed written bytes
+	 * @return the first verdict of {@link AccessVerdict} that applies
+	 */
+	public static AccessVerdict verdict(ByteRanges specRead, ByteRanges specWritten, ByteRanges obsRead,
+			ByteRanges obsWritten) {
+		if (specWritten.missing(obsWritten) > 0) {
+			return specWritten.isEmpty() && !specRead.isEmpty() ? AccessVerdict.WRONG_DIRECTION
+					: AccessVerdict.MISSED_WRITE;
+		}
+		if (specRead.missing(obsRead) > 0) {
+			return AccessVerdict.MISSED_READ;
+		}
+		if (specWritten.size() > obsWritten.size() || specRead.size() > obsRead.size()) {
+			return AccessVerdict.OVER_APPROXIMATED;
+		}
+		return AccessVerdict.EXACT;
+	}
+
 	private static void judge(LaunchContext launch, Judge j, Map<Long, Slot> truth,
 			@Nullable VerdictListener listener) {
 		Accuracy.Tally kernel = j.kernels.computeIfAbsent(launch.functionId(), k -> new Accuracy.Tally());
@@ -189,17 +213,7 @@ public final class SpeculationValidator {
 			Slot obs = truth.getOrDefault(base, none);
 			long missedWrite = spec.written.missing(obs.written);
 			long missedRead = spec.read.missing(obs.read);
-			AccessVerdict verdict;
-			if (missedWrite > 0) {
-				verdict = spec.written.isEmpty() && !spec.read.isEmpty() ? AccessVerdict.WRONG_DIRECTION
-						: AccessVerdict.MISSED_WRITE;
-			} else if (missedRead > 0) {
-				verdict = AccessVerdict.MISSED_READ;
-			} else if (spec.written.size() > obs.written.size() || spec.read.size() > obs.read.size()) {
-				verdict = AccessVerdict.OVER_APPROXIMATED;
-			} else {
-				verdict = AccessVerdict.EXACT;
-			}
+			AccessVerdict verdict = verdict(spec.read, spec.written, obs.read, obs.written);
 			speculatedAll.clear();
 			speculatedAll.addAll(spec.read);
 			speculatedAll.addAll(spec.written);

@@ -7,7 +7,7 @@ import java.lang.management.MemoryType;
 import java.util.Locale;
 
 import org.phos.workbench.cr.core.CheckpointInstant;
-import org.phos.workbench.cr.core.ChromeTraceExporter;
+import org.phos.workbench.cr.core.TimelineChromeExporter;
 import org.phos.workbench.cr.core.MachineModel;
 import org.phos.workbench.cr.core.SimulationMetrics;
 import org.phos.workbench.cr.core.Simulator;
@@ -75,7 +75,7 @@ public final class CrBenchmark {
             System.gc();
             resetPeaks();
             CountingWriter out = new CountingWriter();
-            ChromeTraceExporter json = new ChromeTraceExporter(out, true);
+            TimelineChromeExporter json = new TimelineChromeExporter(out, true);
             SimulationMetrics e = Simulator.run(w, machine, policy(n), json, false, null);
             json.finish(e);
             long t3 = System.nanoTime();

@@ -1,5 +1,7 @@
 package org.phos.workbench.internal.cli.export;
 
+import org.phos.workbench.analysis.core.format.JsonEscape;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +40,7 @@ import org.phos.workbench.trace.core.TraceHeader;
  * (constant fragments, names and per-track placements pre-encoded once; numbers by {@link ByteSink}'s own
  * formatting); full 1 MiB buffers are written out by a second thread while the next one fills (two buffers).
  */
-public final class ChromeTraceExporter implements TraceExporter {
+public final class TraceChromeExporter implements TraceExporter {
 
 	/** Width given to a slice whose duration was not recorded, when the next slice of its track is later. */
 	public static final long NOMINAL_NS = 1_000;
@@ -50,8 +52,8 @@ public final class ChromeTraceExporter implements TraceExporter {
 
 	private final boolean params;
 
-	/** An exporter that leaves the launch parameter bytes out (see {@link #ChromeTraceExporter(boolean)}). */
-	public ChromeTraceExporter() {
+	/** An exporter that leaves the launch parameter bytes out (see {@link #TraceChromeExporter(boolean)}). */
+	public TraceChromeExporter() {
 		this(false);
 	}
 
@@ -59,7 +61,7 @@ public final class ChromeTraceExporter implements TraceExporter {
 	 * @param params whether kernel slices carry {@code args.params}, the launch's parameter bytes in hexadecimal
 	 *               (about 120 bytes more per launch, a sixth of the file)
 	 */
-	public ChromeTraceExporter(boolean params) {
+	public TraceChromeExporter(boolean params) {
 		this.params = params;
 	}
 

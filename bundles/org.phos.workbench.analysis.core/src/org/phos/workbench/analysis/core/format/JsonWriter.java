@@ -1,11 +1,10 @@
-package org.phos.workbench.internal.cli.json;
+package org.phos.workbench.analysis.core.format;
 
 import java.io.PrintStream;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
 import org.eclipse.jdt.annotation.Nullable;
-import org.phos.workbench.internal.cli.export.JsonEscape;
 
 /**
  * Writes indented JSON as it goes (objects, arrays, names, values), putting commas and indentation in the right

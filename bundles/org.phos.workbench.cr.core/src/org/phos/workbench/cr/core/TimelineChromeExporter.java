@@ -18,7 +18,7 @@ import org.eclipse.jdt.annotation.Nullable;
  * events on the "C/R control" lane, counters {@code "ph":"C"}. Lanes are serial, so slices on one track never
  * overlap (Perfetto's nesting rule holds). Nothing is buffered beyond the writer: memory stays flat.
  */
-public final class ChromeTraceExporter implements TimelineSink, AutoCloseable {
+public final class TimelineChromeExporter implements TimelineSink, AutoCloseable {
     private final Writer out;
     private final boolean applicationIntervals;
     private final Set<Integer> pidsNamed = new HashSet<>();
@@ -31,7 +31,7 @@ public final class ChromeTraceExporter implements TimelineSink, AutoCloseable {
      * @param out where the JSON goes (the caller closes it after {@link #close})
      * @param applicationIntervals whether to write one slice per application kernel, copy and set
      */
-    public ChromeTraceExporter(Writer out, boolean applicationIntervals) {
+    public TimelineChromeExporter(Writer out, boolean applicationIntervals) {
         this.out = out;
         this.applicationIntervals = applicationIntervals;
         write("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");

@@ -1,4 +1,4 @@
-package org.phos.workbench.internal.cli.export;
+package org.phos.workbench.analysis.core.format;
 
 import java.nio.charset.StandardCharsets;
 
@@ -44,7 +44,7 @@ public final class JsonEscape {
 		return out.append('"').toString();
 	}
 
-	/** The quoted literal as UTF-8 bytes, ready for a {@link ByteSink}. */
+	/** The quoted literal as UTF-8 bytes, ready for a byte sink. */
 	public static byte[] quoted(String text) {
 		return quote(text).getBytes(StandardCharsets.UTF_8);
 	}

@@ -1,0 +1,533 @@
+package org.phos.workbench.analysis.core;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.WeakHashMap;
+import java.util.regex.Pattern;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.analysis.core.table.Table;
+import org.phos.workbench.speculation.core.EngineCatalog;
+import org.phos.workbench.speculation.core.SpeculationEngine;
+import org.phos.workbench.speculation.core.TraceSpeculator;
+import org.phos.workbench.speculation.core.validate.Accuracy;
+import org.phos.workbench.speculation.core.validate.ByteRanges;
+import org.phos.workbench.speculation.core.validate.EngineValidation;
+import org.phos.workbench.speculation.core.validate.SpeculationValidator;
+import org.phos.workbench.speculation.core.validate.TruthReliability;
+import org.phos.workbench.speculation.core.validate.ValidationReport;
+import org.phos.workbench.trace.core.AddressRange;
+import org.phos.workbench.trace.core.AllocKind;
+import org.phos.workbench.trace.core.EventKind;
+import org.phos.workbench.trace.core.FunctionInfo;
+import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ObservedIndex;
+import org.phos.workbench.trace.core.ParamInfo;
+import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.replay.ReplayEngine;
+
+/**
+ * The analysis layer's entry point: answers typed queries about traces and caches the answers per trace. One session
+ * per workbench (or per command run), passed to whoever asks, never a static singleton; engines come from the
+ * session's {@link EngineCatalog}.
+ * <p>
+ * Every query is answered blocking, with an {@link IProgressMonitor} for progress and cancellation (an
+ * {@link OperationCanceledException} when cancelled): the command line calls it directly, a view inside a
+ * {@code Job}. Thread-safe: queries may run concurrently; a cache entry is computed at most once per key at a time
+ * per trace. The cache holds traces weakly; {@link #forget} drops a trace's answers at once (when its editor closes).
+ * <p>
+ * Usage: {@code Table<LaunchRow> page = session.launches(LaunchQuery.page(trace, 0, 100), monitor);}
+ */
+public final class AnalysisSession {
+
+	private final EngineCatalog catalog;
+	private final Map<Trace, TraceCache> caches = Collections.synchronizedMap(new WeakHashMap<>());
+
+	/** @param catalog where engines named in queries come from */
+	public AnalysisSession(EngineCatalog catalog) {
+		this.catalog = catalog;
+	}
+
+	/** @return a session over the standard engine catalog */
+	public static AnalysisSession standard() {
+		return new AnalysisSession(EngineCatalog.standard());
+	}
+
+	/** @return the engine catalog */
+	public EngineCatalog catalog() {
+		return catalog;
+	}
+
+	/** Drops every cached answer about {@code trace}. */
+	public void forget(Trace trace) {
+		caches.remove(trace);
+	}
+
+	private TraceCache cache(Trace trace) {
+		synchronized (caches) {
+			return caches.computeIfAbsent(trace, TraceCache::new);
+		}
+	}
+
+	private static IProgressMonitor orNull(@Nullable IProgressMonitor monitor) {
+		return monitor != null ? monitor : new NullProgressMonitor();
+	}
+
+	// ---------------------------------------------------------------- launches
+
+	/**
+	 * Lists a page of launches.
+	 *
+	 * @param query the question
+	 * @param monitor progress and cancellation, may be null
+	 * @return the page: {@link Table#total()} counts every matching launch
+	 * @throws IllegalArgumentException for an unknown engine
+	 */
+	public Table<LaunchRow> launches(LaunchQuery query, @Nullable IProgressMonitor monitor) {
+		Trace trace = query.trace();
+		TraceCache cache = cache(trace);
+		@Nullable ValidationAnswer verdicts = query.verdictEngine() == null ? null
+				: validate(new ValidationQuery(trace, List.of(query.verdictEngine()), query.tool()), monitor);
+		int[] order = cache.order(query, verdicts, orNull(monitor));
+		int from = (int) Math.min(order.length, query.offset());
+		int to = (int) Math.min(order.length, (long) from + query.limit());
+		List<LaunchRow> rows = new ArrayList<>(to - from);
+		int[] page = java.util.Arrays.copyOfRange(order, from, to);
+		// decode parameters against the live allocations: one replay, visited in event order (it seeks from its
+		// checkpoints when it must go back)
+		int[] byEvent = page.clone();
+		java.util.Arrays.sort(byEvent);
+		Map<Integer, List<String>> params = new HashMap<>();
+		synchronized (cache.replay) {
+			for (int launch : byEvent) {
+				int event = trace.launchEvent(launch);
+				cache.replay.seek(event);
+				params.put(launch, decodeParams(trace, event, cache.replay));
+			}
+		}
+		for (int launch : page) {
+			int e = trace.launchEvent(launch);
+			rows.add(new LaunchRow(launch, e, trace.hostNs(e), trace.gpuStartNs(e), trace.gpuEndNs(e), trace.stream(e),
+					trace.functionId(e), cache.kernelName(trace.functionId(e)), trace.grid(e), trace.block(e),
+					params.get(launch), verdicts == null ? null : verdicts.verdict(0, launch)));
+		}
+		return new Table<>(LaunchRow.TABLE, rows, from, order.length);
+	}
+
+	/**
+	 * The parameters of one launch: by the function's parameter layout when known, else 8-byte words; a word that
+	 * points into a live allocation is written {@code alloc@EVENT+0xOFF}, other words in hexadecimal, 4-byte and
+	 * smaller parameters in decimal.
+	 */
+	static List<String> decodeParams(Trace trace, int event, ReplayEngine replay) {
+		FunctionInfo f = trace.functionById(trace.functionId(event));
+		List<ParamInfo> layout = f != null && !f.params().isEmpty() ? f.params() : null;
+		List<String> out = new ArrayList<>();
+		int length = trace.paramLength(event);
+		if (layout == null) {
+			for (int off = 0; off + 8 <= length; off += 8) {
+				out.add(word(trace.paramLong(event, off), replay));
+			}
+			return out;
+		}
+		for (ParamInfo p : layout) {
+			long v = trace.paramLong(event, p.offset());
+			switch (p.size()) {
+			case 8 -> out.add(word(v, replay));
+			case 4 -> out.add(Integer.toString((int) v));
+			case 2 -> out.add(Short.toString((short) v));
+			case 1 -> out.add(Byte.toString((byte) v));
+			default -> out.add("[" + p.size() + " bytes]");
+			}
+		}
+		return out;
+	}
+
+	private static String word(long v, ReplayEngine replay) {
+		long[] range = new long[2];
+		long id = replay.find(v, range);
+		if (id >= 0) {
+			return "alloc@" + id + "+0x" + Long.toHexString(v - range[0]);
+		}
+		return "0x" + Long.toHexString(v);
+	}
+
+	// ---------------------------------------------------------------- accesses
+
+	/**
+	 * Compares, for one launch, what each engine speculates with what each tool observed, per allocation.
+	 * <p>
+	 * The engines are walked over the trace up to the launch ({@link TraceSpeculator}, which replays the events
+	 * before it and shows engines that remember first launches those they remember), so the answer equals the one a
+	 * walk of the whole trace gives for that launch. Answers are cached per query.
+	 *
+	 * @param query the question
+	 * @param monitor progress and cancellation, may be null
+	 * @return one row per allocation either side names, by base address
+	 * @throws IllegalArgumentException for an unknown engine
+	 */
+	public AccessAnswer accesses(AccessQuery query, @Nullable IProgressMonitor monitor) {
+		TraceCache cache = cache(query.trace());
+		AccessAnswer cached = cache.accesses.get(query);
+		if (cached != null) {
+			return cached;
+		}
+		AccessAnswer answer = computeAccesses(query, monitor);
+		cache.accesses.put(query, answer);
+		return answer;
+	}
+
+	private AccessAnswer computeAccesses(AccessQuery query, @Nullable IProgressMonitor monitor) {
+		Trace trace = query.trace();
+		int event = trace.launchEvent(query.launch());
+		List<SpeculationEngine> engines = new ArrayList<>();
+		for (String name : query.engines()) {
+			engines.add(catalog.create(name, trace));
+		}
+		List<String> tools = query.tools().isEmpty() ? SpeculationValidator.tools(trace) : query.tools();
+		// truth, per tool and united, by allocation base
+		List<Map<Long, ByteRanges[]>> perTool = new ArrayList<>();
+		Map<Long, ByteRanges[]> united = new TreeMap<>(Long::compareUnsigned);
+		List<ObservedAccess> records = new ArrayList<>();
+		for (ObservedAccess a : trace.observedAccesses()) {
+			if (a.launchEvent() == event && tools.contains(a.tool())) {
+				records.add(a);
+			}
+		}
+		for (String tool : tools) {
+			Map<Long, ByteRanges[]> m = new HashMap<>();
+			for (ObservedAccess a : records) {
+				if (a.tool().equals(tool) && a.allocation() != 0) {
+					add(m, a);
+					add(united, a);
+				}
+			}
+			perTool.add(m);
+		}
+		String unreliable = null;
+		if (!records.isEmpty()) {
+			TruthReliability reliability = TruthReliability.of(trace,
+					ObservedIndex.of(trace, tools.size() == 1 ? tools.get(0) : null));
+			TruthReliability.Reason reason = reliability.unreliable().get(event);
+			if (reason != null) {
+				unreliable = reason == TruthReliability.Reason.INPUTS_UNKNOWN
+						? "the observer read bytes it did not have (inputs unknown)"
+						: "sanitizer records of a kernel node of a multi-node graph launch";
+			}
+		}
+		boolean observed = !records.isEmpty();
+		List<Map<Long, ByteRanges[]>> speculated = new ArrayList<>();
+		List<Boolean> covered = new ArrayList<>();
+		Map<Long, Object[]> allocations = new TreeMap<>(Long::compareUnsigned); // base -> {id, size, kind}
+		TraceSpeculator.forEngines(trace, engines).run(monitor, query.launch(), query.launch() + 1, launch -> {
+			for (SpeculationEngine engine : engines) {
+				Map<Long, ByteRanges[]> m = new HashMap<>();
+				covered.add(engine.speculate(launch, (id, base, begin, end, mode, param, offset) -> {
+					ByteRanges[] r = m.computeIfAbsent(base, k -> new ByteRanges[] { new ByteRanges(), new ByteRanges() });
+					if ((mode & org.phos.workbench.speculation.core.SpeculatedAccess.READ) != 0) {
+						r[0].add(begin, end);
+					}
+					if ((mode & org.phos.workbench.speculation.core.SpeculatedAccess.WRITE) != 0) {
+						r[1].add(begin, end);
+					}
+				}));
+				speculated.add(m);
+				for (long base : m.keySet()) {
+					allocations.computeIfAbsent(base, b -> describe(launch, b));
+				}
+			}
+			for (long base : united.keySet()) {
+				allocations.computeIfAbsent(base, b -> describe(launch, b));
+			}
+		});
+		ByteRanges empty = new ByteRanges();
+		List<AccessRow> rows = new ArrayList<>();
+		for (Map.Entry<Long, Object[]> a : allocations.entrySet()) {
+			long base = a.getKey();
+			List<AccessRow.EngineSide> sides = new ArrayList<>();
+			ByteRanges[] truth = united.get(base);
+			for (Map<Long, ByteRanges[]> m : speculated) {
+				ByteRanges[] s = m.get(base);
+				ByteRanges sr = s == null ? empty : s[0];
+				ByteRanges sw = s == null ? empty : s[1];
+				LaunchVerdict v = !observed ? LaunchVerdict.NOT_OBSERVED
+						: unreliable != null ? LaunchVerdict.UNRELIABLE
+								: LaunchVerdict.of(SpeculationValidator.verdict(sr, sw, truth == null ? empty : truth[0],
+										truth == null ? empty : truth[1]));
+				sides.add(new AccessRow.EngineSide(sr.ranges(), sw.ranges(), v));
+			}
+			List<AccessRow.ToolSide> toolSides = new ArrayList<>();
+			for (Map<Long, ByteRanges[]> m : perTool) {
+				ByteRanges[] t = m.get(base);
+				toolSides.add(new AccessRow.ToolSide(t == null ? List.of() : t[0].ranges(),
+						t == null ? List.of() : t[1].ranges()));
+			}
+			Object[] d = a.getValue();
+			rows.add(new AccessRow((Long) d[0], base, (Long) d[1], (AllocKind) d[2], sides, toolSides));
+		}
+		return new AccessAnswer(query, tools, Table.of(AccessRow.table(query.engines(), tools), rows), unreliable,
+				covered);
+	}
+
+	private static Object[] describe(org.phos.workbench.speculation.core.LaunchContext launch, long base) {
+		long id = launch.findAllocation(base);
+		if (id < 0) {
+			return new Object[] { -1L, 0L, null };
+		}
+		return new Object[] { id, launch.allocationSize(id), launch.allocationKind(id) };
+	}
+
+	private static void add(Map<Long, ByteRanges[]> m, ObservedAccess a) {
+		ByteRanges[] r = m.computeIfAbsent(a.allocation(), k -> new ByteRanges[] { new ByteRanges(), new ByteRanges() });
+		for (AddressRange x : a.read()) {
+			r[0].add(x.begin(), x.end());
+		}
+		for (AddressRange x : a.written()) {
+			r[1].add(x.begin(), x.end());
+		}
+	}
+
+	// ---------------------------------------------------------------- validation, kernels
+
+	/**
+	 * Validates engines over the whole trace, as the {@code validate} command does, and keeps each launch's verdict.
+	 * Cached per query.
+	 *
+	 * @param query the question
+	 * @param monitor progress and cancellation, may be null
+	 * @return the report and the per-launch verdicts
+	 */
+	public ValidationAnswer validate(ValidationQuery query, @Nullable IProgressMonitor monitor) {
+		TraceCache cache = cache(query.trace());
+		synchronized (cache.validations) {
+			ValidationAnswer cached = cache.validations.get(query);
+			if (cached != null) {
+				return cached;
+			}
+		}
+		Trace trace = query.trace();
+		List<SpeculationEngine> engines = new ArrayList<>();
+		for (String name : query.engines()) {
+			engines.add(catalog.create(name, trace));
+		}
+		int launches = trace.launchCount();
+		byte[][] verdicts = new byte[engines.size()][launches];
+		for (byte[] v : verdicts) {
+			java.util.Arrays.fill(v, (byte) LaunchVerdict.NOT_OBSERVED.ordinal());
+		}
+		Map<String, Integer> index = new HashMap<>();
+		for (int i = 0; i < engines.size(); i++) {
+			index.putIfAbsent(engines.get(i).name(), i);
+		}
+		ValidationReport report = SpeculationValidator.validate(trace, engines, query.tool(), monitor, (engine, v) -> {
+			Integer e = index.get(engine);
+			if (e != null) {
+				int launch = trace.launchIndex(v.launchEvent());
+				byte now = verdicts[e][launch];
+				byte next = (byte) v.verdict().ordinal();
+				verdicts[e][launch] = (byte) Math.min(now, next); // unsafe first: the worst verdict wins
+			}
+		});
+		for (int launchEvent : report.reliability().unreliable().keySet()) {
+			int launch = trace.launchIndex(launchEvent);
+			if (launch >= 0) {
+				for (byte[] v : verdicts) {
+					v[launch] = (byte) LaunchVerdict.UNRELIABLE.ordinal();
+				}
+			}
+		}
+		ValidationAnswer answer = new ValidationAnswer(query, report, verdicts);
+		synchronized (cache.validations) {
+			cache.validations.put(query, answer);
+		}
+		return answer;
+	}
+
+	/**
+	 * One row per launched kernel.
+	 *
+	 * @param query the question
+	 * @param monitor progress and cancellation, may be null
+	 * @return the kernels, by function id
+	 */
+	public Table<KernelRow> kernels(KernelQuery query, @Nullable IProgressMonitor monitor) {
+		Trace trace = query.trace();
+		TraceCache cache = cache(trace);
+		List<EngineValidation> validation = query.engines().isEmpty() ? List.of()
+				: validate(new ValidationQuery(trace, query.engines(), query.tool()), monitor).report().engines();
+		TreeMap<Integer, long[]> perFunction = new TreeMap<>();
+		for (int l = 0; l < trace.launchCount(); l++) {
+			int e = trace.launchEvent(l);
+			long[] t = perFunction.computeIfAbsent(trace.functionId(e), k -> new long[2]);
+			t[0]++;
+			long start = trace.gpuStartNs(e);
+			long end = trace.gpuEndNs(e);
+			if (start != 0 && end >= start) {
+				t[1] += end - start;
+			}
+		}
+		List<KernelRow> rows = new ArrayList<>();
+		for (Map.Entry<Integer, long[]> f : perFunction.entrySet()) {
+			List<KernelRow.EngineFigures> figures = new ArrayList<>();
+			for (EngineValidation v : validation) {
+				Accuracy a = v.kernels().get(f.getKey());
+				figures.add(a == null ? new KernelRow.EngineFigures(0, Double.NaN, Double.NaN, Double.NaN, 0)
+						: new KernelRow.EngineFigures(a.launches(), a.bytePrecision(), a.readRecall(), a.writeRecall(),
+								a.unsafeLaunches()));
+			}
+			rows.add(new KernelRow(f.getKey(), cache.kernelName(f.getKey()), f.getValue()[0], f.getValue()[1], figures));
+		}
+		return Table.of(KernelRow.table(query.engines()), rows);
+	}
+
+	// ---------------------------------------------------------------- buffers
+
+	/**
+	 * Every allocation of the trace, in allocation order.
+	 *
+	 * @param query the question
+	 * @param monitor progress and cancellation, may be null
+	 * @return the allocations
+	 */
+	public Table<BufferRow> buffers(BufferQuery query, @Nullable IProgressMonitor monitor) {
+		Trace trace = query.trace();
+		IProgressMonitor progress = orNull(monitor);
+		progress.beginTask("Listing allocations", Math.max(1, trace.eventCount() >> 16));
+		// allocation ids by base, in allocation order, with the free of each
+		Map<Long, List<int[]>> byBase = new HashMap<>(); // {allocEvent, freeEvent}
+		Map<Long, int[]> live = new HashMap<>();
+		List<int[]> all = new ArrayList<>();
+		for (int i = 0; i < trace.eventCount(); i++) {
+			if ((i & 0xffff) == 0xffff) {
+				if (progress.isCanceled()) {
+					throw new OperationCanceledException();
+				}
+				progress.worked(1);
+			}
+			EventKind kind = trace.kind(i);
+			if (kind == EventKind.ALLOC) {
+				int[] a = { i, -1 };
+				all.add(a);
+				byBase.computeIfAbsent(trace.address(i), k -> new ArrayList<>()).add(a);
+				live.put(trace.address(i), a);
+			} else if (kind == EventKind.FREE) {
+				int[] a = live.remove(trace.address(i));
+				if (a != null) {
+					a[1] = i;
+				}
+			}
+		}
+		progress.done();
+		Map<Integer, long[]> touched = new HashMap<>(); // alloc event -> {read, written, touched, lastLaunch}
+		for (ObservedAccess o : trace.observedAccesses()) {
+			if (query.tool() != null && !query.tool().equals(o.tool())) {
+				continue;
+			}
+			List<int[]> candidates = byBase.get(o.allocation());
+			if (candidates == null) {
+				continue;
+			}
+			int[] hit = null;
+			for (int[] a : candidates) {
+				if (a[0] < o.launchEvent() && (a[1] < 0 || a[1] > o.launchEvent())) {
+					hit = a;
+				}
+			}
+			if (hit == null) {
+				continue;
+			}
+			// records of one launch may come from several tools: count the launch once per direction
+			long[] t = touched.computeIfAbsent(hit[0], k -> new long[] { 0, 0, 0, -1, 0 });
+			boolean r = !o.read().isEmpty() || o.readCount() > 0;
+			boolean w = !o.written().isEmpty() || o.writeCount() > 0;
+			if (t[3] != o.launchEvent()) {
+				t[3] = o.launchEvent();
+				t[4] = 0;
+				t[2]++;
+			}
+			if (r && (t[4] & 1) == 0) {
+				t[0]++;
+				t[4] |= 1;
+			}
+			if (w && (t[4] & 2) == 0) {
+				t[1]++;
+				t[4] |= 2;
+			}
+		}
+		List<BufferRow> rows = new ArrayList<>(all.size());
+		for (int[] a : all) {
+			long[] t = touched.getOrDefault(a[0], new long[5]);
+			rows.add(new BufferRow(a[0], trace.address(a[0]), trace.size(a[0]), trace.allocKind(a[0]), a[1], t[0], t[1],
+					t[2]));
+		}
+		return Table.of(BufferRow.TABLE, rows);
+	}
+
+	// ---------------------------------------------------------------- per-trace cache
+
+	/** What the session keeps about one trace. */
+	private static final class TraceCache {
+		final Trace trace;
+		final String[] kernelNames;
+		final ReplayEngine replay;
+		final Map<List<Object>, int[]> orders = new HashMap<>();
+		final Map<ValidationQuery, ValidationAnswer> validations = new HashMap<>();
+		final Map<AccessQuery, AccessAnswer> accesses = Collections.synchronizedMap(new java.util.LinkedHashMap<>(64,
+				0.75f, true) {
+			private static final long serialVersionUID = 1L;
+
+			@Override
+			protected boolean removeEldestEntry(Map.Entry<AccessQuery, AccessAnswer> eldest) {
+				return size() > 256;
+			}
+		});
+
+		TraceCache(Trace trace) {
+			this.trace = trace;
+			int max = 0;
+			for (FunctionInfo f : trace.functions()) {
+				max = Math.max(max, f.id());
+			}
+			kernelNames = new String[max + 1];
+			for (FunctionInfo f : trace.functions()) {
+				if (f.id() >= 0) {
+					kernelNames[f.id()] = KernelName.of(f);
+				}
+			}
+			replay = new ReplayEngine(trace);
+		}
+
+		String kernelName(int functionId) {
+			String n = functionId >= 0 && functionId < kernelNames.length ? kernelNames[functionId] : null;
+			return n != null ? n : "function " + functionId;
+		}
+
+		/** The filtered, sorted launch indices, built once per (filter, sort, verdict engine, tool). */
+		int[] order(LaunchQuery q, @Nullable ValidationAnswer verdicts, IProgressMonitor monitor) {
+			List<Object> key = java.util.Arrays.asList(q.filter(), q.sort(), q.verdictEngine(), q.tool());
+			synchronized (orders) {
+				int[] cached = orders.get(key);
+				if (cached != null) {
+					return cached;
+				}
+			}
+			int[] order = LaunchOrder.build(trace, q, this::kernelName, verdicts, monitor);
+			synchronized (orders) {
+				orders.put(key, order);
+			}
+			return order;
+		}
+	}
+
+	/** @return a kernel name pattern that matches everything (for callers building filters) */
+	static Pattern any() {
+		return Pattern.compile("");
+	}
+}

@@ -1,0 +1,139 @@
+package org.phos.workbench.speculation.core;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import org.phos.workbench.internal.speculation.core.engines.ArgScanEngine;
+import org.phos.workbench.internal.speculation.core.engines.FallbackEngine;
+import org.phos.workbench.internal.speculation.core.engines.IndirectEngine;
+import org.phos.workbench.internal.speculation.core.engines.PhosEngine;
+import org.phos.workbench.internal.speculation.core.engines.PtxFlowEngine;
+import org.phos.workbench.trace.core.Trace;
+
+/**
+ * A catalog of speculation engines by name (an instance: a workbench or a command run holds one and passes it on;
+ * {@link #standard()} has the built-in engines, {@link #copy()} gives one to extend for plug-ins and tests without
+ * touching anyone else's), and the small language that combines them:
+ * <ul>
+ * <li>a base engine: {@code phos}, {@code arg-scan}, {@code ptx-flow};</li>
+ * <li>{@code A/B}: engine A where it covers the launch, else B ({@code ptx-flow/arg-scan});</li>
+ * <li>{@code X+indirect}: X plus the allocations reachable through pointers copied into device memory;</li>
+ * <li>{@code best}: {@code ptx-flow/arg-scan+indirect}.</li>
+ * </ul>
+ * Engines hold per-trace state, so {@link #create} makes a new one per trace.
+ */
+public final class EngineCatalog {
+
+	/** The alias for the most accurate combination. */
+	public static final String BEST = EngineRegistry.BEST;
+	/** What {@link #BEST} stands for. */
+	public static final String BEST_SPEC = EngineRegistry.BEST_SPEC;
+
+	private final Map<String, EngineRegistry.EngineInfo> infos = new LinkedHashMap<>();
+	private final Map<String, Function<Trace, SpeculationEngine>> factories = new LinkedHashMap<>();
+
+	private static final EngineCatalog STANDARD = new EngineCatalog();
+
+	/** The built-in engines. */
+	public EngineCatalog() {
+		register(PhosEngine.NAME, "PhoenixOS as released: demangled signature (const pointer read, other pointer "
+				+ "read-write), first-launch 48-bit scan of parameters >= 8 bytes, cudaMalloc allocations only, "
+				+ "whole allocations", PhosEngine::new);
+		register(ArgScanEngine.NAME, "every 8-byte-aligned parameter word matched against all live allocations: "
+				+ "read-write, whole allocation", ArgScanEngine::new);
+		register(PtxFlowEngine.NAME, "PTX dataflow from each parameter to loads/stores/atomics: direction and byte "
+				+ "range per pointer; covers only kernels with PTX", PtxFlowEngine::new);
+	}
+
+	private EngineCatalog(EngineCatalog from) {
+		synchronized (from) {
+			infos.putAll(from.infos);
+			factories.putAll(from.factories);
+		}
+	}
+
+	/** @return the shared catalog of the built-in engines, which the static {@link EngineRegistry} delegates to */
+	public static EngineCatalog standard() {
+		return STANDARD;
+	}
+
+	/** @return a new catalog with the engines of this one, to register more in */
+	public EngineCatalog copy() {
+		return new EngineCatalog(this);
+	}
+
+	/**
+	 * Adds a base engine (for plug-ins and tests).
+	 *
+	 * @param name its name: letters, digits and dashes
+	 * @param description one line
+	 * @param factory makes an instance for a trace
+	 */
+	public synchronized void register(String name, String description,
+			Function<Trace, SpeculationEngine> factory) {
+		if (!name.matches("[a-z0-9][a-z0-9-]*") || name.equals(BEST)) {
+			throw new IllegalArgumentException("engine name must be lower-case letters, digits and dashes: " + name);
+		}
+		infos.put(name, new EngineRegistry.EngineInfo(name, description));
+		factories.put(name, factory);
+	}
+
+	/** @return the base engines, in registration order */
+	public synchronized List<EngineRegistry.EngineInfo> engines() {
+		return List.copyOf(infos.values());
+	}
+
+	/**
+	 * @param spec a name or combination, as {@link SpeculationEngine#name()} gives it
+	 * @return whether {@link #create} knows every engine it names
+	 */
+	public synchronized boolean canCreate(String spec) {
+		String text = spec.trim();
+		if (text.equals(BEST)) {
+			return true;
+		}
+		if (text.endsWith(IndirectEngine.SUFFIX)) {
+			text = text.substring(0, text.length() - IndirectEngine.SUFFIX.length());
+		}
+		for (String part : text.split("/", -1)) {
+			if (!factories.containsKey(part)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Makes an engine for one trace from a name or combination ({@code ptx-flow/arg-scan+indirect}).
+	 *
+	 * @param spec the name
+	 * @param trace the trace it will speculate
+	 * @return a fresh engine
+	 * @throws IllegalArgumentException naming the unknown part and the known engines
+	 */
+	public synchronized SpeculationEngine create(String spec, Trace trace) {
+		String text = spec.trim();
+		if (text.equals(BEST)) {
+			text = BEST_SPEC;
+		}
+		boolean indirect = text.endsWith(IndirectEngine.SUFFIX);
+		if (indirect) {
+			text = text.substring(0, text.length() - IndirectEngine.SUFFIX.length());
+		}
+		List<SpeculationEngine> chain = new ArrayList<>();
+		for (String part : text.split("/", -1)) {
+			Function<Trace, SpeculationEngine> factory = factories.get(part);
+			if (factory == null) {
+				throw new IllegalArgumentException("unknown engine '" + part + "' in '" + spec + "'; known: "
+						+ String.join(", ", factories.keySet()) + ", combined as A/B (A, else B), X" + IndirectEngine.SUFFIX
+						+ ", or " + BEST + " (" + BEST_SPEC + ")");
+			}
+			chain.add(factory.apply(trace));
+		}
+		SpeculationEngine engine = chain.size() == 1 ? chain.get(0) : new FallbackEngine(chain);
+		return indirect ? new IndirectEngine(engine) : engine;
+	}
+}
