@@ -3,10 +3,12 @@ package org.phos.workbench.ui.tests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.regex.Pattern;
 
 import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.swt.SWT;
@@ -26,6 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.internal.ui.launches.LaunchesView;
 import org.phos.workbench.internal.ui.trace.TraceEditor;
+import org.phos.workbench.analysis.core.LaunchRow;
+import org.phos.workbench.cli.BuiltinCommands;
+import org.phos.workbench.cli.Main;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.TraceReader;
@@ -88,8 +93,7 @@ class TraceViewsUiTest {
         Table table = robot.findByData(shell, Table.class, TracesView.ROLE, "launches");
         robot.waitUntil("the Launches table fills", () -> table.getItemCount() == expected.launchCount());
         assertTrue(expected.launchCount() > 10, "sample has launches");
-        assertEquals("#, Host ns, GPU µs, Stream, Kernel, Grid, Block",
-                String.join(", ", Arrays.stream(table.getColumns()).map(TableColumn::getText).toList()));
+        assertEquals(LaunchRow.TABLE.headers(), Arrays.stream(table.getColumns()).map(TableColumn::getText).toList());
         robot.spin(300);
         assertEquals("0", table.getItem(0).getText(0));
         robot.screenshot(shell, "launches-opened");
@@ -97,14 +101,10 @@ class TraceViewsUiTest {
         // filter by a kernel regex: same rows as a regex over the trace's own kernel names
         FunctionInfo first = expected.functionById(expected.functionId(expected.launchEvent(0)));
         String regex = first.displayName().replaceAll("[^A-Za-z0-9_].*", "");
-        Pattern p = Pattern.compile(regex);
-        long matching = 0;
-        for (int l = 0; l < expected.launchCount(); l++) {
-            FunctionInfo f = expected.functionById(expected.functionId(expected.launchEvent(l)));
-            if (p.matcher(f.displayName()).find()) {
-                matching++;
-            }
-        }
+        String cliCsv = cli("launches", file.toString(), "--kernel", regex, "--format", "csv", "--limit",
+                Integer.toString(Integer.MAX_VALUE));
+        long matching = cliCsv.lines().count() - 1;
+        assertTrue(matching > 0 && matching < expected.launchCount(), regex + " keeps " + matching);
         Text filter = robot.findByData(shell, Text.class, TracesView.ROLE, "kernelFilter");
         robot.click(table); // activate the Launches view first (see the report: first click into the filter)
         robot.spin(200);
@@ -120,7 +120,13 @@ class TraceViewsUiTest {
         assertTrue(status.getText().startsWith(String.format(java.util.Locale.ROOT, "%,d of ", want)),
                 status.getText());
 
-        // clicking the # header twice sorts descending
+        // Export CSV writes what the CLI writes for the same filter
+        Path exported = Files.createTempFile("launches", ".csv");
+        launches.exportCsv(exported);
+        assertEquals(cliCsv, Files.readString(exported));
+        Files.delete(exported);
+
+        // clicking the launch header twice sorts descending
         TableColumn index = table.getColumn(0);
         int x = index.getWidth() / 2;
         int headerY = table.getItem(0).getBounds(0).y - table.getHeaderHeight() / 2;
@@ -141,6 +147,16 @@ class TraceViewsUiTest {
         robot.type(",");
         robot.waitUntil("',' goes back", () -> launches.selectedLaunch() == rows[0]);
         robot.screenshot(shell, "launches-filtered-sorted");
+    }
+
+    /** Runs one command line of the CLI in-process; returns its standard output (exit code must be 0). */
+    private static String cli(String... argv) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new Main(BuiltinCommands.all()).run(argv, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), false);
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     @Test

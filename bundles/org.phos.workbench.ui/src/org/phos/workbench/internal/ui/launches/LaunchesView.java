@@ -1,10 +1,15 @@
 package org.phos.workbench.internal.ui.launches;
 
-import java.util.Arrays;
-import java.util.Comparator;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
-import java.util.function.IntFunction;
-import java.util.regex.Pattern;
+import java.util.Map;
 import java.util.regex.PatternSyntaxException;
 
 import org.eclipse.jface.layout.GridDataFactory;
@@ -26,8 +31,10 @@ import org.eclipse.ui.part.ViewPart;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.internal.ui.trace.SimpleSelectionProvider;
 import org.phos.workbench.internal.ui.trace.TraceEditor;
-import org.phos.workbench.trace.core.FunctionInfo;
-import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.analysis.core.LaunchQuery;
+import org.phos.workbench.analysis.core.LaunchRow;
+import org.phos.workbench.analysis.core.table.Column;
+import org.phos.workbench.analysis.core.table.TableRenderer;
 import org.phos.workbench.ui.model.LaunchSelection;
 import org.phos.workbench.ui.model.LoadedTrace;
 
@@ -35,22 +42,24 @@ import org.phos.workbench.ui.model.LoadedTrace;
  * The "Launches" view: every launch of the current trace (the active trace editor's) in a virtual table whose rows
  * are filled when painted. Filter by kernel regex, sort by clicking a header, {@code .} and {@code ,} step the
  * selection. Selecting a row publishes a {@link LaunchSelection}; a LaunchSelection from elsewhere selects its row.
- * Interim: rows come from trace.core directly until the analysis layer's LaunchQuery is merged.
+ * Rows are pages of the analysis layer's {@link LaunchQuery} (columns from {@link LaunchRow#TABLE}); Export CSV
+ * renders the same query through {@link TableRenderer#CSV}, as the CLI's {@code launches --format csv} does.
  */
 public final class LaunchesView extends ViewPart {
     /** The view id in plugin.xml. */
     public static final String ID = "org.phos.workbench.ui.launchesView";
 
-    private static final String[] COLUMNS = { "#", "Host ns", "GPU µs", "Stream", "Kernel", "Grid", "Block" };
-    private static final int[] WIDTHS = { 70, 130, 90, 110, 420, 110, 110 };
+    private static final int PAGE = 256;
 
     private final SimpleSelectionProvider selectionProvider = new SimpleSelectionProvider();
     private Text kernelFilter;
     private Table table;
     private Label status;
     private @org.eclipse.jdt.annotation.Nullable LoadedTrace current;
-    private int[] rows = new int[0];
-    private int sortColumn = 0;
+    private @org.eclipse.jdt.annotation.Nullable LaunchQuery query;
+    private int total;
+    private final Map<Integer, List<LaunchRow>> pages = new HashMap<>();
+    private String sortKey = "launch";
     private boolean ascending = true;
     private final ISelectionListener listener = this::selectionChanged;
 
@@ -72,19 +81,24 @@ public final class LaunchesView extends ViewPart {
         table.setData(TracesView.ROLE, "launches");
         table.setHeaderVisible(true);
         table.setLinesVisible(true);
-        for (int c = 0; c < COLUMNS.length; c++) {
-            TableColumn col = new TableColumn(table, c == 4 ? SWT.LEFT : SWT.RIGHT);
-            col.setText(COLUMNS[c]);
-            col.setWidth(WIDTHS[c]);
+        List<Column<LaunchRow>> columns = LaunchRow.TABLE.columns();
+        for (int c = 0; c < columns.size(); c++) {
+            Column<LaunchRow> def = columns.get(c);
+            TableColumn col = new TableColumn(table, def.rightAligned() ? SWT.RIGHT : SWT.LEFT);
+            col.setText(def.header());
+            col.setWidth(def.header().equals("kernel") ? 380 : def.header().equals("params") ? 300
+                    : def.header().equals("stream") ? 140 : 110);
             int index = c;
             col.addListener(SWT.Selection, e -> sortBy(index));
         }
         table.addListener(SWT.SetData, e -> {
             TableItem item = (TableItem) e.item;
-            int row = table.indexOf(item);
-            LoadedTrace t = current;
-            if (t != null && row < rows.length) {
-                item.setText(cells(t.trace(), rows[row]));
+            LaunchRow r = row(table.indexOf(item));
+            if (r != null) {
+                List<Column<LaunchRow>> cs = LaunchRow.TABLE.columns();
+                for (int c = 0; c < cs.size(); c++) {
+                    item.setText(c, cs.get(c).format(r));
+                }
             }
         });
         table.addListener(SWT.Selection, e -> publishSelection());
@@ -98,6 +112,29 @@ public final class LaunchesView extends ViewPart {
             }
         });
         GridDataFactory.fillDefaults().grab(true, true).span(3, 1).applyTo(table);
+        org.eclipse.jface.action.Action export = new org.eclipse.jface.action.Action("Export CSV") {
+            @Override
+            public void run() {
+                exportWithDialog();
+            }
+        };
+        export.setToolTipText("Export the filtered launches as CSV (as the CLI's launches --format csv)");
+        org.eclipse.jface.action.Action copy = new org.eclipse.jface.action.Action("Copy") {
+            @Override
+            public void run() {
+                org.eclipse.swt.dnd.Clipboard clipboard = new org.eclipse.swt.dnd.Clipboard(table.getDisplay());
+                try {
+                    clipboard.setContents(new Object[] { csv() },
+                            new org.eclipse.swt.dnd.Transfer[] { org.eclipse.swt.dnd.TextTransfer.getInstance() });
+                } finally {
+                    clipboard.dispose();
+                }
+            }
+        };
+        copy.setToolTipText("Copy the filtered launches as CSV");
+        getViewSite().getActionBars().getToolBarManager().add(export);
+        getViewSite().getActionBars().getToolBarManager().add(copy);
+        getViewSite().getActionBars().updateActionBars();
         getSite().setSelectionProvider(selectionProvider);
         getSite().getPage().addSelectionListener(listener);
         IEditorPart editor = getSite().getPage().getActiveEditor();
@@ -134,117 +171,141 @@ public final class LaunchesView extends ViewPart {
         return current;
     }
 
-    /** The launch indices of the rows, in display order (a copy). */
+    /** The query of the table's rows (all of them: offset 0, limit = total), or null without a trace. */
+    public @org.eclipse.jdt.annotation.Nullable LaunchQuery query() {
+        return query;
+    }
+
+    /** The launch indices of the rows, in display order. */
     public int[] rows() {
-        return rows.clone();
+        LaunchQuery q = query;
+        if (q == null) {
+            return new int[0];
+        }
+        return Analysis.session().launches(q.withPage(0, total), null).rows().stream()
+                .mapToInt(LaunchRow::launch).toArray();
     }
 
     private void refilter() {
         LoadedTrace t = current;
+        pages.clear();
         if (t == null) {
-            rows = new int[0];
+            query = null;
+            total = 0;
             table.setItemCount(0);
             status.setText("No trace: open one from the Traces view or File > Open Trace…");
             return;
         }
-        Pattern pattern;
+        String regex = kernelFilter.getText().trim();
+        LaunchQuery.Filter filter;
         try {
-            String regex = kernelFilter.getText().trim();
-            pattern = regex.isEmpty() ? null : Pattern.compile(regex);
+            filter = new LaunchQuery.Filter(regex.isEmpty() ? null : regex, null, Long.MIN_VALUE, Long.MAX_VALUE,
+                    null);
         } catch (PatternSyntaxException e) {
             status.setText("Bad regex: " + e.getDescription());
             return;
         }
-        Trace trace = t.trace();
-        int n = trace.launchCount();
-        int[] kept = new int[n];
-        int count = 0;
-        for (int l = 0; l < n; l++) {
-            if (pattern == null || pattern.matcher(kernelName(trace, trace.launchEvent(l))).find()) {
-                kept[count++] = l;
-            }
-        }
-        rows = Arrays.copyOf(kept, count);
-        sortRows();
+        LaunchQuery q = new LaunchQuery(t.trace(), filter, new LaunchQuery.Sort(sortKey, !ascending), null, null, 0,
+                0);
+        int n = (int) Analysis.session().launches(q, null).total();
+        query = q.withPage(0, n);
+        total = n;
         table.clearAll();
-        table.setItemCount(rows.length);
-        status.setText(String.format(Locale.ROOT, "%,d of %,d launches of %s", rows.length, n, t.name()));
+        table.setItemCount(n);
+        status.setText(String.format(Locale.ROOT, "%,d of %,d launches of %s", n, t.trace().launchCount(),
+                t.name()));
     }
 
     private void sortBy(int column) {
-        if (column == sortColumn) {
+        String key = LaunchRow.TABLE.columns().get(column).header();
+        if (!LaunchQuery.Sort.COLUMNS.contains(key)) {
+            status.setText("Cannot sort by " + key + "; sortable: " + String.join(", ", LaunchQuery.Sort.COLUMNS));
+            return;
+        }
+        if (key.equals(sortKey)) {
             ascending = !ascending;
         } else {
-            sortColumn = column;
+            sortKey = key;
             ascending = true;
         }
         table.setSortColumn(table.getColumn(column));
         table.setSortDirection(ascending ? SWT.UP : SWT.DOWN);
         int selected = selectedLaunch();
-        sortRows();
-        table.clearAll();
+        refilter();
         if (selected >= 0) {
             reveal(selected);
         }
     }
 
-    private void sortRows() {
+    /** The row at display position {@code row}, fetched a page at a time. */
+    private @org.eclipse.jdt.annotation.Nullable LaunchRow row(int row) {
+        LaunchQuery q = query;
+        if (q == null || row < 0 || row >= total) {
+            return null;
+        }
+        int page = row / PAGE;
+        List<LaunchRow> rows = pages.computeIfAbsent(page,
+                p -> Analysis.session().launches(q.withPage(p * PAGE, PAGE), null).rows());
+        int i = row - page * PAGE;
+        return i < rows.size() ? rows.get(i) : null;
+    }
+
+    /** Writes the table's rows (current filter and sort) as the CLI's {@code launches --format csv} would. */
+    public void exportCsv(Path file) throws IOException {
+        LaunchQuery q = query;
+        if (q == null) {
+            throw new IOException("no trace to export");
+        }
+        org.phos.workbench.analysis.core.table.Table<LaunchRow> rows = Analysis.session().launches(q, null);
+        try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
+            TableRenderer.CSV.render(rows, out);
+        }
+    }
+
+    private void exportWithDialog() {
         LoadedTrace t = current;
-        if (t == null || (sortColumn == 0 && ascending)) {
-            if (t != null) {
-                Arrays.sort(rows);
-            }
+        if (t == null) {
+            status.setText("No trace to export");
             return;
         }
-        Trace trace = t.trace();
-        IntFunction<Comparable<?>> key = switch (sortColumn) {
-            case 1 -> l -> trace.hostNs(trace.launchEvent(l));
-            case 2 -> l -> gpuNs(trace, trace.launchEvent(l));
-            case 3 -> l -> trace.stream(trace.launchEvent(l));
-            case 4 -> l -> kernelName(trace, trace.launchEvent(l));
-            default -> l -> l;
-        };
-        @SuppressWarnings({ "unchecked", "rawtypes" })
-        Comparator<Integer> cmp = Comparator.comparing(l -> (Comparable) key.apply(l));
-        cmp = cmp.thenComparingInt(l -> l);
-        if (!ascending) {
-            cmp = cmp.reversed();
+        org.eclipse.swt.widgets.FileDialog dialog = new org.eclipse.swt.widgets.FileDialog(table.getShell(), SWT.SAVE);
+        dialog.setFilterExtensions(new String[] { "*.csv" });
+        dialog.setFileName(t.name().replaceFirst("\\.phos$", "") + "-launches.csv");
+        dialog.setOverwrite(true);
+        String chosen = dialog.open();
+        if (chosen == null) {
+            return;
         }
-        rows = Arrays.stream(rows).boxed().sorted(cmp).mapToInt(Integer::intValue).toArray();
+        try {
+            exportCsv(Path.of(chosen));
+            status.setText("Exported " + total + " launches to " + chosen);
+        } catch (IOException | RuntimeException e) {
+            status.setText("Cannot write " + chosen + ": " + e.getMessage());
+        }
     }
 
-    private static long gpuNs(Trace trace, int i) {
-        long s = trace.gpuStartNs(i);
-        return s == 0 ? -1 : trace.gpuEndNs(i) - s;
-    }
-
-    private static String kernelName(Trace trace, int i) {
-        FunctionInfo f = trace.functionById(trace.functionId(i));
-        return f == null ? "function " + trace.functionId(i) : f.displayName();
-    }
-
-    private static String[] cells(Trace trace, int launch) {
-        int i = trace.launchEvent(launch);
-        long gpu = gpuNs(trace, i);
-        return new String[] { Integer.toString(launch), String.format(Locale.ROOT, "%,d", trace.hostNs(i)),
-                gpu < 0 ? "—" : String.format(Locale.ROOT, "%.3f", gpu / 1000.0), "0x" + Long.toHexString(trace.stream(i)),
-                kernelName(trace, i), dim(trace.grid(i)), dim(trace.block(i)) };
-    }
-
-    private static String dim(org.phos.workbench.trace.core.Dim3 d) {
-        return d.x() + "×" + d.y() + "×" + d.z();
+    /** The table's rows as CSV text. */
+    public String csv() {
+        LaunchQuery q = query;
+        if (q == null) {
+            return "";
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        TableRenderer.CSV.render(Analysis.session().launches(q, null), out);
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 
     /** The launch of the selected row, or -1. */
     public int selectedLaunch() {
-        int row = table.getSelectionIndex();
-        return row < 0 || row >= rows.length ? -1 : rows[row];
+        LaunchRow r = row(table.getSelectionIndex());
+        return r == null ? -1 : r.launch();
     }
 
     private void step(int delta) {
         int row = table.getSelectionIndex();
-        int next = row < 0 ? 0 : Math.max(0, Math.min(rows.length - 1, row + delta));
-        if (rows.length > 0) {
+        int next = row < 0 ? 0 : Math.max(0, Math.min(total - 1, row + delta));
+        if (total > 0) {
             table.setSelection(next);
             publishSelection();
         }
@@ -252,6 +313,7 @@ public final class LaunchesView extends ViewPart {
 
     /** Selects the row of {@code launch} if it passes the filter. */
     public void reveal(int launch) {
+        int[] rows = rows();
         for (int r = 0; r < rows.length; r++) {
             if (rows[r] == launch) {
                 table.setSelection(r);
