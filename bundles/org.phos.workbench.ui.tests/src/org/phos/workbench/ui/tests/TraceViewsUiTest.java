@@ -146,6 +146,11 @@ class TraceViewsUiTest {
         robot.waitUntil("'.' selects the next launch", () -> launches.selectedLaunch() == rows[1]);
         robot.type(",");
         robot.waitUntil("',' goes back", () -> launches.selectedLaunch() == rows[0]);
+        Table properties = robot.findByData(shell, Table.class, TracesView.ROLE, "properties");
+        robot.waitUntil("the Properties view shows the selected launch", () -> Arrays.stream(properties.getItems())
+                .anyMatch(i -> i.getText(0).equals("launch") && i.getText(1).equals(Integer.toString(rows[0]))));
+        assertTrue(Arrays.stream(properties.getItems()).anyMatch(i -> i.getText(0).equals("kernel")
+                && i.getText(1).startsWith(regex)), "Properties name the kernel");
         robot.screenshot(shell, "launches-filtered-sorted");
     }
 

@@ -13,5 +13,7 @@ public final class PhoenixPerspective implements IPerspectiveFactory {
         layout.addView(PhoenixUi.TRACES_VIEW_ID, IPageLayout.LEFT, 0.25f, layout.getEditorArea());
         layout.addView(org.phos.workbench.internal.ui.launches.LaunchesView.ID, IPageLayout.BOTTOM, 0.55f,
                 layout.getEditorArea());
+        layout.addView(org.phos.workbench.internal.ui.properties.PropertiesView.ID, IPageLayout.RIGHT, 0.72f,
+                layout.getEditorArea());
     }
 }

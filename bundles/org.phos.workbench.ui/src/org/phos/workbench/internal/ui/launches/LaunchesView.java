@@ -86,10 +86,24 @@ public final class LaunchesView extends ViewPart {
             Column<LaunchRow> def = columns.get(c);
             TableColumn col = new TableColumn(table, def.rightAligned() ? SWT.RIGHT : SWT.LEFT);
             col.setText(def.header());
-            col.setWidth(def.header().equals("kernel") ? 380 : def.header().equals("params") ? 300
-                    : def.header().equals("stream") ? 140 : 110);
+            col.setWidth(switch (def.header()) {
+                case "kernel" -> 340;
+                case "params" -> 300;
+                case "stream" -> 140;
+                case "launch", "event", "function", "grid", "block" -> 70;
+                default -> 110;
+            });
+            col.setMoveable(true);
             int index = c;
             col.addListener(SWT.Selection, e -> sortBy(index));
+        }
+        // shown first what a person scans for (kernel, GPU time); the columns themselves stay the CLI's
+        List<String> headers = LaunchRow.TABLE.headers();
+        int[] order = java.util.stream.Stream.of("launch", "kernel", "gpu_ns", "host_ns", "stream", "grid", "block",
+                "params", "verdict", "event", "function", "gpu_start_ns", "gpu_end_ns").mapToInt(headers::indexOf)
+                .filter(i -> i >= 0).toArray();
+        if (order.length == headers.size()) {
+            table.setColumnOrder(order);
         }
         table.addListener(SWT.SetData, e -> {
             TableItem item = (TableItem) e.item;
