@@ -165,6 +165,17 @@ class TraceViewsUiTest {
     }
 
     @Test
+    void fileMenuOffersOpenTrace() {
+        org.eclipse.swt.widgets.Menu bar = shell.getMenuBar();
+        org.eclipse.swt.widgets.MenuItem file = Arrays.stream(bar.getItems())
+                .filter(i -> i.getText().replace("&", "").equals("File")).findFirst()
+                .orElseThrow(() -> new AssertionError("no File menu"));
+        file.getMenu().notifyListeners(SWT.Show, new org.eclipse.swt.widgets.Event()); // let e4 fill it
+        assertTrue(Arrays.stream(file.getMenu().getItems())
+                .anyMatch(i -> i.getText().replace("&", "").startsWith("Open Trace...")), "File > Open Trace...");
+    }
+
+    @Test
     void damagedTraceShowsItsWarning(@TempDir Path dir) throws Exception {
         Path samples = Path.of(System.getProperty("phos.samples")).toAbsolutePath().normalize();
         byte[] bytes = Files.readAllBytes(samples.resolve("cuda-suite.phos"));

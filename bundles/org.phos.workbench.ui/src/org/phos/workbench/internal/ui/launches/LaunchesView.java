@@ -90,7 +90,8 @@ public final class LaunchesView extends ViewPart {
                 case "kernel" -> 340;
                 case "params" -> 300;
                 case "stream" -> 140;
-                case "launch", "event", "function", "grid", "block" -> 70;
+                case "launch" -> 90;
+                case "event", "function", "grid", "block" -> 70;
                 default -> 110;
             });
             col.setMoveable(true);
