@@ -326,6 +326,12 @@ public final class LaunchesView extends ViewPart {
         }
     }
 
+    /** Selects the row of {@code launch} and publishes it as the selection (as a click would). */
+    public void selectAndPublish(int launch) {
+        reveal(launch);
+        publishSelection();
+    }
+
     /** Selects the row of {@code launch} if it passes the filter. */
     public void reveal(int launch) {
         int[] rows = rows();
