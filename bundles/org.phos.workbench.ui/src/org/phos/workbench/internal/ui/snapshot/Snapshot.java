@@ -89,6 +89,7 @@ public final class Snapshot {
                 return;
             }
         }
+        window.getShell().setSize(1500, 950); // room for every view in the pictures
         try {
             IWorkbenchPage page = window.getActivePage();
             editor = (TraceEditor) page.openEditor(new TraceEditorInput(trace), TraceEditor.ID);
@@ -125,6 +126,7 @@ public final class Snapshot {
             }
             IViewPart v = page.findView(LaunchesView.ID);
             if (v instanceof LaunchesView lv) {
+                page.activate(lv); // the selection service reports the active part's selection
                 lv.selectAndPublish(launch);
             }
         }
