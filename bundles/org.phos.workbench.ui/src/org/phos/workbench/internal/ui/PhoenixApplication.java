@@ -22,7 +22,11 @@ public final class PhoenixApplication implements IApplication {
         Display display = PlatformUI.createDisplay();
         try {
             int code = PlatformUI.createAndRunWorkbench(display, new PhoenixWorkbenchAdvisor());
-            return code == PlatformUI.RETURN_RESTART ? IApplication.EXIT_RESTART : IApplication.EXIT_OK;
+            if (code == PlatformUI.RETURN_RESTART) {
+                return IApplication.EXIT_RESTART;
+            }
+            String snapshot = System.getProperty("phos.snapshot.exit");
+            return snapshot == null || snapshot.equals("0") ? IApplication.EXIT_OK : Integer.valueOf(1);
         } finally {
             display.dispose();
         }
@@ -64,6 +68,11 @@ public final class PhoenixApplication implements IApplication {
                     window.setShowCoolBar(false);
                     window.setShowStatusLine(true);
                     window.setTitle(PhoenixUi.WINDOW_TITLE);
+                }
+
+                @Override
+                public void postWindowOpen() {
+                    org.phos.workbench.internal.ui.snapshot.Snapshot.startIfRequested(getWindowConfigurer().getWindow());
                 }
             };
         }

@@ -9,7 +9,11 @@ public final class PhoenixPerspective implements IPerspectiveFactory {
 
     @Override
     public void createInitialLayout(IPageLayout layout) {
-        layout.setEditorAreaVisible(false);
-        layout.addView(PhoenixUi.TRACES_VIEW_ID, IPageLayout.LEFT, 0.5f, layout.getEditorArea());
+        layout.setEditorAreaVisible(true);
+        layout.addView(PhoenixUi.TRACES_VIEW_ID, IPageLayout.LEFT, 0.25f, layout.getEditorArea());
+        layout.addView(org.phos.workbench.internal.ui.launches.LaunchesView.ID, IPageLayout.BOTTOM, 0.55f,
+                layout.getEditorArea());
+        layout.addView(org.phos.workbench.internal.ui.properties.PropertiesView.ID, IPageLayout.RIGHT, 0.72f,
+                layout.getEditorArea());
     }
 }

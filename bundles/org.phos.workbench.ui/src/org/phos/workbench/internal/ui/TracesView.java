@@ -69,6 +69,7 @@ public final class TracesView extends ViewPart {
                 refresh();
             }
         });
+        table.addListener(SWT.DefaultSelection, e -> openSelected());
         GridDataFactory.fillDefaults().grab(true, true).span(2, 1).applyTo(tableHolder);
 
         status = new Label(parent, SWT.NONE);
@@ -139,6 +140,20 @@ public final class TracesView extends ViewPart {
             status.setText("Cannot list " + folder + ": " + e.getMessage());
         }
         status.getParent().layout(true);
+    }
+
+    /** Opens the selected traces, each in its own trace editor (double click or Enter). */
+    private void openSelected() {
+        for (Object o : viewer.getStructuredSelection().toList()) {
+            TraceFile f = (TraceFile) o;
+            try {
+                getSite().getPage().openEditor(
+                        new org.phos.workbench.internal.ui.trace.TraceEditorInput(f.path()),
+                        org.phos.workbench.internal.ui.trace.TraceEditor.ID);
+            } catch (org.eclipse.ui.PartInitException e) {
+                status.setText("Cannot open " + f.path() + ": " + e.getMessage());
+            }
+        }
     }
 
     @Override

@@ -1,0 +1,228 @@
+package org.phos.workbench.internal.ui.snapshot;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.graphics.GC;
+import org.eclipse.swt.graphics.Image;
+import org.eclipse.swt.graphics.ImageData;
+import org.eclipse.swt.graphics.ImageLoader;
+import org.eclipse.swt.graphics.Point;
+import org.eclipse.swt.graphics.Rectangle;
+import org.eclipse.swt.widgets.Control;
+import org.eclipse.swt.widgets.Display;
+import org.eclipse.swt.widgets.Shell;
+import org.eclipse.ui.IViewPart;
+import org.eclipse.ui.IWorkbenchPage;
+import org.eclipse.ui.IWorkbenchPart;
+import org.eclipse.ui.IWorkbenchWindow;
+import org.eclipse.ui.PartInitException;
+import org.eclipse.ui.PlatformUI;
+import org.phos.workbench.internal.ui.launches.LaunchesView;
+import org.phos.workbench.internal.ui.properties.PropertiesView;
+import org.phos.workbench.internal.ui.trace.TraceEditor;
+import org.phos.workbench.internal.ui.trace.TraceEditorInput;
+import org.phos.workbench.ui.PhoenixUi;
+
+/**
+ * Headless screenshots: when system property {@code phos.snapshot.trace} is set, the workbench opens that trace,
+ * selects launch {@code phos.snapshot.launch} (optional), writes {@code window.png} and one PNG per view named in
+ * {@code phos.snapshot.views} (comma separated; names in {@link #VIEWS}) into {@code phos.snapshot.out}, and exits.
+ * Exit code 0, or 1 with a message on stderr (for example an unknown view name or a trace that failed to load).
+ */
+public final class Snapshot {
+    /** View names for {@code --view}, mapped to view ids ("overview" is the trace editor). Extend here. */
+    public static final Map<String, String> VIEWS = new LinkedHashMap<>();
+    static {
+        VIEWS.put("traces", PhoenixUi.TRACES_VIEW_ID);
+        VIEWS.put("launches", LaunchesView.ID);
+        VIEWS.put("properties", PropertiesView.ID);
+        VIEWS.put("overview", TraceEditor.ID);
+        VIEWS.put("accesses", "org.phos.workbench.ui.accessesView");
+        VIEWS.put("kernels", "org.phos.workbench.ui.kernelsView");
+        VIEWS.put("accuracy", "org.phos.workbench.ui.accuracyView");
+        VIEWS.put("timeline", "org.phos.workbench.ui.timeline.traceTimeline");
+    }
+
+    private static final long TIMEOUT_MS = 120_000;
+
+    private final IWorkbenchWindow window;
+    private final Path trace;
+    private final Path out;
+    private final int launch;
+    private final List<String> views;
+    private final long start = System.currentTimeMillis();
+    private TraceEditor editor;
+
+    private Snapshot(IWorkbenchWindow window, Path trace, Path out, int launch, List<String> views) {
+        this.window = window;
+        this.trace = trace;
+        this.out = out;
+        this.launch = launch;
+        this.views = views;
+    }
+
+    /** Starts a snapshot run if the system properties ask for one; called after the window opened. */
+    public static void startIfRequested(IWorkbenchWindow window) {
+        String trace = System.getProperty("phos.snapshot.trace");
+        if (trace == null || trace.isBlank()) {
+            return;
+        }
+        String views = System.getProperty("phos.snapshot.views", "");
+        List<String> names = new ArrayList<>();
+        for (String v : views.split(",")) {
+            if (!v.isBlank()) {
+                names.add(v.trim());
+            }
+        }
+        new Snapshot(window, Path.of(trace).toAbsolutePath(),
+                Path.of(System.getProperty("phos.snapshot.out", ".")).toAbsolutePath(),
+                Integer.parseInt(System.getProperty("phos.snapshot.launch", "-1")), names).begin();
+    }
+
+    private void begin() {
+        for (String v : views) {
+            if (!VIEWS.containsKey(v)) {
+                fail("unknown view '" + v + "'; known: " + String.join(", ", VIEWS.keySet()));
+                return;
+            }
+        }
+        window.getShell().setSize(1500, 950); // room for every view in the pictures
+        try {
+            IWorkbenchPage page = window.getActivePage();
+            editor = (TraceEditor) page.openEditor(new TraceEditorInput(trace), TraceEditor.ID);
+            for (String v : views) {
+                if (!v.equals("overview")) {
+                    page.showView(VIEWS.get(v), null, IWorkbenchPage.VIEW_VISIBLE);
+                }
+            }
+        } catch (PartInitException e) {
+            fail("cannot open " + trace + ": " + e.getMessage());
+            return;
+        }
+        window.getShell().getDisplay().timerExec(200, this::poll);
+    }
+
+    private void poll() {
+        Display display = window.getShell().getDisplay();
+        if (editor.loadedTrace() == null) {
+            if (!editor.bannerText().isEmpty()) {
+                fail(editor.bannerText());
+            } else if (System.currentTimeMillis() - start > TIMEOUT_MS) {
+                fail("timed out loading " + trace);
+            } else {
+                display.timerExec(200, this::poll);
+            }
+            return;
+        }
+        IWorkbenchPage page = window.getActivePage();
+        IViewPart shown = page.findView(LaunchesView.ID);
+        if (shown != null) {
+            shown.getSite().getShell().update(); // paint the filled table now
+        }
+        System.out.println("snapshot: " + trace.getFileName() + " loaded, overview built and Launches table painted "
+                + (System.currentTimeMillis() - start) + " ms after the editor was opened (200 ms polling)");
+        if (launch >= 0) {
+            if (launch >= editor.loadedTrace().trace().launchCount()) {
+                fail("launch " + launch + " is not in [0, " + editor.loadedTrace().trace().launchCount() + ") of "
+                        + trace);
+                return;
+            }
+            IViewPart v = page.findView(LaunchesView.ID);
+            if (v instanceof LaunchesView lv) {
+                page.activate(lv); // the selection service reports the active part's selection
+                lv.selectAndPublish(launch);
+            }
+        }
+        display.timerExec(800, this::shoot);
+    }
+
+    private void shoot() {
+        try {
+            Files.createDirectories(out);
+            Shell shell = window.getShell();
+            shell.update();
+            write(shell, out.resolve("window.png"));
+            IWorkbenchPage page = window.getActivePage();
+            for (String v : views) {
+                IWorkbenchPart part = v.equals("overview") ? editor : page.findView(VIEWS.get(v));
+                Control c = part == null ? null : control(part);
+                display().readAndDispatch();
+                if (c == null) {
+                    fail("view " + v + " is not open");
+                    return;
+                }
+                write(c, out.resolve(v + ".png"));
+            }
+            System.out.println("snapshot: wrote " + (views.size() + 1) + " PNG files to " + out);
+            exit(0);
+        } catch (IOException | RuntimeException e) {
+            fail("cannot write the snapshots to " + out + ": " + e);
+        }
+    }
+
+    /** The tab folder showing {@code part} (its tab selected), found by the part's title. */
+    private Control control(IWorkbenchPart part) {
+        window.getActivePage().bringToTop(part);
+        for (org.eclipse.swt.custom.CTabFolder f : folders(window.getShell())) {
+            org.eclipse.swt.custom.CTabItem item = f.getSelection();
+            if (f.isVisible() && item != null && item.getText().equals(part.getTitle())) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    private static List<org.eclipse.swt.custom.CTabFolder> folders(Control root) {
+        List<org.eclipse.swt.custom.CTabFolder> found = new ArrayList<>();
+        if (root instanceof org.eclipse.swt.custom.CTabFolder f) {
+            found.add(f);
+        }
+        if (root instanceof org.eclipse.swt.widgets.Composite c) {
+            for (Control child : c.getChildren()) {
+                found.addAll(folders(child));
+            }
+        }
+        return found;
+    }
+
+    private static void write(Control control, Path file) {
+        Display display = control.getDisplay();
+        Point size = control.getSize();
+        Rectangle where = display.map(control.getParent(), null, control.getBounds());
+        if (control instanceof Shell) {
+            where = control.getBounds();
+        }
+        Image image = new Image(display, Math.max(1, size.x), Math.max(1, size.y));
+        GC gc = new GC(display);
+        try {
+            gc.copyArea(image, where.x, where.y);
+            ImageLoader loader = new ImageLoader();
+            loader.data = new ImageData[] { image.getImageData() };
+            loader.save(file.toString(), SWT.IMAGE_PNG);
+        } finally {
+            gc.dispose();
+            image.dispose();
+        }
+    }
+
+    private Display display() {
+        return window.getShell().getDisplay();
+    }
+
+    private void fail(String message) {
+        System.err.println("snapshot: " + message);
+        exit(1);
+    }
+
+    private void exit(int code) {
+        System.setProperty("phos.snapshot.exit", Integer.toString(code));
+        PlatformUI.getWorkbench().close();
+    }
+}

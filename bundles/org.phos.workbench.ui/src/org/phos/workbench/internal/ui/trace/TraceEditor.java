@@ -1,0 +1,191 @@
+package org.phos.workbench.internal.ui.trace;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.jface.layout.GridDataFactory;
+import org.eclipse.jface.layout.GridLayoutFactory;
+import org.eclipse.jface.resource.ColorRegistry;
+import org.eclipse.jface.resource.JFaceResources;
+import org.eclipse.jface.viewers.StructuredSelection;
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.custom.StyledText;
+import org.eclipse.swt.widgets.Composite;
+import org.eclipse.swt.widgets.Display;
+import org.eclipse.swt.widgets.Label;
+import org.eclipse.ui.IEditorInput;
+import org.eclipse.ui.IEditorSite;
+import org.eclipse.ui.PartInitException;
+import org.eclipse.ui.PlatformUI;
+import org.eclipse.ui.part.EditorPart;
+import org.phos.workbench.internal.ui.TracesView;
+import org.phos.workbench.trace.core.TraceAnomaly;
+import org.phos.workbench.trace.core.TraceFormatException;
+import org.phos.workbench.trace.core.TraceLoadResult;
+import org.phos.workbench.trace.core.TraceReader;
+import org.phos.workbench.trace.core.TraceWarning;
+import org.phos.workbench.ui.model.LoadedTrace;
+
+/**
+ * One opened trace, as an editor tab: loads the file in a cancellable {@link Job}, shows what the load said (damage,
+ * anomalies, or why the file could not be read) in a banner above the overview, and publishes the {@link LoadedTrace}
+ * as its selection so the views follow the active editor.
+ */
+public final class TraceEditor extends EditorPart {
+    /** The editor id in plugin.xml. */
+    public static final String ID = "org.phos.workbench.ui.traceEditor";
+    /** Theme colour of the banner shown when a load reported damage or failed. */
+    public static final String WARNING_BACKGROUND = "org.phos.workbench.ui.warningBackground";
+
+    private final SimpleSelectionProvider selection = new SimpleSelectionProvider();
+    private Label banner;
+    private StyledText overview;
+    private @org.eclipse.jdt.annotation.Nullable LoadedTrace loaded;
+    private @org.eclipse.jdt.annotation.Nullable Job job;
+
+    @Override
+    public void init(IEditorSite site, IEditorInput input) throws PartInitException {
+        if (!(input instanceof TraceEditorInput)) {
+            throw new PartInitException("Not a trace: " + input.getName());
+        }
+        setSite(site);
+        setInput(input);
+        setPartName(input.getName());
+        setTitleToolTip(input.getToolTipText());
+        site.setSelectionProvider(selection);
+    }
+
+    /** The trace file of this editor. */
+    public Path file() {
+        return ((TraceEditorInput) getEditorInput()).file();
+    }
+
+    /** The loaded trace, or null while loading or after a failed load. */
+    public @org.eclipse.jdt.annotation.Nullable LoadedTrace loadedTrace() {
+        return loaded;
+    }
+
+    @Override
+    public void createPartControl(Composite parent) {
+        GridLayoutFactory.fillDefaults().spacing(0, 0).applyTo(parent);
+        banner = new Label(parent, SWT.WRAP);
+        banner.setData(TracesView.ROLE, "banner");
+        ColorRegistry colors = PlatformUI.getWorkbench().getThemeManager().getCurrentTheme().getColorRegistry();
+        banner.setBackground(colors.get(WARNING_BACKGROUND));
+        GridDataFactory.fillDefaults().grab(true, false).exclude(true).applyTo(banner);
+        banner.setVisible(false);
+        overview = new StyledText(parent, SWT.READ_ONLY | SWT.V_SCROLL | SWT.H_SCROLL);
+        overview.setData(TracesView.ROLE, "overview");
+        overview.setFont(JFaceResources.getTextFont());
+        overview.setMargins(8, 6, 8, 6);
+        overview.setText("Loading " + file() + " …");
+        GridDataFactory.fillDefaults().grab(true, true).applyTo(overview);
+        startLoad();
+    }
+
+    private void startLoad() {
+        Path file = file();
+        Display display = getSite().getShell().getDisplay();
+        Job load = Job.create("Loading trace " + file.getFileName(), (IProgressMonitor monitor) -> {
+            try {
+                TraceLoadResult r = TraceReader.read(file, monitor);
+                LoadedTrace t = new LoadedTrace(file, r.trace(), r.warnings(), r.anomalies());
+                String text = TraceOverview.text(r.trace());
+                display.asyncExec(() -> showLoaded(t, text));
+                return Status.OK_STATUS;
+            } catch (OperationCanceledException e) {
+                display.asyncExec(() -> showFailure("Loading " + file + " was cancelled."));
+                return Status.CANCEL_STATUS;
+            } catch (TraceFormatException e) {
+                display.asyncExec(() -> showFailure(
+                        "Cannot read " + e.file() + " at offset " + e.offset() + ": " + e.reason()));
+                return Status.OK_STATUS;
+            } catch (IOException | RuntimeException e) {
+                display.asyncExec(() -> showFailure("Cannot read " + file + ": " + e.getMessage()));
+                return Status.OK_STATUS;
+            }
+        });
+        load.setUser(true);
+        job = load;
+        load.schedule();
+    }
+
+    private void showLoaded(LoadedTrace t, String text) {
+        if (overview.isDisposed()) {
+            return;
+        }
+        loaded = t;
+        overview.setText(text);
+        List<String> lines = new ArrayList<>();
+        for (TraceWarning w : t.warnings()) {
+            lines.add("⚠ " + w);
+        }
+        for (TraceAnomaly a : t.anomalies()) {
+            lines.add("⚠ " + a.message());
+        }
+        if (!lines.isEmpty()) {
+            showBanner(t.name() + ": " + lines.size() + (lines.size() == 1 ? " problem" : " problems")
+                    + " found while loading\n" + String.join("\n", lines));
+        }
+        selection.setSelection(new StructuredSelection(t));
+    }
+
+    private void showFailure(String message) {
+        if (overview.isDisposed()) {
+            return;
+        }
+        overview.setText("");
+        showBanner(message);
+    }
+
+    private void showBanner(String text) {
+        banner.setText(text);
+        banner.setVisible(true);
+        ((org.eclipse.swt.layout.GridData) banner.getLayoutData()).exclude = false;
+        banner.getParent().layout(true);
+    }
+
+    /** The banner's text (empty when the load was clean). */
+    public String bannerText() {
+        return banner.isVisible() ? banner.getText() : "";
+    }
+
+    @Override
+    public void dispose() {
+        Job j = job;
+        if (j != null) {
+            j.cancel();
+        }
+        super.dispose();
+    }
+
+    @Override
+    public void setFocus() {
+        overview.setFocus();
+    }
+
+    @Override
+    public void doSave(IProgressMonitor monitor) {
+    }
+
+    @Override
+    public void doSaveAs() {
+    }
+
+    @Override
+    public boolean isDirty() {
+        return false;
+    }
+
+    @Override
+    public boolean isSaveAsAllowed() {
+        return false;
+    }
+}
