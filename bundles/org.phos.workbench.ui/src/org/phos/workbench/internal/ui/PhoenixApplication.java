@@ -64,7 +64,7 @@ public final class PhoenixApplication implements IApplication {
                 @Override
                 public void preWindowOpen() {
                     IWorkbenchWindowConfigurer window = getWindowConfigurer();
-                    window.setInitialSize(new Point(1100, 720));
+                    window.setInitialSize(new Point(1260, 960)); // fits a 1280x1024 virtual display (the tests), every view readable
                     window.setShowCoolBar(false);
                     window.setShowStatusLine(true);
                     window.setTitle(PhoenixUi.WINDOW_TITLE);

@@ -1,19 +1,37 @@
 package org.phos.workbench.internal.ui;
 
+import org.eclipse.ui.IFolderLayout;
 import org.eclipse.ui.IPageLayout;
 import org.eclipse.ui.IPerspectiveFactory;
+import org.phos.workbench.internal.ui.accesses.AccessesView;
+import org.phos.workbench.internal.ui.accuracy.AccuracyView;
+import org.phos.workbench.internal.ui.kernels.KernelsView;
+import org.phos.workbench.internal.ui.launches.LaunchesView;
+import org.phos.workbench.internal.ui.properties.PropertiesView;
 import org.phos.workbench.ui.PhoenixUi;
 
-/** The "Phoenix" perspective: the trace list on the left; the analysis views of later issues join it. */
+/**
+ * The "Phoenix" perspective: traces and the selection's Properties on the left, the open traces (editors) in the
+ * centre with the launch views below them (Launches, and the Trace Timeline, which stacks itself there from its own
+ * bundle), and on the right what the selected launch did (Accesses) over the per-kernel and per-engine tables.
+ */
 public final class PhoenixPerspective implements IPerspectiveFactory {
 
     @Override
     public void createInitialLayout(IPageLayout layout) {
+        String editors = layout.getEditorArea();
         layout.setEditorAreaVisible(true);
-        layout.addView(PhoenixUi.TRACES_VIEW_ID, IPageLayout.LEFT, 0.25f, layout.getEditorArea());
-        layout.addView(org.phos.workbench.internal.ui.launches.LaunchesView.ID, IPageLayout.BOTTOM, 0.55f,
-                layout.getEditorArea());
-        layout.addView(org.phos.workbench.internal.ui.properties.PropertiesView.ID, IPageLayout.RIGHT, 0.72f,
-                layout.getEditorArea());
+        layout.addView(PhoenixUi.TRACES_VIEW_ID, IPageLayout.LEFT, 0.2f, editors);
+        layout.addView(PropertiesView.ID, IPageLayout.BOTTOM, 0.55f, PhoenixUi.TRACES_VIEW_ID);
+        // what the selected launch did, and the per-kernel and per-engine tables under it
+        layout.addView(AccessesView.ID, IPageLayout.RIGHT, 0.55f, editors);
+        IFolderLayout tables = layout.createFolder("org.phos.workbench.ui.tables", IPageLayout.BOTTOM, 0.5f,
+                AccessesView.ID);
+        tables.addView(KernelsView.ID);
+        tables.addView(AccuracyView.ID);
+        // the launches under the open traces (the Trace Timeline stacks itself here), the selection's properties
+        IFolderLayout launches = layout.createFolder("org.phos.workbench.ui.launches", IPageLayout.BOTTOM, 0.45f,
+                editors);
+        launches.addView(LaunchesView.ID);
     }
 }
