@@ -19,6 +19,7 @@ import org.eclipse.ui.IWorkbenchPart;
 import org.eclipse.ui.PlatformUI;
 import org.eclipse.ui.part.ViewPart;
 import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.ui.model.ViewSelectionProvider;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.ui.model.LaunchSelection;
 import org.phos.workbench.ui.model.LoadedTrace;
@@ -34,7 +35,7 @@ public final class TraceTimelineView extends ViewPart {
     /** Key of the widgets' role ({@code Widget.setData(ROLE, ...)}) for tests: "canvas", "details". */
     public static final String ROLE = "org.phos.workbench.ui.timeline.role";
 
-    private final SimpleSelectionProvider selectionProvider = new SimpleSelectionProvider();
+    private final ViewSelectionProvider selectionProvider = new ViewSelectionProvider();
     private final ISelectionListener selectionListener = this::selectionChanged;
     private TimelineCanvas canvas;
     private Label details;

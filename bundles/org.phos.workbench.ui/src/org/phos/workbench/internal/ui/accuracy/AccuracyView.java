@@ -27,6 +27,7 @@ import org.eclipse.swt.widgets.TableItem;
 import org.eclipse.ui.ISelectionListener;
 import org.eclipse.ui.IWorkbenchPart;
 import org.eclipse.ui.part.ViewPart;
+import org.phos.workbench.ui.model.ViewSelectionProvider;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.analysis.core.ValidationAnswer;
 import org.phos.workbench.speculation.core.validate.Accuracy;
@@ -49,7 +50,7 @@ public final class AccuracyView extends ViewPart {
 	private Label header;
 	private Table engineTable;
 	private Table unsafeTable;
-	private final LaunchSelectionProvider provider = new LaunchSelectionProvider();
+	private final ViewSelectionProvider provider = new ViewSelectionProvider();
 	private @Nullable LoadedTrace trace;
 	private @Nullable Job job;
 	private final List<String> engines = new ArrayList<>(Validations.DEFAULT_ENGINES);

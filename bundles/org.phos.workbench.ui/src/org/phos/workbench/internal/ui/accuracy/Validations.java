@@ -21,8 +21,8 @@ import org.phos.workbench.ui.model.LoadedTrace;
  * it; they never judge speculation themselves, so they cannot disagree with the command line.
  */
 public final class Validations {
-	/** The analysis layer the speculation views share with each other (answers cached per trace). */
-	public static final AnalysisSession SESSION = AnalysisSession.standard();
+	/** The workbench's one analysis session, shared with the Launches view (answers cached per trace). */
+	public static final AnalysisSession SESSION = org.phos.workbench.internal.ui.launches.Analysis.session();
 	/** Engines shown side by side until the user picks others. */
 	public static final List<String> DEFAULT_ENGINES = List.of(EngineRegistry.BEST, "phos");
 	/** Engines offered in the views' toolbars (the command line's default set). */

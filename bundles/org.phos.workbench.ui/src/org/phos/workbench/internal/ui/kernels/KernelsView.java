@@ -30,7 +30,7 @@ import org.eclipse.ui.ISelectionListener;
 import org.eclipse.ui.IWorkbenchPart;
 import org.eclipse.ui.part.ViewPart;
 import org.phos.workbench.internal.ui.TracesView;
-import org.phos.workbench.internal.ui.accuracy.LaunchSelectionProvider;
+import org.phos.workbench.ui.model.ViewSelectionProvider;
 import org.phos.workbench.internal.ui.accuracy.SpeculationTheme;
 import org.phos.workbench.internal.ui.accuracy.Validations;
 import org.phos.workbench.speculation.core.validate.Accuracy;
@@ -51,7 +51,7 @@ public final class KernelsView extends ViewPart {
 
 	private Label header;
 	private Table table;
-	private final LaunchSelectionProvider provider = new LaunchSelectionProvider();
+	private final ViewSelectionProvider provider = new ViewSelectionProvider();
 	private @Nullable LoadedTrace trace;
 	private @Nullable Job job;
 	private final List<String> engines = new ArrayList<>(Validations.DEFAULT_ENGINES);

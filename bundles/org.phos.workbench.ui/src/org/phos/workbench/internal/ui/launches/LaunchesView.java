@@ -29,7 +29,7 @@ import org.eclipse.ui.ISelectionListener;
 import org.eclipse.ui.IWorkbenchPart;
 import org.eclipse.ui.part.ViewPart;
 import org.phos.workbench.internal.ui.TracesView;
-import org.phos.workbench.internal.ui.trace.SimpleSelectionProvider;
+import org.phos.workbench.ui.model.ViewSelectionProvider;
 import org.phos.workbench.internal.ui.trace.TraceEditor;
 import org.phos.workbench.analysis.core.LaunchQuery;
 import org.phos.workbench.analysis.core.LaunchRow;
@@ -51,7 +51,7 @@ public final class LaunchesView extends ViewPart {
 
     private static final int PAGE = 256;
 
-    private final SimpleSelectionProvider selectionProvider = new SimpleSelectionProvider();
+    private final ViewSelectionProvider selectionProvider = new ViewSelectionProvider();
     private Text kernelFilter;
     private Table table;
     private Label status;

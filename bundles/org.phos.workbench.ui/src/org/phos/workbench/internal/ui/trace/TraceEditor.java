@@ -25,6 +25,7 @@ import org.eclipse.ui.IEditorSite;
 import org.eclipse.ui.PartInitException;
 import org.eclipse.ui.PlatformUI;
 import org.eclipse.ui.part.EditorPart;
+import org.phos.workbench.ui.model.ViewSelectionProvider;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.trace.core.TraceAnomaly;
 import org.phos.workbench.trace.core.TraceFormatException;
@@ -44,7 +45,7 @@ public final class TraceEditor extends EditorPart {
     /** Theme colour of the banner shown when a load reported damage or failed. */
     public static final String WARNING_BACKGROUND = "org.phos.workbench.ui.warningBackground";
 
-    private final SimpleSelectionProvider selection = new SimpleSelectionProvider();
+    private final ViewSelectionProvider selection = new ViewSelectionProvider();
     private Label banner;
     private StyledText overview;
     private @org.eclipse.jdt.annotation.Nullable LoadedTrace loaded;

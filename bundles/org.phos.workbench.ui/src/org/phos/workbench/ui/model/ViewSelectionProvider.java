@@ -1,4 +1,4 @@
-package org.phos.workbench.internal.ui.trace;
+package org.phos.workbench.ui.model;
 
 import org.eclipse.core.runtime.ListenerList;
 import org.eclipse.jface.viewers.ISelection;
@@ -7,8 +7,11 @@ import org.eclipse.jface.viewers.ISelectionProvider;
 import org.eclipse.jface.viewers.SelectionChangedEvent;
 import org.eclipse.jface.viewers.StructuredSelection;
 
-/** A selection provider holding one selection and telling its listeners when it changes. */
-public final class SimpleSelectionProvider implements ISelectionProvider {
+/**
+ * The selection provider every part of the workbench publishes through: it holds what the part set (a one-element
+ * selection of a view-model record of this package) and tells its listeners when it changes.
+ */
+public final class ViewSelectionProvider implements ISelectionProvider {
     private final ListenerList<ISelectionChangedListener> listeners = new ListenerList<>();
     private ISelection selection = StructuredSelection.EMPTY;
 
