@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.phos.workbench.internal.cli.util.Human;
-import org.phos.workbench.internal.cli.util.KernelNames;
+import org.phos.workbench.analysis.core.format.KernelNames;
 import org.phos.workbench.trace.core.AllocKind;
 import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.EventKind;

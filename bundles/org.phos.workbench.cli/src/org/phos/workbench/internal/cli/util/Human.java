@@ -1,5 +1,7 @@
 package org.phos.workbench.internal.cli.util;
 
+import org.phos.workbench.analysis.core.format.PrintableText;
+
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -97,24 +99,11 @@ public final class Human {
 
 	/** The text with control characters shown as escapes ({@code \n}, {@code \t}, {@code \x01}), for one line. */
 	public static String printable(String text) {
-		StringBuilder out = null;
-		for (int i = 0; i < text.length(); i++) {
-			char c = text.charAt(i);
-			if (c < 0x20 || c == 0x7f) {
-				if (out == null) {
-					out = new StringBuilder(text.substring(0, i));
-				}
-				out.append(c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : String.format("\\x%02x", (int) c));
-			} else if (out != null) {
-				out.append(c);
-			}
-		}
-		return out == null ? text : out.toString();
+		return PrintableText.printable(text);
 	}
 
-	/** Shortens text to {@code width} characters with a trailing ellipsis. */
+	/** The printable text cut to {@code width} characters, ending in {@code ...} when cut. */
 	public static String clip(String text, int width) {
-		text = printable(text);
-		return text.length() <= width ? text : text.substring(0, Math.max(0, width - 3)) + "...";
+		return PrintableText.clip(text, width);
 	}
 }

@@ -1,10 +1,12 @@
 package org.phos.workbench.internal.ui.timeline;
 
+import org.phos.workbench.analysis.core.format.KernelNames;
+
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.Trace;
 
-/** The one-line description of a picked slice: what it is, its stream, times, and a kernel's grid and block. */
+/** The description of a picked slice: what it is (a launch with its kernel), its stream, times, grid and block. */
 final class SliceDetails {
     private SliceDetails() {
     }
@@ -16,7 +18,10 @@ final class SliceDetails {
         long e = TimelineIndex.endNs(t, event);
         StringBuilder b = new StringBuilder();
         if (k == EventKind.LAUNCH) {
-            b.append("Launch ").append(t.launchIndex(event));
+            // the kernel first: it is what a researcher looks for, and a wrapped line must not cut it off
+            FunctionInfo f = t.functionById(t.functionId(event));
+            b.append("Launch ").append(t.launchIndex(event)).append(' ')
+                    .append(f == null ? "function " + t.functionId(event) : KernelNames.shorten(f.displayName(), TimelinePainter.KERNEL_NAME_WIDTH));
         } else if (k == EventKind.MEMCPY) {
             b.append("Copy ").append(t.copyKind(event)).append(' ').append(t.bytes(event)).append(" B");
         } else {
@@ -31,8 +36,6 @@ final class SliceDetails {
             b.append(" | grid ").append(t.gridX(event)).append('x').append(t.gridY(event)).append('x').append(t.gridZ(event))
                     .append(", block ").append(t.blockX(event)).append('x').append(t.blockY(event)).append('x')
                     .append(t.blockZ(event));
-            FunctionInfo f = t.functionById(t.functionId(event));
-            b.append(" | ").append(f == null ? "function " + t.functionId(event) : TimelinePainter.shortName(f.displayName()));
         }
         return b.toString();
     }

@@ -1,5 +1,7 @@
 package org.phos.workbench.internal.ui.timeline;
 
+import org.phos.workbench.analysis.core.format.KernelNames;
+
 import java.util.List;
 
 import org.eclipse.swt.SWT;
@@ -16,6 +18,9 @@ import org.phos.workbench.trace.core.Trace;
  * but its arguments, so a benchmark paints exactly what the view paints.
  */
 public final class TimelinePainter {
+    /** Characters of a kernel name on a slice and in the details line (templates collapsed first, as in info). */
+    static final int KERNEL_NAME_WIDTH = 60;
+
     /** A slice this wide (px) or more carries its kernel name. */
     static final int NAMED_SLICE = 60;
 
@@ -127,30 +132,9 @@ public final class TimelinePainter {
     static String sliceName(Trace trace, int event) {
         if (trace.kind(event) == EventKind.LAUNCH) {
             FunctionInfo f = trace.functionById(trace.functionId(event));
-            return f == null ? "kernel " + trace.functionId(event) : shortName(f.displayName());
+            return f == null ? "kernel " + trace.functionId(event) : KernelNames.shorten(f.displayName(), KERNEL_NAME_WIDTH);
         }
         return trace.kind(event).name().toLowerCase(java.util.Locale.ROOT);
-    }
-
-    static String shortName(String name) {
-        StringBuilder b = new StringBuilder();
-        int depth = 0;
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c == '<') {
-                depth++;
-            } else if (c == '>') {
-                depth = Math.max(0, depth - 1);
-            } else if (depth == 0) {
-                if (c == '(') {
-                    break; // parameter list
-                }
-                b.append(c);
-            }
-        }
-        String s = b.toString().trim();
-        int space = s.lastIndexOf(' ');
-        return space >= 0 ? s.substring(space + 1) : s; // drop the return type ("void ")
     }
 
     private void paintMarks(GC gc, TimelineLayout layout, TimelineIndex index, TimeWindow w, Marks marks) {

@@ -83,7 +83,7 @@ public final class TraceTimelineView extends ViewPart {
         GridData dd = new GridData(SWT.FILL, SWT.CENTER, true, false);
         dd.widthHint = 200; // wrap inside the view instead of widening it
         org.eclipse.swt.graphics.GC gc = new org.eclipse.swt.graphics.GC(details);
-        dd.heightHint = 2 * gc.getFontMetrics().getHeight(); // two lines
+        dd.heightHint = 3 * gc.getFontMetrics().getHeight(); // three lines: a launch's details fit at 500 px
         gc.dispose();
         details.setLayoutData(dd);
         getSite().setSelectionProvider(selectionProvider);

@@ -5,7 +5,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 
+import java.util.function.Consumer;
+
 import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.swt.widgets.Control;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.speculation.core.EngineRegistry;
 import org.phos.workbench.analysis.core.AnalysisSession;
@@ -79,5 +84,37 @@ public final class Validations {
 			CACHE.computeIfAbsent(trace, k -> new HashMap<>()).put(List.copyOf(engines), result);
 		}
 		return result;
+	}
+
+	/**
+	 * Validates in a Job, cancelling {@code previous} (the view's last request), and hands the result, or the failure
+	 * as a message, to {@code done} on the UI thread unless {@code owner} was disposed meanwhile.
+	 *
+	 * @return the scheduled job, for the view's next request to cancel
+	 */
+	public static Job validateInBackground(LoadedTrace loaded, List<String> engines, @Nullable Job previous,
+			Control owner, Consumer<Result> done) {
+		if (previous != null) {
+			previous.cancel();
+		}
+		Job job = Job.create("Validating " + String.join(", ", engines) + " on " + loaded.name(), (IProgressMonitor m) -> {
+			Result r;
+			try {
+				r = validate(loaded, engines, m);
+			} catch (RuntimeException e) {
+				r = new Result(loaded, engines, null, loaded.name() + ": validation failed: " + e.getMessage());
+			}
+			Result result = r;
+			if (!owner.isDisposed()) {
+				owner.getDisplay().asyncExec(() -> {
+					if (!owner.isDisposed()) {
+						done.accept(result);
+					}
+				});
+			}
+			return m.isCanceled() ? Status.CANCEL_STATUS : Status.OK_STATUS;
+		});
+		job.schedule();
+		return job;
 	}
 }

@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import org.eclipse.core.runtime.IProgressMonitor;
-import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.jdt.annotation.Nullable;
 import org.eclipse.jface.action.Action;
@@ -167,29 +165,11 @@ public final class KernelsView extends ViewPart {
 		header.setText(loaded.name() + ": validating " + String.join(", ", wanted) + "...");
 		rows.clear();
 		table.removeAll();
-		Job old = job;
-		if (old != null) {
-			old.cancel();
-		}
-		Job j = Job.create("Validating " + String.join(", ", wanted) + " on " + loaded.name(), (IProgressMonitor m) -> {
-			Validations.Result r;
-			try {
-				r = Validations.validate(loaded, wanted, m);
-			} catch (RuntimeException e) {
-				r = new Validations.Result(loaded, wanted, null, loaded.name() + ": validation failed: " + e.getMessage());
+		job = Validations.validateInBackground(loaded, wanted, job, table, result -> {
+			if (trace == loaded) {
+				render(result);
 			}
-			Validations.Result result = r;
-			if (!table.isDisposed()) {
-				table.getDisplay().asyncExec(() -> {
-					if (!table.isDisposed() && trace == loaded) {
-						render(result);
-					}
-				});
-			}
-			return m.isCanceled() ? Status.CANCEL_STATUS : Status.OK_STATUS;
 		});
-		job = j;
-		j.schedule();
 	}
 
 	/** @return the trace shown, or null */

@@ -1,4 +1,4 @@
-package org.phos.workbench.internal.cli.util;
+package org.phos.workbench.analysis.core.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

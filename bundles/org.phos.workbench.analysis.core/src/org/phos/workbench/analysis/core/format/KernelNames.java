@@ -1,4 +1,4 @@
-package org.phos.workbench.internal.cli.util;
+package org.phos.workbench.analysis.core.format;
 
 /**
  * Kernel names short enough for a table column. C++ kernels (PyTorch, cuDNN) have demangled names of hundreds of
@@ -12,7 +12,7 @@ public final class KernelNames {
 	}
 
 	public static String shorten(String name, int width) {
-		String text = Human.printable(name).replace("(anonymous namespace)", "{anonymous}");
+		String text = PrintableText.printable(name).replace("(anonymous namespace)", "{anonymous}");
 		if (text.startsWith("void ") && text.length() > width) {
 			text = text.substring(5);
 		}
@@ -26,7 +26,7 @@ public final class KernelNames {
 		if (text.length() > width) {
 			text = collapseDeepest(text, '(', ')');
 		}
-		return Human.clip(text, width);
+		return PrintableText.clip(text, width);
 	}
 
 	/** Replaces the contents of every bracket pair at the deepest level that is not already {@code ...}. */
