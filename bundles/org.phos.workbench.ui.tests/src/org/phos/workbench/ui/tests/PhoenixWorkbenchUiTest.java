@@ -30,6 +30,7 @@ import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.ui.PhoenixUi;
 
 /** What a person sees and does in the running Phoenix Workbench (UI harness, UI thread, Xvfb). */
+@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
 class PhoenixWorkbenchUiTest {
     private IWorkbenchWindow window;
     private Shell shell;

@@ -43,6 +43,7 @@ import org.phos.workbench.ui.model.LoadedTrace;
  * The speculation views on real sample traces, checked against the command line ({@code workbench validate}) run
  * in-process: the views must never disagree with it.
  */
+@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
 class SpeculationViewsUiTest {
     private static final List<String> ENGINES = List.of("best", "phos");
     private IWorkbenchWindow window;

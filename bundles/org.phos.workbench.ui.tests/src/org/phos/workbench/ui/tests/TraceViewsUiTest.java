@@ -36,6 +36,7 @@ import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.TraceReader;
 
 /** Opening traces through the Traces view and working with the Launches view, by real input. */
+@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
 class TraceViewsUiTest {
     private IWorkbenchWindow window;
     private Shell shell;

@@ -26,6 +26,7 @@ import org.phos.workbench.ui.tests.UiRobot;
 import org.phos.workbench.ui.timeline.TimelineUi;
 
 /** The Trace Timeline driven by real keys and clicks on a recorded PyTorch trace (637 launches, several streams). */
+@org.junit.jupiter.api.extension.ExtendWith(org.phos.workbench.ui.tests.ScreenshotOnFailure.class)
 class TraceTimelineUiTest {
     private IWorkbenchWindow window;
     private Shell shell;
