@@ -35,17 +35,18 @@ class SmallChartBuilderTest {
         JFreeChart chart = builder.stackedArea("host time (s)", "live (MiB)", List.of("device", "managed"),
                 new double[] { 0, 1, 2 }, new double[][] { { 1, 2, 3 }, { 10, 0, 5 } }, List.of(Color.BLUE, Color.RED));
         XYPlot plot = chart.getXYPlot();
-        // the top curve (device + managed) is drawn first, behind
+        // series 1 is the top curve (device + managed), drawn first (reverse order), behind series 0
         assertEquals(2, plot.getDataset().getSeriesCount());
-        assertEquals(8.0, plot.getDataset().getYValue(0, 2));
-        assertEquals(3.0, plot.getDataset().getYValue(1, 2));
+        assertEquals(3.0, plot.getDataset().getYValue(0, 2));
+        assertEquals(8.0, plot.getDataset().getYValue(1, 2));
+        assertEquals(org.jfree.chart.plot.SeriesRenderingOrder.REVERSE, plot.getSeriesRenderingOrder());
         List<String> legend = new java.util.ArrayList<>();
         org.jfree.chart.LegendItemCollection items = chart.getLegend().getSources()[0].getLegendItems();
         for (int i = 0; i < items.getItemCount(); i++) {
             legend.add(items.get(i).getLabel());
         }
         assertEquals(List.of("device", "managed"), legend);
-        assertEquals(Color.RED, plot.getRenderer().getSeriesPaint(0));
+        assertEquals(Color.RED, plot.getRenderer().getSeriesPaint(1));
         BufferedImage image = chart.createBufferedImage(400, 200);
         assertTrue(image.getHeight() == 200);
     }

@@ -7,12 +7,16 @@ import java.text.DecimalFormat;
 import java.util.List;
 
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.AxisLocation;
 import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.block.BlockBorder;
+import org.jfree.chart.labels.ItemLabelAnchor;
+import org.jfree.chart.labels.ItemLabelPosition;
 import org.jfree.chart.labels.StandardCategoryItemLabelGenerator;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.SeriesRenderingOrder;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.category.BarRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
@@ -20,6 +24,7 @@ import org.jfree.chart.renderer.xy.XYAreaRenderer;
 import org.jfree.chart.title.LegendTitle;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
+import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
@@ -78,8 +83,13 @@ public final class SmallChartBuilder {
         renderer.setDefaultItemLabelsVisible(true);
         renderer.setDefaultItemLabelFont(TICK);
         renderer.setDefaultItemLabelPaint(palette.foreground());
+        // the value just right of the bar's end, where it stays readable for short bars too
+        renderer.setDefaultPositiveItemLabelPosition(new ItemLabelPosition(ItemLabelAnchor.OUTSIDE3,
+                TextAnchor.CENTER_LEFT));
+        renderer.setItemLabelAnchorOffset(3);
         CategoryPlot plot = new CategoryPlot(data, names, axis, renderer);
         plot.setOrientation(PlotOrientation.HORIZONTAL);
+        plot.setRangeAxisLocation(AxisLocation.BOTTOM_OR_LEFT);
         plot.setBackgroundPaint(palette.background());
         plot.setRangeGridlinePaint(palette.grid());
         plot.setOutlineVisible(false);
@@ -113,13 +123,14 @@ public final class SmallChartBuilder {
                 stacked[s].add(x[i], sum[i]);
             }
         }
-        // series 0 is painted last (XYPlot's reverse order): the highest cumulative curve goes first, behind
-        for (int s = y.length - 1; s >= 0; s--) {
+        // painted in reverse order (the plot's setting below): the highest cumulative curve, the last series, goes
+        // first, behind; series 0 ends in front
+        for (int s = 0; s < y.length; s++) {
             data.addSeries(stacked[s]);
         }
         XYAreaRenderer renderer = new XYAreaRenderer(XYAreaRenderer.AREA);
         for (int s = 0; s < y.length; s++) {
-            renderer.setSeriesPaint(y.length - 1 - s, colors.get(s));
+            renderer.setSeriesPaint(s, colors.get(s));
         }
         renderer.setOutline(false);
         NumberAxis xAxis = axis(xLabel);
@@ -129,6 +140,7 @@ public final class SmallChartBuilder {
         NumberAxis yAxis = axis(yLabel);
         yAxis.setUpperMargin(0.08);
         XYPlot plot = new XYPlot(data, xAxis, yAxis, renderer);
+        plot.setSeriesRenderingOrder(SeriesRenderingOrder.REVERSE);
         plot.setBackgroundPaint(palette.background());
         plot.setDomainGridlinePaint(palette.grid());
         plot.setRangeGridlinePaint(palette.grid());
@@ -137,16 +149,6 @@ public final class SmallChartBuilder {
         plot.setOutlineVisible(false);
         plot.setInsets(new RectangleInsets(4, 4, 4, 12));
         JFreeChart chart = chart(plot, true);
-        LegendTitle legend = chart.getLegend();
-        // the legend lists series bottom-up as stacked: reverse the collection order back to the caller's
-        legend.setSources(new org.jfree.chart.LegendItemSource[] { () -> {
-            org.jfree.chart.LegendItemCollection items = new org.jfree.chart.LegendItemCollection();
-            org.jfree.chart.LegendItemCollection all = plot.getLegendItems();
-            for (int i = all.getItemCount() - 1; i >= 0; i--) {
-                items.add(all.get(i));
-            }
-            return items;
-        } });
         return chart;
     }
 

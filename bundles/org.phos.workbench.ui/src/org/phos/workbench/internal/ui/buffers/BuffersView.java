@@ -103,7 +103,6 @@ public final class BuffersView extends ViewPart {
             Column<BufferRow> def = columns.get(c);
             TableColumn col = new TableColumn(table, def.rightAligned() ? SWT.RIGHT : SWT.LEFT);
             col.setText(def.header());
-            col.setToolTipText(def.unit().isEmpty() ? def.header() : def.header() + " (" + def.unit() + ")");
             col.setWidth(switch (def.header()) {
             case "allocation" -> 130;
             case "kind" -> 90;
@@ -438,6 +437,16 @@ public final class BuffersView extends ViewPart {
         }
         rows.add(new String[] { "end", "0x" + Long.toHexString(selection.buffer().base() + selection.buffer().size()) });
         return rows;
+    }
+
+    /** @return where the map draws the middle of {@code r}'s rectangle, in the map canvas's coordinates */
+    public org.eclipse.swt.graphics.Point mapCentre(BufferRow r) {
+        return map.centre(r);
+    }
+
+    /** @return the allocation the map draws at ({@code x}, {@code y}) of its canvas, or null */
+    public @Nullable BufferRow mapHit(int x, int y) {
+        return map.hit(x, y);
     }
 
     /** The map (for tests and the benchmark). */

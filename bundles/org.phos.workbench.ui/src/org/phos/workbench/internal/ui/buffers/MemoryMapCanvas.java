@@ -57,18 +57,29 @@ final class MemoryMapCanvas extends Canvas {
         addListener(SWT.Resize, e -> dropCache());
         addListener(SWT.Dispose, e -> dropCache());
         addListener(SWT.MouseMove, e -> {
-            BufferRow r = hit(e.x, e.y);
+            Point at = pointer();
+            BufferRow r = hit(at.x, at.y);
             String tip = r == null ? null : describe(r);
             if (!java.util.Objects.equals(tip, getToolTipText())) {
                 setToolTipText(tip);
             }
         });
         addListener(SWT.MouseDown, e -> {
-            BufferRow r = hit(e.x, e.y);
+            Point at = pointer();
+            BufferRow r = hit(at.x, at.y);
             if (e.button == 1 && r != null) {
                 onSelect.accept(r);
             }
         });
+    }
+
+    /**
+     * The pointer's position in this canvas, taken from the pointer itself rather than the event: buttons pressed
+     * through XTest (UI tests under Xvfb without a window manager) arrive with coordinates relative to the wrong
+     * window (as the timeline found); for a person's click the two are the same point.
+     */
+    private Point pointer() {
+        return toControl(getDisplay().getCursorLocation());
     }
 
     /** Shows {@code message} in place of a map (loading, no trace, failure). */

@@ -7,37 +7,31 @@ import java.util.List;
 import org.phos.workbench.analysis.core.BufferRow;
 
 /**
- * Where the memory map puts an address and an event: time (event index) runs left to right linearly; addresses run
- * bottom (low) to top (high) over <em>segments</em>, the address ranges that allocations cover with the empty space
- * between them cut out. Inside a segment an address maps linearly, so a byte range of an allocation keeps its shape;
- * a segment's share of the height grows with the square root of its span, so that a 4 GiB pool does not squeeze a
- * 64 KiB buffer to nothing, and each gets at least a minimum share. UI-free; built off the UI thread.
+ * Where the memory map puts an address and an event. Time (event index) runs left to right linearly. Addresses run
+ * bottom (low) to top (high), compressed: the allocations' bases and ends cut the address space into elementary
+ * intervals; each interval some allocation covers gets a height growing with the square root of its length, so a
+ * 64 KiB buffer next to a 64 MiB one stays visible; an uncovered interval (the gap between two address runs) gets a
+ * small fixed height whatever its length. Inside an interval an address maps linearly, so byte ranges keep their
+ * order and nest inside their allocation's rectangle. UI-free; built off the UI thread.
  */
 final class MemoryMapLayout {
-    /** Gap between segments, as a share of the height (shrunk when there are many segments). */
-    private static final double GAP = 0.01;
-    /** The least share of the height a segment gets, relative to an even share. */
-    private static final double MIN_SHARE = 0.25;
+    /** Height of a gap, relative to the mean height of a covered interval. */
+    private static final double GAP = 0.35;
 
     /** A run of addresses that allocations cover: {@code [base, end)}, drawn in {@code [y0, y1)} (0 = bottom). */
     record Segment(long base, long end, double y0, double y1) {
-        double y(long address) {
-            double f = (double) (address - base) / (double) (end - base);
-            return y0 + Math.max(0, Math.min(1, f)) * (y1 - y0);
-        }
     }
 
-    private final Segment[] segments;
-    private final long[] bases;
+    private final long[] starts; // elementary interval starts, unsigned ascending; the last entry is the top end
+    private final double[] ys; // y of each start, ascending, ys[last] = 1
+    private final List<Segment> segments;
     private final int events;
 
-    private MemoryMapLayout(Segment[] segments, int events) {
+    private MemoryMapLayout(long[] starts, double[] ys, List<Segment> segments, int events) {
+        this.starts = starts;
+        this.ys = ys;
         this.segments = segments;
         this.events = Math.max(1, events);
-        bases = new long[segments.length];
-        for (int i = 0; i < segments.length; i++) {
-            bases[i] = segments[i].base() ^ Long.MIN_VALUE; // unsigned order for binary search
-        }
     }
 
     /**
@@ -47,59 +41,82 @@ final class MemoryMapLayout {
      * @param events the trace's event count (the time axis)
      */
     static MemoryMapLayout of(List<BufferRow> rows, int events) {
-        long[][] ranges = new long[rows.size()][];
-        int n = 0;
-        for (BufferRow r : rows) {
-            if (r.size() > 0) {
-                ranges[n++] = new long[] { r.base(), r.base() + r.size() };
-            }
-        }
-        ranges = Arrays.copyOf(ranges, n);
+        long[][] ranges = rows.stream().filter(r -> r.size() > 0).map(r -> new long[] { r.base(), r.base() + r.size() })
+                .toArray(long[][]::new);
         Arrays.sort(ranges, (a, b) -> Long.compareUnsigned(a[0], b[0]));
-        List<long[]> merged = new ArrayList<>();
+        // covered runs: the union of the allocations
+        List<long[]> runs = new ArrayList<>();
         for (long[] r : ranges) {
-            long[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
-            // close neighbours (a pool's buffers with alignment padding between them) share a segment
-            long slack = last == null ? 0 : Math.max(64 << 10, (last[1] - last[0]) / 8);
-            if (last != null && Long.compareUnsigned(r[0], last[1] + slack) <= 0) {
+            long[] last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+            if (last != null && Long.compareUnsigned(r[0], last[1]) <= 0) {
                 if (Long.compareUnsigned(r[1], last[1]) > 0) {
                     last[1] = r[1];
                 }
             } else {
-                merged.add(new long[] { r[0], r[1] });
+                runs.add(new long[] { r[0], r[1] });
             }
         }
-        int m = merged.size();
-        Segment[] segments = new Segment[m];
-        if (m == 0) {
-            return new MemoryMapLayout(segments, events);
+        if (runs.isEmpty()) {
+            return new MemoryMapLayout(new long[0], new double[0], List.of(), events);
         }
-        double gap = m == 1 ? 0 : Math.min(GAP, 0.2 / (m - 1));
-        double[] weight = new double[m];
+        // elementary intervals: every base and end, unsigned order (xor flips to signed order), without repeats
+        long[] cuts = new long[ranges.length * 2];
+        for (int i = 0; i < ranges.length; i++) {
+            cuts[2 * i] = ranges[i][0] ^ Long.MIN_VALUE;
+            cuts[2 * i + 1] = ranges[i][1] ^ Long.MIN_VALUE;
+        }
+        Arrays.sort(cuts);
+        int n = 0;
+        for (int i = 0; i < cuts.length; i++) {
+            if (n == 0 || cuts[i] != cuts[n - 1]) {
+                cuts[n++] = cuts[i];
+            }
+        }
+        long[] starts = new long[n];
+        for (int i = 0; i < n; i++) {
+            starts[i] = cuts[i] ^ Long.MIN_VALUE;
+        }
+        // weights: sqrt(length) where covered, a fixed gap where not
+        double[] weight = new double[n - 1];
+        boolean[] covered = new boolean[n - 1];
+        int run = 0;
+        double coveredSum = 0;
+        int coveredCount = 0;
+        for (int i = 0; i + 1 < n; i++) {
+            while (run < runs.size() && Long.compareUnsigned(runs.get(run)[1], starts[i]) <= 0) {
+                run++;
+            }
+            covered[i] = run < runs.size() && Long.compareUnsigned(runs.get(run)[0], starts[i]) <= 0;
+            if (covered[i]) {
+                weight[i] = Math.sqrt((double) (starts[i + 1] - starts[i]));
+                coveredSum += weight[i];
+                coveredCount++;
+            }
+        }
+        double gap = coveredCount == 0 ? 1 : GAP * coveredSum / coveredCount;
         double total = 0;
-        for (int i = 0; i < m; i++) {
-            weight[i] = Math.sqrt((double) (merged.get(i)[1] - merged.get(i)[0]));
+        for (int i = 0; i + 1 < n; i++) {
+            if (!covered[i]) {
+                weight[i] = gap;
+            }
             total += weight[i];
         }
-        double floor = MIN_SHARE * total / m;
-        total = 0;
-        for (int i = 0; i < m; i++) {
-            weight[i] = Math.max(weight[i], floor);
-            total += weight[i];
+        double[] ys = new double[n];
+        for (int i = 0; i + 1 < n; i++) {
+            ys[i + 1] = ys[i] + weight[i] / total;
         }
-        double usable = 1 - gap * (m - 1);
-        double y = 0;
-        for (int i = 0; i < m; i++) {
-            double h = usable * weight[i] / total;
-            segments[i] = new Segment(merged.get(i)[0], merged.get(i)[1], y, y + h);
-            y += h + gap;
+        ys[n - 1] = 1;
+        MemoryMapLayout probe = new MemoryMapLayout(starts, ys, List.of(), events);
+        List<Segment> segments = new ArrayList<>();
+        for (long[] r : runs) {
+            segments.add(new Segment(r[0], r[1], probe.y(r[0]), probe.y(r[1])));
         }
-        return new MemoryMapLayout(segments, events);
+        return new MemoryMapLayout(starts, ys, List.copyOf(segments), events);
     }
 
-    /** @return the segments, by address */
+    /** @return the covered address runs, by address */
     List<Segment> segments() {
-        return List.of(segments);
+        return segments;
     }
 
     /** @return the events on the time axis */
@@ -107,29 +124,26 @@ final class MemoryMapLayout {
         return events;
     }
 
-    /** @return the height share of {@code address} (0 bottom, 1 top); addresses outside every segment clamp */
+    /** @return the height share of {@code address} (0 bottom, 1 top); addresses outside clamp to 0 or 1 */
     double y(long address) {
-        int i = segmentOf(address);
-        return i < 0 ? 0 : segments[i].y(address);
-    }
-
-    /** @return the segment holding {@code address} or the last one below it, -1 below all */
-    int segmentOf(long address) {
-        int i = Arrays.binarySearch(bases, address ^ Long.MIN_VALUE);
-        return i >= 0 ? i : -i - 2;
-    }
-
-    /**
-     * @param y a height share (0 bottom, 1 top)
-     * @return the address drawn there, or -1 (all ones) in a gap or outside
-     */
-    long address(double y) {
-        for (Segment s : segments) {
-            if (y >= s.y0() && y < s.y1()) {
-                return s.base() + (long) ((y - s.y0()) / (s.y1() - s.y0()) * (double) (s.end() - s.base()));
+        if (starts.length == 0 || Long.compareUnsigned(address, starts[0]) <= 0) {
+            return 0;
+        }
+        if (Long.compareUnsigned(address, starts[starts.length - 1]) >= 0) {
+            return 1;
+        }
+        int lo = 0;
+        int hi = starts.length - 1; // starts[lo] <= address < starts[hi]
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(starts[mid], address) <= 0) {
+                lo = mid;
+            } else {
+                hi = mid;
             }
         }
-        return -1;
+        double f = (double) (address - starts[lo]) / (double) (starts[hi] - starts[lo]);
+        return ys[lo] + f * (ys[hi] - ys[lo]);
     }
 
     /** @return the share of the width of event {@code event} */

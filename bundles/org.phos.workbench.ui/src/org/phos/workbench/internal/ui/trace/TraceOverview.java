@@ -166,9 +166,9 @@ public final class TraceOverview extends ScrolledComposite {
             chart(memory, memoryChart(builder, m));
             StringBuilder kinds = new StringBuilder();
             m.byKind().forEach((k, v) -> kinds.append(kinds.isEmpty() ? "" : "\n").append(String.format(Locale.ROOT,
-                    "%-12s %,9d allocations, %s in all, peak %s live", kind(k), v.allocations(),
+                    "%-12s %,7d allocs  %10s in all  peak %10s", kind(k), v.allocations(),
                     Overview.bytes(v.allocatedBytes()), Overview.bytes(v.peakLiveBytes()))));
-            Label l = note(memory, kinds + String.format(Locale.ROOT, "%nstill live at the end: %s",
+            Label l = note(memory, kinds + String.format(Locale.ROOT, "%n%-12s %s", "live at end",
                     Overview.bytes(m.liveAtEndBytes())));
             l.setFont(JFaceResources.getTextFont());
         }
@@ -274,12 +274,22 @@ public final class TraceOverview extends ScrolledComposite {
     }
 
     private void chart(Composite parent, JFreeChart chart) {
-        charts.add(chart);
-        // no zoom, save or print menus: a glance, not a plot editor; tooltips on
-        ChartComposite c = new ChartComposite(parent, SWT.NONE, chart, 400, CHART_HEIGHT, 200, 120, 4000, 2000, true,
-                false, false, false, false, true);
-        c.setData(TracesView.ROLE, "overview-chart");
-        GridDataFactory.fillDefaults().grab(true, false).hint(300, CHART_HEIGHT).applyTo(c);
+        int height = CHART_HEIGHT;
+        if (chart.getPlot() instanceof org.jfree.chart.plot.CategoryPlot p) { // bars: as tall as their count needs
+            height = Math.max(110, Math.min(CHART_HEIGHT + 40, 64 + 22 * p.getCategories().size()));
+        }
+        try {
+            // no zoom, save or print menus: a glance, not a plot editor; tooltips on
+            ChartComposite c = new ChartComposite(parent, SWT.NONE, chart, 400, height, 200, 100, 4000, 2000,
+                    true, false, false, false, false, true);
+            c.setData(TracesView.ROLE, "overview-chart");
+            GridDataFactory.fillDefaults().grab(true, false).hint(300, height).applyTo(c);
+            charts.add(chart);
+        } catch (RuntimeException | LinkageError e) {
+            // the figures are in the labels; say why the picture is missing rather than leave a hole
+            note(parent, "Cannot draw this chart: " + e);
+            shown.merge("chart-errors", e.toString(), (a, b) -> a + "; " + b);
+        }
     }
 
     private ChartPalette palette() {
