@@ -247,7 +247,7 @@ public final class BuffersView extends ViewPart {
     }
 
     /** Draws {@code ls}'s marker and ranges once its accesses are known (a Job asks the analysis layer). */
-    private void showLaunch(LaunchSelection ls) {
+    public void showLaunch(LaunchSelection ls) {
         if (all == null) {
             pendingLaunch = ls; // drawn when the allocations are there
             return;

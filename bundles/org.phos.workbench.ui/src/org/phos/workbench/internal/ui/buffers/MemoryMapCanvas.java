@@ -34,7 +34,7 @@ final class MemoryMapCanvas extends Canvas {
     static final int TOP = 22;
     static final int BOTTOM = 20;
     /** Half the width of the range bars at the launch marker. */
-    static final int BAR = 9;
+    static final int BAR = 12;
 
     private List<BufferRow> rows = List.of();
     private @Nullable MemoryMapLayout layout;
@@ -201,7 +201,7 @@ final class MemoryMapCanvas extends Canvas {
             if (lastLabel - y >= lineHeight + 2) {
                 String text = "0x" + Long.toHexString(s.base());
                 Point size = gc.textExtent(text);
-                gc.drawText(text, Math.max(2, p.x - 6 - size.x), Math.max(0, y - size.y), true);
+                gc.drawText(text, Math.max(2, p.x - 6 - size.x), Math.max(TOP - 2, y - size.y), true);
                 gc.drawLine(p.x - 4, y, p.x - 1, y);
                 lastLabel = y - size.y;
             }
@@ -225,18 +225,27 @@ final class MemoryMapCanvas extends Canvas {
     }
 
     private void paintLegend(GC gc, int width) {
-        String[][] items = { { "kind-device", "device" }, { "kind-managed", "managed" }, { "kind-host", "host pinned" },
-                { "speculated", "speculated (" + (overlay == null ? "best" : overlay.engine()) + ")" },
-                { "observed-read", "observed read" }, { "observed-write", "observed written" } };
+        String engine = overlay == null ? "best" : overlay.engine();
+        String[][] items = { { "kind-device", "device", "device" }, { "kind-managed", "managed", "managed" },
+                { "kind-host", "host pinned", "host" }, { "speculated", "speculated (" + engine + ")", engine },
+                { "observed-read", "observed read", "read" }, { "observed-write", "observed written", "written" } };
+        // long labels where they fit, short ones in a narrow view
+        int label = 1;
+        int total = 0;
+        for (String[] item : items) {
+            total += gc.textExtent(item[1]).x + 18;
+        }
+        if (total > width - RIGHT - 8) {
+            label = 2;
+        }
         int x = width - RIGHT;
         for (int i = items.length - 1; i >= 0; i--) {
-            Point size = gc.textExtent(items[i][1]);
+            Point size = gc.textExtent(items[i][label]);
             x -= size.x + 18;
             gc.setBackground(BuffersTheme.color(items[i][0]));
             gc.fillRectangle(x, 6, 10, 10);
-            gc.drawText(items[i][1], x + 13, 3, true);
+            gc.drawText(items[i][label], x + 13, 3, true);
         }
-        gc.drawText("address ↑", 4, 3, true);
     }
 
     private void paintOverlay(GC gc, MemoryMapLayout map, Rectangle p) {
@@ -258,10 +267,10 @@ final class MemoryMapCanvas extends Canvas {
         gc.drawLine(x, p.y, x, p.y + p.height);
         gc.setLineStyle(SWT.LINE_SOLID);
         for (LaunchOverlay.Named n : o.allocations()) {
-            if (n.size() > 0) {
-                int top = y(p, map.y(n.base() + n.size()));
-                int bottom = y(p, map.y(n.base()));
-                gc.drawRectangle(x - BAR - 2, top - 1, 2 * BAR + 3, Math.max(2, bottom - top + 1));
+            int top = y(p, map.y(n.base() + n.size()));
+            int bottom = y(p, map.y(n.base()));
+            if (bottom - top >= 4) { // frames of thinner allocations would merge into one dark bar over the ranges
+                gc.drawRectangle(x - BAR - 2, top - 1, 2 * BAR + 3, bottom - top + 1);
             }
         }
         for (LaunchOverlay.Named n : o.allocations()) {

@@ -10,13 +10,15 @@ import org.phos.workbench.analysis.core.BufferRow;
  * Where the memory map puts an address and an event. Time (event index) runs left to right linearly. Addresses run
  * bottom (low) to top (high), compressed: the allocations' bases and ends cut the address space into elementary
  * intervals; each interval some allocation covers gets a height growing with the square root of its length, so a
- * 64 KiB buffer next to a 64 MiB one stays visible; an uncovered interval (the gap between two address runs) gets a
+ * 64 KiB buffer next to a 64 MiB one stays visible (and none gets less than a quarter of the mean); an uncovered interval (the gap between two address runs) gets a
  * small fixed height whatever its length. Inside an interval an address maps linearly, so byte ranges keep their
  * order and nest inside their allocation's rectangle. UI-free; built off the UI thread.
  */
 final class MemoryMapLayout {
     /** Height of a gap, relative to the mean height of a covered interval. */
     private static final double GAP = 0.35;
+    /** Least height of a covered interval, relative to the mean. */
+    private static final double MIN_COVERED = 0.25;
 
     /** A run of addresses that allocations cover: {@code [base, end)}, drawn in {@code [y0, y1)} (0 = bottom). */
     record Segment(long base, long end, double y0, double y1) {
@@ -93,12 +95,12 @@ final class MemoryMapLayout {
                 coveredCount++;
             }
         }
-        double gap = coveredCount == 0 ? 1 : GAP * coveredSum / coveredCount;
+        double mean = coveredCount == 0 ? 1 : coveredSum / coveredCount;
+        double gap = GAP * mean;
         double total = 0;
         for (int i = 0; i + 1 < n; i++) {
-            if (!covered[i]) {
-                weight[i] = gap;
-            }
+            // a covered interval gets at least a quarter of the mean, so a 512-byte buffer beside 64 MiB still shows
+            weight[i] = covered[i] ? Math.max(weight[i], MIN_COVERED * mean) : gap;
             total += weight[i];
         }
         double[] ys = new double[n];

@@ -175,7 +175,8 @@ public final class TraceOverview extends ScrolledComposite {
 
         // launches per stream
         List<Overview.StreamLaunches> streams = o.streams();
-        Group streamGroup = group(String.format(Locale.ROOT, "Launches per stream (%d streams)", streams.size()), 1);
+        Group streamGroup = group(String.format(Locale.ROOT, "Launches per stream (%d %s)", streams.size(),
+                streams.size() == 1 ? "stream" : "streams"), 1);
         if (streams.isEmpty()) {
             note(streamGroup, "No launches.");
         } else {
