@@ -23,6 +23,7 @@ public final class BuiltinCommands {
 				new ExportCommand(),
 				new org.phos.workbench.internal.cli.commands.LaunchesCommand(),
 				new org.phos.workbench.internal.cli.commands.AccessesCommand(),
+				new org.phos.workbench.internal.cli.commands.BuffersCommand(), // i11-buffers
 				new GenerateCommand(),
 				new org.phos.workbench.cli.speculation.SpeculateCommand(),
 				new org.phos.workbench.cli.speculation.ValidateCommand(),

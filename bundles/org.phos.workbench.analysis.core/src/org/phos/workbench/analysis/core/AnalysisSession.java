@@ -470,6 +470,20 @@ public final class AnalysisSession {
 		return Table.of(BufferRow.TABLE, rows);
 	}
 
+	// i11-buffers: begin (overview page)
+	/**
+	 * A trace at a glance (the trace editor's overview page): header, counts, kernels by GPU time, memory by kind,
+	 * launches per stream, ground truth. One pass over the events; not cached (the editor asks once per load).
+	 *
+	 * @param query the question
+	 * @param monitor progress and cancellation, may be null
+	 * @return the overview
+	 */
+	public Overview overview(OverviewQuery query, @Nullable IProgressMonitor monitor) {
+		return Overview.of(query, monitor);
+	}
+	// i11-buffers: end
+
 	// ---------------------------------------------------------------- per-trace cache
 
 	/** What the session keeps about one trace. */

@@ -29,6 +29,9 @@ public final class PhoenixPerspective implements IPerspectiveFactory {
                 AccessesView.ID);
         tables.addView(KernelsView.ID);
         tables.addView(AccuracyView.ID);
+        // i11-buffers: begin: the memory map and allocation table, stacked with the per-kernel tables
+        tables.addView(org.phos.workbench.internal.ui.buffers.BuffersView.ID);
+        // i11-buffers: end
         // the launches under the open traces (the Trace Timeline stacks itself here), the selection's properties
         IFolderLayout launches = layout.createFolder("org.phos.workbench.ui.launches", IPageLayout.BOTTOM, 0.45f,
                 editors);

@@ -62,6 +62,8 @@ public final class PropertiesView extends ViewPart {
             show(launchProperties(ls));
         } else if (o instanceof LoadedTrace t) {
             show(traceProperties(t));
+        } else if (o instanceof org.phos.workbench.ui.model.BufferSelection b) { // i11-buffers
+            show(org.phos.workbench.internal.ui.buffers.BuffersView.properties(b));
         }
     }
 

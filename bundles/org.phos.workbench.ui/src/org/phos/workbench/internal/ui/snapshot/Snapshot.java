@@ -48,6 +48,7 @@ public final class Snapshot {
         VIEWS.put("kernels", "org.phos.workbench.ui.kernelsView");
         VIEWS.put("accuracy", "org.phos.workbench.ui.accuracyView");
         VIEWS.put("timeline", "org.phos.workbench.ui.timeline.traceTimeline");
+        VIEWS.put("buffers", "org.phos.workbench.ui.buffersView"); // i11-buffers
     }
 
     private static final long TIMEOUT_MS = 120_000;

@@ -13,10 +13,8 @@ import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.jface.layout.GridDataFactory;
 import org.eclipse.jface.layout.GridLayoutFactory;
 import org.eclipse.jface.resource.ColorRegistry;
-import org.eclipse.jface.resource.JFaceResources;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.swt.SWT;
-import org.eclipse.swt.custom.StyledText;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Display;
 import org.eclipse.swt.widgets.Label;
@@ -47,7 +45,7 @@ public final class TraceEditor extends EditorPart {
 
     private final ViewSelectionProvider selection = new ViewSelectionProvider();
     private Label banner;
-    private StyledText overview;
+    private TraceOverview overview; // i11-buffers: the overview page (charts), was a StyledText
     private @org.eclipse.jdt.annotation.Nullable LoadedTrace loaded;
     private @org.eclipse.jdt.annotation.Nullable Job job;
 
@@ -82,10 +80,7 @@ public final class TraceEditor extends EditorPart {
         banner.setBackground(colors.get(WARNING_BACKGROUND));
         GridDataFactory.fillDefaults().grab(true, false).exclude(true).applyTo(banner);
         banner.setVisible(false);
-        overview = new StyledText(parent, SWT.READ_ONLY | SWT.V_SCROLL | SWT.H_SCROLL);
-        overview.setData(TracesView.ROLE, "overview");
-        overview.setFont(JFaceResources.getTextFont());
-        overview.setMargins(8, 6, 8, 6);
+        overview = new TraceOverview(parent); // i11-buffers
         overview.setText("Loading " + file() + " …");
         GridDataFactory.fillDefaults().grab(true, true).applyTo(overview);
         startLoad();
@@ -98,7 +93,7 @@ public final class TraceEditor extends EditorPart {
             try {
                 TraceLoadResult r = TraceReader.read(file, monitor);
                 LoadedTrace t = new LoadedTrace(file, r.trace(), r.warnings(), r.anomalies());
-                String text = TraceOverview.text(r.trace());
+                org.phos.workbench.analysis.core.Overview text = TraceOverview.compute(r.trace(), monitor); // i11-buffers
                 display.asyncExec(() -> showLoaded(t, text));
                 return Status.OK_STATUS;
             } catch (OperationCanceledException e) {
@@ -118,12 +113,12 @@ public final class TraceEditor extends EditorPart {
         load.schedule();
     }
 
-    private void showLoaded(LoadedTrace t, String text) {
+    private void showLoaded(LoadedTrace t, org.phos.workbench.analysis.core.Overview text) { // i11-buffers
         if (overview.isDisposed()) {
             return;
         }
         loaded = t;
-        overview.setText(text);
+        overview.show(t.file().toString(), text); // i11-buffers
         List<String> lines = new ArrayList<>();
         for (TraceWarning w : t.warnings()) {
             lines.add("⚠ " + w);
