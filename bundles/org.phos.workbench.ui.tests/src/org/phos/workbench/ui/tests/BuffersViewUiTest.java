@@ -48,6 +48,7 @@ import org.phos.workbench.internal.ui.trace.TraceOverview;
  * command line run in-process: {@code info} (header), {@code buffers --format csv} (table export, also sorted) and
  * {@code accesses --launch N --format csv} (the observed ranges the map draws for the launch selected in Launches).
  */
+@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
 class BuffersViewUiTest {
     private static final String SAMPLE = "cupy-ops.phos";
     private IWorkbenchWindow window;
