@@ -41,6 +41,9 @@ public final class TimelineCanvas {
     private int dragNow = -1;
     private int firstLane;
     private long lastPressMs;
+    private TimeWindow fetchedWindow;
+    private int fetchedWidth;
+    private List<LaneSlices> fetchedLanes;
     private int lastPressX = Integer.MIN_VALUE;
     private int lastPressY;
 
@@ -64,6 +67,7 @@ public final class TimelineCanvas {
     public void setIndex(TimelineIndex index) {
         this.index = index;
         this.fetcher = new SliceFetcher(index);
+        this.fetchedLanes = null;
         this.navigator = new TimelineNavigator(index.start(), index.end());
         this.marks = TimelinePainter.Marks.NONE;
         this.firstLane = 0;
@@ -109,10 +113,14 @@ public final class TimelineCanvas {
         paintInto(e.gc, layout);
     }
 
-    /** Fetches and paints the current window into {@code gc} at {@code layout}'s size (also for benchmarks). */
+    /**
+     * Fetches and paints the current window into {@code gc} at {@code layout}'s size (also for benchmarks). The
+     * fetch is kept while the window and the width stay the same: a repaint for a selection, a drag or an expose
+     * only paints.
+     */
     public void paintInto(GC gc, TimelineLayout layout) {
         TimeWindow w = navigator.window();
-        List<LaneSlices> lanes = fetcher.fetch(w, layout.dataWidth());
+        List<LaneSlices> lanes = fetched(w, layout.dataWidth());
         TimelinePainter.Marks m = marks;
         if (dragStart >= 0 && Math.abs(dragNow - dragStart) > DRAG_THRESHOLD) {
             long a = timeAt(Math.min(dragStart, dragNow));
@@ -120,6 +128,16 @@ public final class TimelineCanvas {
             m = new TimelinePainter.Marks(marks.selectedEvent(), a, b);
         }
         painter.paint(gc, layout, index, w, lanes, m);
+    }
+
+    /** The level-of-detail fetch of window {@code w} at {@code width} px, reused while both are unchanged. */
+    private List<LaneSlices> fetched(TimeWindow w, int width) {
+        if (!w.equals(fetchedWindow) || width != fetchedWidth || fetchedLanes == null) {
+            fetchedLanes = fetcher.fetch(w, width);
+            fetchedWindow = w;
+            fetchedWidth = width;
+        }
+        return fetchedLanes;
     }
 
     private long timeAt(int x) {
