@@ -30,7 +30,8 @@ public final class TimelineCanvas {
     private static final int DRAG_THRESHOLD = 4;
 
     private final Canvas canvas;
-    private final TimelinePainter painter;
+    private TimelinePainter painter;
+    private TimelinePalette palette;
     private final Callbacks callbacks;
     private TimelineIndex index;
     private SliceFetcher fetcher;
@@ -48,6 +49,7 @@ public final class TimelineCanvas {
     private int lastPressY;
 
     public TimelineCanvas(Composite parent, TimelinePalette palette, Callbacks callbacks) {
+        this.palette = palette;
         this.painter = new TimelinePainter(palette);
         this.callbacks = callbacks;
         canvas = new Canvas(parent, SWT.DOUBLE_BUFFERED | SWT.NO_BACKGROUND);
@@ -58,6 +60,18 @@ public final class TimelineCanvas {
         canvas.addListener(SWT.MouseUp, this::mouseUp);
         canvas.addListener(SWT.MouseVerticalWheel, this::wheel);
         canvas.addListener(SWT.Resize, e -> canvas.redraw());
+    }
+
+    /** Paints with {@code palette} from now on (the theme changed). */
+    public void setPalette(TimelinePalette palette) {
+        this.palette = palette;
+        this.painter = new TimelinePainter(palette);
+        canvas.redraw();
+    }
+
+    /** The colours painted with. */
+    public TimelinePalette palette() {
+        return palette;
     }
 
     public Canvas control() {
@@ -105,7 +119,8 @@ public final class TimelineCanvas {
     private void paint(Event e) {
         TimelineLayout layout = layout();
         if (index == null) {
-            e.gc.setBackground(canvas.getDisplay().getSystemColor(SWT.COLOR_LIST_BACKGROUND));
+            e.gc.setBackground(palette.background());
+            e.gc.setForeground(palette.foreground());
             e.gc.fillRectangle(canvas.getClientArea());
             e.gc.drawText("No trace: open one in an editor or select it in the Traces view.", 8, 8, true);
             return;

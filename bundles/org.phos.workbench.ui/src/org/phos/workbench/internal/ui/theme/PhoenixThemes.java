@@ -1,0 +1,120 @@
+package org.phos.workbench.internal.ui.theme;
+
+import java.io.IOException;
+
+import org.eclipse.jface.preference.IPersistentPreferenceStore;
+import org.eclipse.jface.preference.IPreferenceStore;
+import org.eclipse.jface.util.IPropertyChangeListener;
+import org.eclipse.swt.widgets.Control;
+import org.eclipse.swt.widgets.Display;
+import org.eclipse.ui.PlatformUI;
+import org.eclipse.ui.themes.IThemeManager;
+
+/**
+ * The workbench's two themes. Every colour of the Phoenix views (verdicts, access bars, the timeline's palette, the
+ * load-warning banner) is a colour definition of the theme registry ({@code org.eclipse.ui.themes} in plugin.xml);
+ * the dark theme ({@link #DARK}) overrides them all with colours chosen for a dark background. Switching also asks
+ * GTK for its dark variant, so that native tables, labels and buttons turn dark with the custom-painted parts.
+ * <p>
+ * The choice is made with Window &gt; Theme (remembered in the workbench preferences, as the workbench keeps its
+ * current theme) or for one run with {@code -Dphos.theme=dark|light} ({@code ./workbench snapshot ... --theme dark}).
+ * Views that set colours on widgets themselves listen with {@link #onChange}.
+ */
+public final class PhoenixThemes {
+	/** The light theme: the platform's default theme with the colour definitions' own values. */
+	public static final String LIGHT = IThemeManager.DEFAULT_THEME;
+	/** The dark theme (plugin.xml). */
+	public static final String DARK = "org.phos.workbench.ui.theme.dark";
+	/** System property choosing the theme of one run: {@code dark} or {@code light}. */
+	public static final String PROPERTY = "phos.theme";
+
+	private PhoenixThemes() {
+	}
+
+	/** @return the theme id for {@code dark}/{@code light} (also a theme id itself) */
+	public static String idOf(String name) {
+		return switch (name.trim().toLowerCase(java.util.Locale.ROOT)) {
+		case "dark" -> DARK;
+		case "light", "default" -> LIGHT;
+		default -> throw new IllegalArgumentException("-D" + PROPERTY + "=" + name + ": use dark or light");
+		};
+	}
+
+	/** @return whether the current theme is the dark one */
+	public static boolean isDark() {
+		return DARK.equals(PlatformUI.getWorkbench().getThemeManager().getCurrentTheme().getId());
+	}
+
+	/** Applies the theme the run asks for ({@code -Dphos.theme}), else the remembered one. UI thread. */
+	public static void applyStartupChoice() {
+		String asked = System.getProperty(PROPERTY);
+		String id;
+		try {
+			id = asked == null || asked.isBlank()
+					? PlatformUI.getWorkbench().getThemeManager().getCurrentTheme().getId() : idOf(asked);
+		} catch (IllegalArgumentException e) {
+			System.err.println("phoenix: " + e.getMessage() + "; keeping the current theme");
+			return;
+		}
+		apply(id, asked == null || asked.isBlank());
+	}
+
+	/**
+	 * Switches to theme {@code id} ({@link #LIGHT} or {@link #DARK}) and remembers it. UI thread.
+	 *
+	 * @param id the theme
+	 * @param remember whether to store it as the workbench's theme for the next start
+	 */
+	public static void apply(String id, boolean remember) {
+		darkNativeWidgets(DARK.equals(id));
+		IThemeManager themes = PlatformUI.getWorkbench().getThemeManager();
+		if (!id.equals(themes.getCurrentTheme().getId())) {
+			themes.setCurrentTheme(id); // fires CHANGE_CURRENT_THEME: views re-read their colours
+		}
+		if (remember) {
+			IPreferenceStore store = PlatformUI.getPreferenceStore();
+			if (store instanceof IPersistentPreferenceStore p && p.needsSaving()) {
+				try {
+					p.save();
+				} catch (IOException e) {
+					System.err.println("phoenix: cannot remember the theme: " + e.getMessage());
+				}
+			}
+		}
+		for (var shell : Display.getCurrent().getShells()) {
+			shell.redraw(0, 0, shell.getSize().x, shell.getSize().y, true);
+		}
+	}
+
+	/**
+	 * Asks GTK for the dark (or light) variant of its theme, as the platform's own CSS theme engine does through
+	 * SWT's GTK layer; without GTK (another windowing system) nothing happens and only the Phoenix colours change.
+	 */
+	private static void darkNativeWidgets(boolean dark) {
+		try {
+			Class<?> os = Display.class.getClassLoader().loadClass("org.eclipse.swt.internal.gtk.OS");
+			os.getMethod("setTheme", boolean.class).invoke(null, dark);
+		} catch (ReflectiveOperationException | LinkageError e) {
+			// not GTK: the registry's colours still change
+		}
+	}
+
+	/**
+	 * Runs {@code refresh} on the UI thread whenever the current theme (or one of its colours) changes, until
+	 * {@code owner} is disposed.
+	 */
+	public static void onChange(Control owner, Runnable refresh) {
+		IThemeManager themes = PlatformUI.getWorkbench().getThemeManager();
+		IPropertyChangeListener l = e -> {
+			if (!owner.isDisposed()) {
+				owner.getDisplay().asyncExec(() -> {
+					if (!owner.isDisposed()) {
+						refresh.run();
+					}
+				});
+			}
+		};
+		themes.addPropertyChangeListener(l);
+		owner.addDisposeListener(e -> themes.removePropertyChangeListener(l));
+	}
+}
