@@ -63,7 +63,7 @@ public final class AccessesView extends ViewPart {
 			LaunchVerdict.MISSED_WRITE, "miss W", LaunchVerdict.WRONG_DIRECTION, "wrong", LaunchVerdict.UNRELIABLE,
 			"unrel.", LaunchVerdict.NOT_OBSERVED, "no truth", LaunchVerdict.NOT_NAMED, "-"));
 	/** Narrowest and widest extents bar (px). */
-	static final int MIN_BAR = 48;
+	public static final int MIN_BAR = 48;
 	static final int MAX_BAR = 220;
 
 	private Label header;
@@ -97,6 +97,7 @@ public final class AccessesView extends ViewPart {
 		table.addListener(SWT.PaintItem, this::paintBar);
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(table);
 		table.addListener(SWT.Resize, e -> fitColumns());
+		table.addListener(SWT.MouseHover, this::hover);
 		Label legend = new Label(parent, SWT.WRAP);
 		legend.setText("Extents, across the allocation: upper lane speculated (amber read, red written), lower lane "
 				+ "observed by the tools (green read, red written); amber with nothing below is over-marking. "
@@ -173,9 +174,10 @@ public final class AccessesView extends ViewPart {
 	}
 
 	/**
-	 * Fits the columns into the view: allocation, size, kind and directions as wide as their text, verdicts in full
-	 * when there is room for them and bars of at least {@link #MIN_BAR} px, else abbreviated ({@link #SHORT}); the
-	 * bars share what is left ({@link #MIN_BAR}..{@link #MAX_BAR} px each).
+	 * Fits the columns into the view, giving up detail step by step until the bars have room ({@link #MIN_BAR} px
+	 * each): first the verdicts are abbreviated ({@link #SHORT}), then the direction columns are hidden (the bars show
+	 * read and written in their colours), then the kind (in the row's tooltip with the exact size). The bars share
+	 * what is left, {@link #MIN_BAR}..{@link #MAX_BAR} px each.
 	 */
 	private void fitColumns() {
 		int width = table.getClientArea().width;
@@ -185,19 +187,23 @@ public final class AccessesView extends ViewPart {
 		}
 		GC gc = new GC(table);
 		try {
-			int fixed = 0;
-			for (int c = 0; c < 3; c++) {
-				table.getColumn(c).pack();
-				fixed += table.getColumn(c).getWidth();
-			}
+			table.getColumn(0).pack();
+			table.getColumn(1).pack();
+			TableColumn kind = table.getColumn(2);
+			kind.pack();
+			int kindWidth = kind.getWidth();
+			int fixed = table.getColumn(0).getWidth() + table.getColumn(1).getWidth();
 			int full = 0;
 			int brief = 0;
+			int dirs = 0;
 			int[] fullWidth = new int[n];
 			int[] briefWidth = new int[n];
+			int[] dirWidth = new int[n];
 			for (int i = 0; i < n; i++) {
 				TableColumn dir = table.getColumn(4 + 3 * i);
 				dir.pack();
-				fixed += dir.getWidth();
+				dirWidth[i] = dir.getWidth();
+				dirs += dirWidth[i];
 				int head = gc.textExtent(table.getColumn(3 + 3 * i).getText()).x + 24;
 				fullWidth[i] = head;
 				briefWidth[i] = head;
@@ -211,14 +217,48 @@ public final class AccessesView extends ViewPart {
 				full += fullWidth[i];
 				brief += briefWidth[i];
 			}
-			boolean roomy = width - fixed - full >= n * MIN_BAR;
-			int bars = Math.clamp((width - fixed - (roomy ? full : brief)) / Math.max(1, n), MIN_BAR, MAX_BAR);
+			// level 0: everything; 1: verdicts abbreviated; 2: and no direction columns; 3: and no kind column
+			int[] needed = { fixed + kindWidth + full + dirs, fixed + kindWidth + brief + dirs, fixed + kindWidth + brief,
+					fixed + brief };
+			int level = 0;
+			while (level < 3 && width - needed[level] < n * MIN_BAR) {
+				level++;
+			}
+			int bars = Math.clamp((width - needed[level]) / Math.max(1, n), MIN_BAR, MAX_BAR);
+			show(kind, level < 3 ? kindWidth : 0);
 			for (int i = 0; i < n; i++) {
-				table.getColumn(3 + 3 * i).setWidth(roomy ? fullWidth[i] : briefWidth[i]);
+				table.getColumn(3 + 3 * i).setWidth(level == 0 ? fullWidth[i] : briefWidth[i]);
+				show(table.getColumn(4 + 3 * i), level < 2 ? dirWidth[i] : 0);
 				table.getColumn(5 + 3 * i).setWidth(bars);
 			}
 		} finally {
 			gc.dispose();
+		}
+	}
+
+	/** A column {@code width} px wide, or hidden (0 px, not resizable). */
+	private static void show(TableColumn c, int width) {
+		c.setWidth(width);
+		c.setResizable(width > 0);
+	}
+
+	/** The row's tooltip: what the narrow columns may leave out. */
+	private void hover(Event e) {
+		TableItem item = table.getItem(new org.eclipse.swt.graphics.Point(e.x, e.y));
+		String tip = null;
+		if (item != null && item.getData() instanceof AccessRow r) {
+			tip = "0x" + Long.toHexString(r.base()) + ": " + (r.allocatedAt() < 0 ? "no live allocation"
+					: r.size() + " bytes, " + (r.kind() == null ? "kind unknown" : r.kind().name().toLowerCase(Locale.ROOT))
+							+ ", allocated at event " + r.allocatedAt());
+			List<String> dirs = new ArrayList<>();
+			for (int i = 0; i < engines.size() && i < r.engines().size(); i++) {
+				dirs.add(engines.get(i) + " " + r.engines().get(i).direction() + " (" + r.engines().get(i).verdict().label()
+						+ ")");
+			}
+			tip += "\n" + String.join(", ", dirs);
+		}
+		if (!java.util.Objects.equals(tip, table.getToolTipText())) {
+			table.setToolTipText(tip);
 		}
 	}
 

@@ -96,7 +96,7 @@ public final class AccuracyView extends ViewPart {
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(unsafeTable);
 		unsafeTable.addListener(SWT.Resize, e -> ColumnFit.fill(unsafeTable, 2));
 		engineTable.addListener(SWT.Resize, e -> ColumnFit.fill(engineTable, 0));
-		sash.setWeights(2, 3);
+		sash.setWeights(3, 2); // the engine table's seven rows in full; the unsafe launches scroll
 		unsafeTable.addListener(SWT.Selection, e -> {
 			if (e.item instanceof TableItem item && item.getData() instanceof LaunchSelection s) {
 				provider.setSelection(new StructuredSelection(s));

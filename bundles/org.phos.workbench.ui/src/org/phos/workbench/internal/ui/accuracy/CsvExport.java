@@ -45,6 +45,7 @@ public final class CsvExport {
 	private final Control owner;
 	private final Supplier<@Nullable Export> what;
 	private volatile String outcome = "";
+	private @Nullable Action action;
 
 	/**
 	 * @param site the view's site (for its shell and status line)
@@ -57,16 +58,25 @@ public final class CsvExport {
 		this.what = what;
 	}
 
-	/** @return the toolbar action */
+	/** @return the toolbar action (made once) */
 	public Action action(String tooltip) {
-		Action a = new Action("Export CSV...") {
-			@Override
-			public void run() {
-				export();
-			}
-		};
+		Action a = action;
+		if (a == null) {
+			a = new Action("Export CSV...") {
+				@Override
+				public void run() {
+					export();
+				}
+			};
+			action = a;
+		}
 		a.setToolTipText(tooltip);
 		return a;
+	}
+
+	/** @return the toolbar action, or null before {@link #action(String)} */
+	public @Nullable Action action() {
+		return action;
 	}
 
 	/** @return the last export's outcome as shown in the status line ("" before the first) */
