@@ -196,6 +196,11 @@ class DarkThemeUiTest {
             }
         }
         assertTrue(nearest < 40, "the " + label + " verdict is drawn in its colour " + expected + " (nearest " + nearest + ")");
+        // the workbench's own chrome turned dark as well: the view tool bars (Export CSV..., Copy) are not left light
+        for (org.eclipse.swt.widgets.ToolBar bar : UiRobot.findAll(shell, org.eclipse.swt.widgets.ToolBar.class,
+                Control::isVisible)) {
+            assertTrue(luminance(bar.getBackground().getRGB()) < 0.2, "a dark tool bar: " + bar.getBackground());
+        }
         robot.screenshot(shell, "theme-dark-accesses");
 
         // and back: a light timeline

@@ -81,9 +81,46 @@ public final class PhoenixThemes {
 				}
 			}
 		}
-		for (var shell : Display.getCurrent().getShells()) {
-			shell.redraw(0, 0, shell.getSize().x, shell.getSize().y, true);
+		// GTK restyles the widgets on its next turn of the event loop: only then do they report their new colours
+		Display display = Display.getCurrent();
+		display.timerExec(150, () -> {
+			for (var shell : display.getShells()) {
+				chrome(shell, DARK.equals(id), shell.getBackground());
+				shell.redraw(0, 0, shell.getSize().x, shell.getSize().y, true);
+			}
+		});
+	}
+
+	/** Data key on a composite whose light background the dark theme replaced: the colour to restore. */
+	private static final String REPLACED = "org.phos.workbench.ui.theme.replacedBackground";
+
+	/**
+	 * The workbench's own chrome keeps some backgrounds it was given at creation (the tool bars and buttons at the
+	 * right of the view tabs, the empty editor area): in the dark theme those that are still light get the window's
+	 * dark background, and the light theme gives them back what they had. Tables, trees, text fields and
+	 * custom-painted canvases are left alone (GTK and the views colour them).
+	 */
+	private static void chrome(Control c, boolean dark, org.eclipse.swt.graphics.Color windowBackground) {
+		if (c instanceof org.eclipse.swt.widgets.Composite composite && !(c instanceof org.eclipse.swt.widgets.Table)
+				&& !(c instanceof org.eclipse.swt.widgets.Tree)
+				&& (!(c instanceof org.eclipse.swt.widgets.Canvas) || c instanceof org.eclipse.swt.custom.CTabFolder
+						|| c instanceof org.eclipse.swt.widgets.Decorations)) {
+			Object replaced = c.getData(REPLACED);
+			if (dark && replaced == null && light(c.getBackground())) {
+				c.setData(REPLACED, c.getBackground());
+				c.setBackground(windowBackground);
+			} else if (!dark && replaced instanceof org.eclipse.swt.graphics.Color old) {
+				c.setBackground(old);
+				c.setData(REPLACED, null);
+			}
+			for (Control child : composite.getChildren()) {
+				chrome(child, dark, windowBackground);
+			}
 		}
+	}
+
+	private static boolean light(org.eclipse.swt.graphics.Color c) {
+		return c.getRed() * 299 + c.getGreen() * 587 + c.getBlue() * 114 > 160 * 1000;
 	}
 
 	/**
