@@ -96,7 +96,8 @@ public final class AccuracyView extends ViewPart {
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(unsafeTable);
 		unsafeTable.addListener(SWT.Resize, e -> ColumnFit.fill(unsafeTable, 2));
 		engineTable.addListener(SWT.Resize, e -> ColumnFit.fill(engineTable, 0));
-		sash.setWeights(3, 2); // the engine table's seven rows in full; the unsafe launches scroll
+		sash.setWeights(3, 2);
+		sash.addListener(SWT.Resize, e -> fitSash(sash)); // the engine table's rows in full; the unsafe launches scroll
 		unsafeTable.addListener(SWT.Selection, e -> {
 			if (e.item instanceof TableItem item && item.getData() instanceof LaunchSelection s) {
 				provider.setSelection(new StructuredSelection(s));
@@ -134,6 +135,17 @@ public final class AccuracyView extends ViewPart {
 		bar.add(copy);
 		getViewSite().getActionBars().updateActionBars();
 		getSite().getPage().addSelectionListener(listener);
+	}
+
+	/** Gives the engine table the height of its header and rows, leaving the unsafe launches a few rows. */
+	private void fitSash(SashForm sash) {
+		int total = sash.getClientArea().height;
+		int need = engineTable.computeTrim(0, 0, 0, engineTable.getHeaderHeight()
+				+ METRICS.length * engineTable.getItemHeight()).height + 2;
+		int engine = Math.min(need, total - 4 * engineTable.getItemHeight()); // room left for the unsafe launches
+		if (engine > 0) {
+			sash.setWeights(engine, total - engine);
+		}
 	}
 
 	private void rebuildEngineColumns(List<String> engines) {

@@ -2,6 +2,8 @@ package org.phos.workbench.internal.ui.theme;
 
 import java.io.IOException;
 
+import org.eclipse.core.runtime.IConfigurationElement;
+import org.eclipse.core.runtime.Platform;
 import org.eclipse.jface.preference.IPersistentPreferenceStore;
 import org.eclipse.jface.preference.IPreferenceStore;
 import org.eclipse.jface.util.IPropertyChangeListener;
@@ -71,6 +73,7 @@ public final class PhoenixThemes {
 		if (!id.equals(themes.getCurrentTheme().getId())) {
 			themes.setCurrentTheme(id); // fires CHANGE_CURRENT_THEME: views re-read their colours
 		}
+		completeDefinitions(themes.getCurrentTheme().getColorRegistry());
 		if (remember) {
 			IPreferenceStore store = PlatformUI.getPreferenceStore();
 			if (store instanceof IPersistentPreferenceStore p && p.needsSaving()) {
@@ -81,11 +84,29 @@ public final class PhoenixThemes {
 				}
 			}
 		}
-		// GTK restyles the widgets on its next turn of the event loop: only then do they report their new colours
-		Display display = Display.getCurrent();
+		chromeOnceRestyled(Display.getCurrent(), DARK.equals(id), 40);
+	}
+
+	/**
+	 * GTK restyles the widgets on a later turn of the event loop (at start-up, once the workbench is idle): only then
+	 * do they report their new colours. Waits for the window to turn dark (up to {@code tries} times 150 ms) before
+	 * touching the chrome, so that a still-light window colour is never copied onto it.
+	 */
+	private static void chromeOnceRestyled(Display display, boolean dark, int tries) {
 		display.timerExec(150, () -> {
-			for (var shell : display.getShells()) {
-				chrome(shell, DARK.equals(id), shell.getBackground());
+			if (display.isDisposed()) {
+				return;
+			}
+			var shells = display.getShells();
+			boolean restyled = shells.length == 0 || light(shells[0].getBackground()) != dark;
+			if (!restyled && tries > 0) {
+				chromeOnceRestyled(display, dark, tries - 1);
+				return;
+			}
+			for (var shell : shells) {
+				if (!dark || !light(shell.getBackground())) {
+					chrome(shell, dark, shell.getBackground());
+				}
 				shell.redraw(0, 0, shell.getSize().x, shell.getSize().y, true);
 			}
 		});
@@ -121,6 +142,35 @@ public final class PhoenixThemes {
 
 	private static boolean light(org.eclipse.swt.graphics.Color c) {
 		return c.getRed() * 299 + c.getGreen() * 587 + c.getBlue() * 114 > 160 * 1000;
+	}
+
+	/**
+	 * Puts the Phoenix colour definitions' own values into {@code registry} where it has none. The platform fills the
+	 * default theme's registry only when it starts in that theme: started in the dark theme (remembered from the last
+	 * run) and switched to the light one, the registry would answer null for every Phoenix colour.
+	 */
+	static void completeDefinitions(org.eclipse.jface.resource.ColorRegistry registry) {
+		for (IConfigurationElement e : Platform.getExtensionRegistry().getConfigurationElementsFor("org.eclipse.ui.themes")) {
+			String id = e.getAttribute("id");
+			String value = e.getAttribute("value");
+			if (!"colorDefinition".equals(e.getName()) || id == null || value == null || !id.startsWith("org.phos.")
+					|| registry.hasValueFor(id)) {
+				continue;
+			}
+			org.eclipse.swt.graphics.RGB rgb = null;
+			if (value.startsWith("COLOR_")) {
+				try {
+					rgb = Display.getCurrent().getSystemColor(org.eclipse.swt.SWT.class.getField(value).getInt(null)).getRGB();
+				} catch (ReflectiveOperationException x) {
+					// an unknown system colour: left to the registry
+				}
+			} else {
+				rgb = org.eclipse.jface.resource.StringConverter.asRGB(value, null);
+			}
+			if (rgb != null) {
+				registry.put(id, rgb);
+			}
+		}
 	}
 
 	/**
