@@ -142,7 +142,7 @@ public final class AccuracyView extends ViewPart {
 		int total = sash.getClientArea().height;
 		int need = engineTable.computeTrim(0, 0, 0, engineTable.getHeaderHeight()
 				+ METRICS.length * engineTable.getItemHeight()).height + 2;
-		int engine = Math.min(need, total - 4 * engineTable.getItemHeight()); // room left for the unsafe launches
+		int engine = Math.min(need, total - 8 * engineTable.getItemHeight()); // the unsafe launches: label, header, rows
 		if (engine > 0) {
 			sash.setWeights(engine, total - engine);
 		}
