@@ -99,7 +99,7 @@ public final class AccessesView extends ViewPart {
 		table.addListener(SWT.Resize, e -> fitColumns());
 		table.addListener(SWT.MouseHover, this::hover);
 		Label legend = new Label(parent, SWT.WRAP);
-		legend.setText("Extents, across the allocation: upper lane speculated (amber read, red written), lower lane "
+		legend.setText("Bytes (bars across the allocation): upper lane speculated (amber read, red written), lower lane "
 				+ "observed by the tools (green read, red written); amber with nothing below is over-marking. "
 				+ "Verdicts: exact, over(-approximated), miss R/W (missed read/write), wrong (direction), unrel(iable).");
 		GridDataFactory.fillDefaults().grab(true, false).hint(100, SWT.DEFAULT).applyTo(legend);
@@ -162,7 +162,7 @@ public final class AccessesView extends ViewPart {
 				verdict.setToolTipText("verdict of engine " + e + " (abbreviated when narrow; see the legend)");
 				verdict.setData("verdict", e);
 				column("dir", SWT.CENTER, 75).setToolTipText("direction engine " + e + " speculated (R, W, RW)");
-				TableColumn bar = column("extents", SWT.LEFT, 170);
+				TableColumn bar = column("bytes", SWT.LEFT, 170); // a short header: the bars may be narrow
 				bar.setToolTipText("inside the allocation: upper lane the bytes engine " + e
 						+ " speculated, lower lane the bytes observed");
 				bar.setData("bar", e);
