@@ -18,8 +18,9 @@ import org.eclipse.ui.themes.IThemeManager;
  * the dark theme ({@link #DARK}) overrides them all with colours chosen for a dark background. Switching also asks
  * GTK for its dark variant, so that native tables, labels and buttons turn dark with the custom-painted parts.
  * <p>
- * The choice is made with Window &gt; Theme (remembered in the workbench preferences, as the workbench keeps its
- * current theme) or for one run with {@code -Dphos.theme=dark|light} ({@code ./workbench snapshot ... --theme dark}).
+ * The choice is made with Window &gt; Theme or at start with {@code -Dphos.theme=dark|light} ({@code ./workbench
+ * snapshot ... --theme dark}); the workbench remembers its current theme in its preferences either way, so the next
+ * start without the property opens in the theme last chosen.
  * Views that set colours on widgets themselves listen with {@link #onChange}.
  */
 public final class PhoenixThemes {
@@ -27,7 +28,7 @@ public final class PhoenixThemes {
 	public static final String LIGHT = IThemeManager.DEFAULT_THEME;
 	/** The dark theme (plugin.xml). */
 	public static final String DARK = "org.phos.workbench.ui.theme.dark";
-	/** System property choosing the theme of one run: {@code dark} or {@code light}. */
+	/** System property choosing the theme at start: {@code dark} or {@code light}. */
 	public static final String PROPERTY = "phos.theme";
 
 	private PhoenixThemes() {
@@ -62,10 +63,11 @@ public final class PhoenixThemes {
 	}
 
 	/**
-	 * Switches to theme {@code id} ({@link #LIGHT} or {@link #DARK}) and remembers it. UI thread.
+	 * Switches to theme {@code id} ({@link #LIGHT} or {@link #DARK}); the workbench keeps it as its current theme for
+	 * the next start. UI thread.
 	 *
 	 * @param id the theme
-	 * @param remember whether to store it as the workbench's theme for the next start
+	 * @param remember whether to save the workbench preferences at once (else the workbench saves them at exit)
 	 */
 	public static void apply(String id, boolean remember) {
 		darkNativeWidgets(DARK.equals(id));
