@@ -37,7 +37,8 @@ import org.phos.workbench.ui.model.LoadedTrace;
 import org.phos.workbench.ui.tests.UiRobot;
 
 /**
- * The dark theme, judged on the screen's pixels: switched by Window &gt; Theme's command, the timeline paints a dark
+ * The dark theme, judged on the screen's pixels: switched by Window &gt; Theme &gt; Dark (from the keyboard: Alt+W, T,
+ * D), the timeline paints a dark
  * background with lane labels that contrast with it (WCAG contrast ratio), lanes set off from the background, slice
  * colours that read on the lanes; the Accesses table turns dark (GTK's dark variant) and its verdict colours stay
  * distinct and readable on it. Switching back gives a light timeline again. Screenshots of both themes are kept.
@@ -126,7 +127,14 @@ class DarkThemeUiTest {
         LoadedTrace trace = TimelineFixture.load(TimelineFixture.sample("pytorch-train.phos"));
         TraceTimelineView timeline = TimelineFixture.open(robot, trace);
         Canvas canvas = robot.findByData(shell, Canvas.class, TraceTimelineView.ROLE, "canvas");
-        theme(SwitchThemeHandler.DARK_COMMAND);
+        // Window > Theme > Dark from the keyboard, as a person would: Alt+W opens the menu, T the submenu, D picks Dark
+        robot.keyWith(org.eclipse.swt.SWT.ALT, 'w', 'w');
+        robot.spin(300);
+        robot.type("t");
+        robot.spin(300);
+        robot.type("d");
+        robot.waitUntil("Window > Theme > Dark switched the theme", PhoenixThemes::isDark);
+        robot.spin(500);
         canvas.redraw();
         robot.spin(300);
         ImageData dark = grab(canvas);
@@ -203,8 +211,14 @@ class DarkThemeUiTest {
         }
         robot.screenshot(shell, "theme-dark-accesses");
 
-        // and back: a light timeline
-        theme(SwitchThemeHandler.LIGHT_COMMAND);
+        // and back through the menu: a light timeline
+        robot.keyWith(org.eclipse.swt.SWT.ALT, 'w', 'w');
+        robot.spin(300);
+        robot.type("t");
+        robot.spin(300);
+        robot.type("l");
+        robot.waitUntil("Window > Theme > Light switched the theme", () -> !PhoenixThemes.isDark());
+        robot.spin(500);
         page.showView(org.phos.workbench.ui.timeline.TimelineUi.VIEW_ID);
         canvas.redraw();
         robot.spin(300);
