@@ -16,7 +16,9 @@ import org.phos.workbench.cli.ParsedArguments;
 import org.phos.workbench.cli.Positional;
 import org.phos.workbench.cli.UsageException;
 import org.phos.workbench.cli.ValueParser;
+import org.phos.workbench.analysis.core.AccuracyRow;
 import org.phos.workbench.analysis.core.format.JsonWriter;
+import org.phos.workbench.analysis.core.table.TableRenderer;
 import org.phos.workbench.internal.cli.util.Outputs;
 import org.phos.workbench.speculation.core.SpeculationEngine;
 import org.phos.workbench.speculation.core.validate.AccessVerdict;
@@ -141,17 +143,8 @@ public final class ValidateCommand implements Command {
 		out.flush();
 		Path csv = args.find(SpeculationInputs.CSV);
 		if (csv != null) {
-			Outputs.writeText(csv, w -> {
-				w.println("engine,kernel,function_id,launches,unsafe_launches,exact,over_approximated,missed_read,"
-						+ "missed_write,wrong_direction,write_pairs,write_pairs_recalled,read_pairs,read_pairs_recalled,"
-						+ "written_bytes,written_bytes_recalled,speculated_bytes,useful_bytes,excluded_launches");
-				for (EngineValidation e : report.engines()) {
-					csvRow(w, e.engine(), "(all kernels)", -1, e.total());
-					for (Map.Entry<Integer, Accuracy> k : e.kernels().entrySet()) {
-						csvRow(w, e.engine(), SpeculationInputs.kernelName(trace, k.getKey()), k.getKey(), k.getValue());
-					}
-				}
-			});
+			// i11-polish: one table definition, shared with the Accuracy view's Export CSV (same bytes as before)
+			Outputs.writeText(csv, w -> TableRenderer.CSV.render(AccuracyRow.of(report, trace), w));
 		}
 		Path json = args.find(SpeculationInputs.JSON);
 		if (json != null) {
@@ -184,15 +177,6 @@ public final class ValidateCommand implements Command {
 			});
 		}
 		return ExitCode.OK;
-	}
-
-	private static void csvRow(PrintStream w, String engine, String kernel, int function, Accuracy a) {
-		w.printf(Locale.ROOT, "%s,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d%n", SpeculationInputs.csv(engine),
-				SpeculationInputs.csv(kernel), function, a.launches(), a.unsafeLaunches(), a.count(AccessVerdict.EXACT),
-				a.count(AccessVerdict.OVER_APPROXIMATED), a.count(AccessVerdict.MISSED_READ),
-				a.count(AccessVerdict.MISSED_WRITE), a.count(AccessVerdict.WRONG_DIRECTION), a.writePairs(),
-				a.writePairsRecalled(), a.readPairs(), a.readPairsRecalled(), a.writtenBytes(), a.writtenBytesRecalled(),
-				a.speculatedBytes(), a.usefulBytes(), a.excludedLaunches());
 	}
 
 	/** A share for the tables, {@code -} when no launch was judged (every observed launch excluded). */

@@ -104,7 +104,7 @@ class SpeculationViewsUiTest {
         return rows;
     }
 
-    private static List<String> csvCells(String line) {
+    static List<String> csvCells(String line) {
         List<String> cells = new ArrayList<>();
         StringBuilder b = new StringBuilder();
         boolean quoted = false;
@@ -210,6 +210,15 @@ class SpeculationViewsUiTest {
         assertEquals(0, code, "accesses failed: " + err.toString(StandardCharsets.UTF_8));
         assertEquals(out.toString(StandardCharsets.UTF_8), view.csv(), "Copy gives the CLI's accesses CSV");
 
+        // both engines' bars fit the view at the default window size: no horizontal scrolling
+        int columnsWidth = 0;
+        for (var c : table.getColumns()) {
+            columnsWidth += c.getWidth();
+        }
+        assertTrue(columnsWidth <= table.getClientArea().width, "Accesses' columns (" + columnsWidth
+                + " px) fit its table (" + table.getClientArea().width + " px)");
+        assertTrue(table.getColumn(columns.indexOf("phos") + 2).getWidth() >= AccessesView.MIN_BAR,
+                "phos's extents bar is drawn at least " + AccessesView.MIN_BAR + " px wide");
         // a real click on a row selects it (and the bar column is painted without error)
         Rectangle r = table.getItem(0).getBounds(0);
         robot.click(table, r.x + 5, r.y + r.height / 2);
@@ -227,17 +236,31 @@ class SpeculationViewsUiTest {
             view.show(loaded);
             Table table = robot.findByData(shell, Table.class, TracesView.ROLE, "accuracy");
             robot.waitUntil("the Accuracy view shows the engines on " + name,
-                    () -> table.getItemCount() == ENGINES.size() && view.trace() == loaded,
+                    () -> view.result() != null && view.result().trace() == loaded && table.getItemCount() > 0,
                     java.time.Duration.ofSeconds(120));
+            // one column per engine (the view is narrow), one row per figure of validate's table
             for (int i = 0; i < ENGINES.size(); i++) {
-                TableItem item = table.getItem(i);
+                int col = i + 1;
                 Map<String, String> row = cli.get(ENGINES.get(i) + "|-1");
-                assertEquals(ENGINES.get(i), item.getText(0).split(" ")[0]);
-                assertEquals(row.get("engine"), item.getData(), "the engine the CLI names");
-                assertEquals(row.get("launches"), item.getText(1), name + " " + ENGINES.get(i) + " launches");
-                assertEquals(row.get("unsafe_launches"), item.getText(2), name + " " + ENGINES.get(i) + " unsafe");
-                assertEquals(row.get("excluded_launches"), item.getText(7), name + " " + ENGINES.get(i) + " excluded");
+                assertEquals(ENGINES.get(i), table.getColumn(col).getText());
+                assertEquals(row.get("engine"), table.getColumn(col).getData("reported"), "the engine the CLI names");
+                assertEquals(row.get("launches"), table.getItem(0).getText(col), name + " " + ENGINES.get(i) + " launches");
+                assertEquals(row.get("unsafe_launches"), table.getItem(1).getText(col), name + " " + ENGINES.get(i) + " unsafe");
+                assertEquals(percent(Long.parseLong(row.get("write_pairs_recalled")), Long.parseLong(row.get("write_pairs"))),
+                        table.getItem(2).getText(col), name + " " + ENGINES.get(i) + " write recall");
+                assertEquals(percent(Long.parseLong(row.get("read_pairs_recalled")), Long.parseLong(row.get("read_pairs"))),
+                        table.getItem(3).getText(col), name + " " + ENGINES.get(i) + " read recall");
+                assertEquals(percent(Long.parseLong(row.get("useful_bytes")), Long.parseLong(row.get("speculated_bytes"))),
+                        table.getItem(4).getText(col), name + " " + ENGINES.get(i) + " precision");
+                assertEquals(row.get("excluded_launches"), table.getItem(6).getText(col), name + " " + ENGINES.get(i) + " excluded");
             }
+            // the whole table fits the view at the default window size: no horizontal scrolling
+            int columnsWidth = 0;
+            for (var c : table.getColumns()) {
+                columnsWidth += c.getWidth();
+            }
+            assertTrue(columnsWidth <= table.getClientArea().width, "Accuracy's columns (" + columnsWidth
+                    + " px) fit its table (" + table.getClientArea().width + " px)");
             zoomedScreenshot(view, "accuracy-" + name.replace(".phos", ""));
             // the Accesses view on the first judged launch of this trace, for a look
             var result = org.phos.workbench.internal.ui.accuracy.Validations.cached(loaded, ENGINES);
@@ -300,9 +323,9 @@ class SpeculationViewsUiTest {
         Table table = robot.findByData(shell, Table.class, TracesView.ROLE, "kernels");
         robot.waitUntil("the Kernels view lists the kernels of cuda-suite", () -> table.getItemCount() > 1,
                 java.time.Duration.ofSeconds(60));
-        List<String> columns = new ArrayList<>();
+        List<String> columns = new ArrayList<>(); // what each column holds in full (headers are short)
         for (var c : table.getColumns()) {
-            columns.add(c.getText());
+            columns.add(String.valueOf(c.getData(KernelsView.METRIC)));
         }
         int checked = 0;
         for (TableItem item : table.getItems()) {
@@ -427,8 +450,10 @@ class SpeculationViewsUiTest {
         AccuracyView view = (AccuracyView) page.showView(AccuracyView.ID);
         view.show(loaded);
         Table table = robot.findByData(shell, Table.class, TracesView.ROLE, "accuracy");
-        robot.waitUntil("Accuracy shows the constructed trace", () -> table.getItemCount() == 2 && view.trace() == loaded,
+        robot.waitUntil("Accuracy shows the constructed trace",
+                () -> view.result() != null && view.result().trace() == loaded && table.getItemCount() > 0,
                 java.time.Duration.ofSeconds(60));
+        assertEquals("phos", table.getColumn(2).getText());
         assertEquals(Long.toString(phosUnsafe), table.getItem(1).getText(2), "phos unsafe launches as validate says");
         Table unsafe = robot.findByData(shell, Table.class, TracesView.ROLE, "unsafe");
         long phosRows = java.util.Arrays.stream(unsafe.getItems()).filter(i -> i.getText(0).equals("phos")).count();

@@ -59,6 +59,27 @@ class SliceFetcherTest {
     }
 
     @Test
+    void gallopingSearchFromAGuessFindsWhatTheBinarySearchFinds() {
+        java.util.Random random = new java.util.Random(7);
+        for (int round = 0; round < 200; round++) {
+            int n = random.nextInt(300);
+            long[] starts = new long[n];
+            for (int k = 0; k < n; k++) {
+                starts[k] = (k == 0 ? 0 : starts[k - 1]) + random.nextInt(4); // runs of equal starts included
+            }
+            TimelineLane lane = new TimelineLane("l", 0, new int[n], starts, starts.clone(), starts.clone(), new byte[n]);
+            for (int q = 0; q < 50; q++) {
+                long t = random.nextInt(n * 2 + 2) - 1;
+                int expected = lane.firstStartingAtOrAfter(t);
+                int from = expected == 0 ? 0 : random.nextInt(expected + 1); // every entry before it starts before t
+                int guess = random.nextInt(n + 20) - 10;
+                assertEquals(expected, lane.firstStartingAtOrAfter(t, from, guess),
+                        "t=" + t + " from=" + from + " guess=" + guess + " n=" + n);
+            }
+        }
+    }
+
+    @Test
     void navigatorZoomsAroundTheAnchorAndStaysInsideTheTrace() {
         TimelineNavigator n = new TimelineNavigator(1_000, 11_000);
         n.zoom(2, 0.5);

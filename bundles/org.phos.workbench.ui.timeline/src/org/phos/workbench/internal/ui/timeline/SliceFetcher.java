@@ -7,8 +7,9 @@ import java.util.List;
  * Decides what each lane draws for a window and a pixel width, with level of detail. A lane with few events in the
  * window ({@code <= DETAIL_PER_PIXEL * width}) is walked event by event: an event at least one pixel wide, or alone in
  * its column, is a slice; columns that several narrow events share become one busy column. A dense lane is never
- * walked: per pixel column two binary searches count the events starting in it and the prefix maximum of the ends
- * says whether an earlier event still runs there, so the cost is {@code O(width log n)} whatever the trace's size.
+ * walked: per pixel column a search (galloping from the previous column's count) finds the events starting in it and
+ * the prefix maximum of the ends says whether an earlier event still runs there, so the cost is at most
+ * {@code O(width log n)} whatever the trace's size.
  */
 public final class SliceFetcher {
     /** Above this many events per pixel column on average, a lane is drawn by columns only. */
@@ -85,10 +86,12 @@ public final class SliceFetcher {
     private static void byColumns(TimelineLane lane, TimeWindow w, int width, LaneSlices out) {
         long[] prefixMaxEnd = lane.prefixMaxEnd();
         int a = lane.firstStartingAtOrAfter(w.fromNs());
+        int last = 0;
         for (int x = 0; x < width; x++) {
             long t1 = w.time(x + 1, width);
-            int b = lane.firstStartingAtOrAfter(t1);
+            int b = lane.firstStartingAtOrAfter(t1, a, a + last); // guess: as many as in the previous column
             int n = b - a;
+            last = n;
             if (n > 0) {
                 out.addBusy(x, lane.categories()[a], LaneSlices.level(n));
             } else if (a > 0 && prefixMaxEnd[a - 1] >= w.time(x, width)) {

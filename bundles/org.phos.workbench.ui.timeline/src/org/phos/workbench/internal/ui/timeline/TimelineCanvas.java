@@ -30,7 +30,8 @@ public final class TimelineCanvas {
     private static final int DRAG_THRESHOLD = 4;
 
     private final Canvas canvas;
-    private final TimelinePainter painter;
+    private TimelinePainter painter;
+    private TimelinePalette palette;
     private final Callbacks callbacks;
     private TimelineIndex index;
     private SliceFetcher fetcher;
@@ -41,10 +42,14 @@ public final class TimelineCanvas {
     private int dragNow = -1;
     private int firstLane;
     private long lastPressMs;
+    private TimeWindow fetchedWindow;
+    private int fetchedWidth;
+    private List<LaneSlices> fetchedLanes;
     private int lastPressX = Integer.MIN_VALUE;
     private int lastPressY;
 
     public TimelineCanvas(Composite parent, TimelinePalette palette, Callbacks callbacks) {
+        this.palette = palette;
         this.painter = new TimelinePainter(palette);
         this.callbacks = callbacks;
         canvas = new Canvas(parent, SWT.DOUBLE_BUFFERED | SWT.NO_BACKGROUND);
@@ -57,6 +62,18 @@ public final class TimelineCanvas {
         canvas.addListener(SWT.Resize, e -> canvas.redraw());
     }
 
+    /** Paints with {@code palette} from now on (the theme changed). */
+    public void setPalette(TimelinePalette palette) {
+        this.palette = palette;
+        this.painter = new TimelinePainter(palette);
+        canvas.redraw();
+    }
+
+    /** The colours painted with. */
+    public TimelinePalette palette() {
+        return palette;
+    }
+
     public Canvas control() {
         return canvas;
     }
@@ -64,6 +81,7 @@ public final class TimelineCanvas {
     public void setIndex(TimelineIndex index) {
         this.index = index;
         this.fetcher = new SliceFetcher(index);
+        this.fetchedLanes = null;
         this.navigator = new TimelineNavigator(index.start(), index.end());
         this.marks = TimelinePainter.Marks.NONE;
         this.firstLane = 0;
@@ -101,7 +119,8 @@ public final class TimelineCanvas {
     private void paint(Event e) {
         TimelineLayout layout = layout();
         if (index == null) {
-            e.gc.setBackground(canvas.getDisplay().getSystemColor(SWT.COLOR_LIST_BACKGROUND));
+            e.gc.setBackground(palette.background());
+            e.gc.setForeground(palette.foreground());
             e.gc.fillRectangle(canvas.getClientArea());
             e.gc.drawText("No trace: open one in an editor or select it in the Traces view.", 8, 8, true);
             return;
@@ -109,10 +128,14 @@ public final class TimelineCanvas {
         paintInto(e.gc, layout);
     }
 
-    /** Fetches and paints the current window into {@code gc} at {@code layout}'s size (also for benchmarks). */
+    /**
+     * Fetches and paints the current window into {@code gc} at {@code layout}'s size (also for benchmarks). The
+     * fetch is kept while the window and the width stay the same: a repaint for a selection, a drag or an expose
+     * only paints.
+     */
     public void paintInto(GC gc, TimelineLayout layout) {
         TimeWindow w = navigator.window();
-        List<LaneSlices> lanes = fetcher.fetch(w, layout.dataWidth());
+        List<LaneSlices> lanes = fetched(w, layout.dataWidth());
         TimelinePainter.Marks m = marks;
         if (dragStart >= 0 && Math.abs(dragNow - dragStart) > DRAG_THRESHOLD) {
             long a = timeAt(Math.min(dragStart, dragNow));
@@ -120,6 +143,16 @@ public final class TimelineCanvas {
             m = new TimelinePainter.Marks(marks.selectedEvent(), a, b);
         }
         painter.paint(gc, layout, index, w, lanes, m);
+    }
+
+    /** The level-of-detail fetch of window {@code w} at {@code width} px, reused while both are unchanged. */
+    private List<LaneSlices> fetched(TimeWindow w, int width) {
+        if (!w.equals(fetchedWindow) || width != fetchedWidth || fetchedLanes == null) {
+            fetchedLanes = fetcher.fetch(w, width);
+            fetchedWindow = w;
+            fetchedWidth = width;
+        }
+        return fetchedLanes;
     }
 
     private long timeAt(int x) {

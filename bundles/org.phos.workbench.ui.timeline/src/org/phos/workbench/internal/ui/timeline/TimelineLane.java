@@ -36,6 +36,50 @@ public record TimelineLane(String label, long stream, int[] events, long[] start
         return lo;
     }
 
+    /**
+     * The first entry at or after {@code from} whose start is {@code >= t} ({@code size()} if none), searched outwards
+     * from {@code guess} (galloping, then binary): {@code O(log |answer - guess|)} probes, all near the guess. The
+     * timeline walks pixel columns left to right and guesses from the previous column's count, so for an even density
+     * most probes fall in a few cache lines instead of spreading over the whole array as a plain binary search does.
+     * Requires every entry before {@code from} to start before {@code t}.
+     */
+    public int firstStartingAtOrAfter(long t, int from, int guess) {
+        int n = starts.length;
+        int g = Math.clamp(guess, from, n);
+        int lo;
+        int hi;
+        if (g == n || starts[g] >= t) { // the answer is at or before g: gallop down
+            hi = g;
+            lo = from;
+            for (int step = 1; g - step > from; step <<= 1) {
+                if (starts[g - step] < t) {
+                    lo = g - step + 1;
+                    break;
+                }
+                hi = g - step;
+            }
+        } else { // after g: gallop up
+            lo = Math.min(n, g + 1);
+            hi = n;
+            for (int step = 1; g + step < n; step <<= 1) {
+                if (starts[g + step] >= t) {
+                    hi = g + step;
+                    break;
+                }
+                lo = g + step + 1;
+            }
+        }
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (starts[mid] < t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     /** The first entry that may still be running at {@code t}: every entry before it ended before {@code t}. */
     public int firstEndingAtOrAfter(long t) {
         int lo = 0;

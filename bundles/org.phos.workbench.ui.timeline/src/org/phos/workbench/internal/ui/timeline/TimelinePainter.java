@@ -13,9 +13,9 @@ import org.phos.workbench.trace.core.Trace;
 
 /**
  * Draws the timeline into a GC from what the {@link SliceFetcher} chose: ruler with ticks in readable units (time
- * since the trace's first event), a label column, then per lane the busy runs (density shades) and the slices; kernel
- * names inside slices wide enough; the selected slice outlined and a selected time range shaded. It reads nothing
- * but its arguments, so a benchmark paints exactly what the view paints.
+ * since the trace's first event), a label column, then per lane the busy runs (density shades)
+ * and the slices; kernel names inside slices wide enough; the selected slice outlined and a selected time range
+ * shaded. It reads nothing but its arguments, so a benchmark paints exactly what the view paints.
  */
 public final class TimelinePainter {
     /** Characters of a kernel name on a slice and in the details line (templates collapsed first, as in info). */

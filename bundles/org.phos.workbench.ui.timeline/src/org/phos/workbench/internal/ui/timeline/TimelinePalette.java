@@ -6,10 +6,11 @@ import org.eclipse.swt.graphics.RGB;
 import org.phos.workbench.ui.timeline.TimelineUi;
 
 /**
- * The timeline's colours, read from the theme registry (definitions in plugin.xml, org.eclipse.ui.themes, so a theme
- * can change them): one per {@link SliceCategory}, each also in {@link LaneSlices#LEVELS} density shades blended
- * towards the background (sparse busy columns pale, dense ones full), plus background, text and selection. The
- * shades are computed once here, not per repaint. Colors need no disposal (SWT 3.120+ colours hold no OS handle).
+ * The timeline's colours, all read from the theme registry (definitions in plugin.xml, org.eclipse.ui.themes, with
+ * overrides in the dark theme): one per {@link SliceCategory}, background, text, grid lines, lane background and
+ * selection. Each category also comes in {@link LaneSlices#LEVELS} density shades blended towards the lane background
+ * (sparse busy columns pale, dense ones full), computed once here, not per repaint. Colors need no disposal (SWT
+ * 3.120+ colours hold no OS handle).
  */
 public final class TimelinePalette {
     private final Color background;
@@ -20,28 +21,35 @@ public final class TimelinePalette {
     private final Color[] category;
     private final Color[][] shade;
 
+    /**
+     * @param registry the current theme's colours
+     * @throws IllegalStateException naming a colour definition the registry lacks
+     */
     public TimelinePalette(ColorRegistry registry) {
-        background = color(registry, "background", new RGB(255, 255, 255));
-        foreground = color(registry, "foreground", new RGB(0, 0, 0));
-        selection = color(registry, "selection", new RGB(255, 214, 0));
-        grid = new Color(blend(foreground.getRGB(), background.getRGB(), 0.2));
-        laneBackground = new Color(blend(foreground.getRGB(), background.getRGB(), 0.05));
+        background = color(registry, "background");
+        foreground = color(registry, "foreground");
+        selection = color(registry, "selection");
+        grid = color(registry, "grid");
+        laneBackground = color(registry, "laneBackground");
         SliceCategory[] cats = SliceCategory.values();
         category = new Color[cats.length];
         shade = new Color[cats.length][LaneSlices.LEVELS];
         for (SliceCategory c : cats) {
-            Color base = color(registry, c.colorKey(), new RGB(128, 128, 128));
+            Color base = color(registry, c.colorKey());
             category[c.ordinal()] = base;
             for (int l = 0; l < LaneSlices.LEVELS; l++) {
                 double f = 0.45 + 0.55 * l / (LaneSlices.LEVELS - 1);
-                shade[c.ordinal()][l] = new Color(blend(base.getRGB(), background.getRGB(), f));
+                shade[c.ordinal()][l] = new Color(blend(base.getRGB(), laneBackground.getRGB(), f));
             }
         }
     }
 
-    private static Color color(ColorRegistry r, String key, RGB fallback) {
+    private static Color color(ColorRegistry r, String key) {
         RGB rgb = r.getRGB(TimelineUi.COLOR_PREFIX + key);
-        return new Color(rgb == null ? fallback : rgb);
+        if (rgb == null) {
+            throw new IllegalStateException("no colour " + TimelineUi.COLOR_PREFIX + key + " in the theme registry");
+        }
+        return new Color(rgb);
     }
 
     /** {@code f} of {@code a} over {@code 1-f} of {@code b}. */

@@ -52,8 +52,8 @@ public final class TraceTimelineView extends ViewPart {
         gl.marginHeight = 0;
         gl.verticalSpacing = 2;
         root.setLayout(gl);
-        TimelinePalette palette = new TimelinePalette(
-                PlatformUI.getWorkbench().getThemeManager().getCurrentTheme().getColorRegistry());
+        var themes = PlatformUI.getWorkbench().getThemeManager();
+        TimelinePalette palette = new TimelinePalette(themes.getCurrentTheme().getColorRegistry());
         canvas = new TimelineCanvas(root, palette, new TimelineCanvas.Callbacks() {
             @Override
             public void picked(int event) {
@@ -76,6 +76,14 @@ public final class TraceTimelineView extends ViewPart {
             }
         });
         canvas.control().setData(ROLE, "canvas");
+        // a new theme (Window > Theme) or a changed colour: paint with the registry's colours from now on
+        org.eclipse.jface.util.IPropertyChangeListener themeListener = e -> root.getDisplay().asyncExec(() -> {
+            if (!root.isDisposed()) {
+                canvas.setPalette(new TimelinePalette(themes.getCurrentTheme().getColorRegistry()));
+            }
+        });
+        themes.addPropertyChangeListener(themeListener);
+        root.addDisposeListener(e -> themes.removePropertyChangeListener(themeListener));
         canvas.control().setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true));
         details = new Label(root, SWT.WRAP);
         details.setData(ROLE, "details");

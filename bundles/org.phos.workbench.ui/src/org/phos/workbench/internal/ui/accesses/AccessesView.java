@@ -32,6 +32,8 @@ import org.eclipse.ui.ISelectionListener;
 import org.eclipse.ui.IWorkbenchPart;
 import org.eclipse.ui.part.ViewPart;
 import org.phos.workbench.internal.ui.TracesView;
+import org.phos.workbench.internal.ui.accuracy.CsvExport;
+import org.phos.workbench.internal.ui.accuracy.SpeculationPicker;
 import org.phos.workbench.internal.ui.accuracy.SpeculationTheme;
 import org.phos.workbench.internal.ui.accuracy.Validations;
 import org.phos.workbench.analysis.core.AccessAnswer;
@@ -55,9 +57,21 @@ public final class AccessesView extends ViewPart {
 	/** The view's id in plugin.xml. */
 	public static final String ID = "org.phos.workbench.ui.accessesView";
 
+	/** Abbreviations of the verdicts, drawn when the full label does not fit its column (the full one in CSV). */
+	static final java.util.Map<LaunchVerdict, String> SHORT = new java.util.EnumMap<>(java.util.Map.of(
+			LaunchVerdict.EXACT, "exact", LaunchVerdict.OVER_APPROXIMATED, "over", LaunchVerdict.MISSED_READ, "miss R",
+			LaunchVerdict.MISSED_WRITE, "miss W", LaunchVerdict.WRONG_DIRECTION, "wrong", LaunchVerdict.UNRELIABLE,
+			"unrel.", LaunchVerdict.NOT_OBSERVED, "no truth", LaunchVerdict.NOT_NAMED, "-"));
+	/** Narrowest and widest extents bar (px). */
+	public static final int MIN_BAR = 48;
+	static final int MAX_BAR = 220;
+
 	private Label header;
+	private SpeculationPicker picker;
 	private Table table;
-	private final List<String> engines = new ArrayList<>(Validations.DEFAULT_ENGINES);
+	private List<String> engines = List.of();
+	private @Nullable String tool;
+	private CsvExport export;
 	private @Nullable LaunchSelection shown;
 	private @Nullable Job job;
 	private final List<AccessRow> rows = new ArrayList<>();
@@ -71,7 +85,10 @@ public final class AccessesView extends ViewPart {
 		header.setData(TracesView.ROLE, "accesses-header");
 		header.setText("Select a launch (Launches, Kernels, Accuracy or the timeline) to compare speculated with "
 				+ "observed accesses.");
-		GridDataFactory.fillDefaults().grab(true, false).applyTo(header);
+		GridDataFactory.fillDefaults().grab(true, false).hint(100, SWT.DEFAULT).applyTo(header);
+		picker = new SpeculationPicker(parent, Validations.SESSION.catalog(), this::choiceChanged);
+		GridDataFactory.fillDefaults().grab(true, false).hint(100, SWT.DEFAULT).applyTo(picker.control());
+		engines = picker.engines();
 		table = new Table(parent, SWT.BORDER | SWT.FULL_SELECTION | SWT.MULTI | SWT.V_SCROLL | SWT.H_SCROLL);
 		table.setData(TracesView.ROLE, "accesses");
 		table.setHeaderVisible(true);
@@ -79,37 +96,36 @@ public final class AccessesView extends ViewPart {
 		table.addListener(SWT.EraseItem, this::eraseBar);
 		table.addListener(SWT.PaintItem, this::paintBar);
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(table);
+		table.addListener(SWT.Resize, e -> fitColumns());
+		table.addListener(SWT.MouseHover, this::hover);
 		Label legend = new Label(parent, SWT.WRAP);
-		legend.setText("Extents, across the allocation: upper lane speculated (amber read, red written), lower lane "
-				+ "observed by the tools (green read, red written); amber with nothing below is over-marking.");
-		GridDataFactory.fillDefaults().grab(true, false).applyTo(legend);
+		legend.setText("Bytes (bars across the allocation): upper lane speculated (amber read, red written), lower lane "
+				+ "observed by the tools (green read, red written); amber with nothing below is over-marking. "
+				+ "Verdicts: exact, over(-approximated), miss R/W (missed read/write), wrong (direction), unrel(iable).");
+		GridDataFactory.fillDefaults().grab(true, false).hint(100, SWT.DEFAULT).applyTo(legend);
 		contributeToolbar();
 		rebuildColumns();
+		org.phos.workbench.internal.ui.theme.PhoenixThemes.onChange(table, () -> {
+			LaunchSelection s = shown;
+			if (s != null && answer != null) {
+				render(s, answer, null); // item colours again from the registry
+			}
+			table.redraw();
+		});
 		getSite().getPage().addSelectionListener(listener);
 	}
 
 	private void contributeToolbar() {
 		IToolBarManager bar = getViewSite().getActionBars().getToolBarManager();
-		for (String engine : Validations.OFFERED_ENGINES) {
-			Action a = new Action(engine, IAction.AS_CHECK_BOX) {
-				@Override
-				public void run() {
-					if (isChecked() && !engines.contains(engine)) {
-						engines.add(engine);
-					} else if (!isChecked()) {
-						engines.remove(engine);
-					}
-					rebuildColumns();
-					LaunchSelection s = shown;
-					if (s != null) {
-						show(s.trace(), s.trace().trace().launchIndex(s.event()));
-					}
-				}
-			};
-			a.setChecked(engines.contains(engine));
-			a.setToolTipText("Show engine " + engine + " side by side with the others");
-			bar.add(a);
-		}
+		export = new CsvExport(getViewSite(), table, () -> {
+			AccessAnswer a = answer;
+			LaunchSelection s = shown;
+			return a == null || s == null ? null
+					: new CsvExport.Export(s.trace().name().replaceFirst("\\.phos$", "") + "-launch-" + s.launch()
+							+ "-accesses.csv", s.trace().file(), a.table());
+		});
+		bar.add(export.action("Export this launch's accesses as CSV (as accesses --launch N --engine ... --tool ... "
+				+ "--format csv)"));
 		Action copy = new Action("Copy") {
 			@Override
 			public void run() {
@@ -121,6 +137,16 @@ public final class AccessesView extends ViewPart {
 		getViewSite().getActionBars().updateActionBars();
 	}
 
+	private void choiceChanged() {
+		engines = picker.engines();
+		tool = picker.tool();
+		rebuildColumns();
+		LaunchSelection s = shown;
+		if (s != null) {
+			show(s.trace(), s.launch());
+		}
+	}
+
 	private void rebuildColumns() {
 		table.setRedraw(false);
 		try {
@@ -128,21 +154,111 @@ public final class AccessesView extends ViewPart {
 			for (TableColumn c : table.getColumns()) {
 				c.dispose();
 			}
-			column("Allocation", SWT.LEFT, 120);
-			column("Size", SWT.RIGHT, 75);
-			column("Kind", SWT.LEFT, 80);
+			column("Allocation", SWT.LEFT, 120).setToolTipText("base address of the allocation");
+			column("Size", SWT.RIGHT, 75).setToolTipText("its size (bytes exactly in the CSV)");
+			column("Kind", SWT.LEFT, 80).setToolTipText("how it was allocated");
 			for (String e : engines) {
 				TableColumn verdict = column(e, SWT.LEFT, 140);
-				verdict.setToolTipText("verdict of engine " + e);
+				verdict.setToolTipText("verdict of engine " + e + " (abbreviated when narrow; see the legend)");
 				verdict.setData("verdict", e);
-				column(e + " dir", SWT.CENTER, 75).setToolTipText("direction engine " + e + " speculated (R, W, RW)");
-				TableColumn bar = column(e + " extents", SWT.LEFT, 170);
+				column("dir", SWT.CENTER, 75).setToolTipText("direction engine " + e + " speculated (R, W, RW)");
+				TableColumn bar = column("bytes", SWT.LEFT, 170); // a short header: the bars may be narrow
 				bar.setToolTipText("inside the allocation: upper lane the bytes engine " + e
 						+ " speculated, lower lane the bytes observed");
 				bar.setData("bar", e);
 			}
 		} finally {
 			table.setRedraw(true);
+		}
+		fitColumns();
+	}
+
+	/**
+	 * Fits the columns into the view, giving up detail step by step until the bars have room ({@link #MIN_BAR} px
+	 * each): first the verdicts are abbreviated ({@link #SHORT}), then the direction columns are hidden (the bars show
+	 * read and written in their colours), then the kind (in the row's tooltip with the exact size). The bars share
+	 * what is left, {@link #MIN_BAR}..{@link #MAX_BAR} px each.
+	 */
+	private void fitColumns() {
+		int width = table.getClientArea().width;
+		int n = engines.size();
+		if (width <= 0 || table.getColumnCount() != 3 + 3 * n) {
+			return;
+		}
+		GC gc = new GC(table);
+		try {
+			table.getColumn(0).pack();
+			table.getColumn(1).pack();
+			TableColumn kind = table.getColumn(2);
+			kind.pack();
+			int kindWidth = kind.getWidth();
+			int fixed = table.getColumn(0).getWidth() + table.getColumn(1).getWidth();
+			int full = 0;
+			int brief = 0;
+			int dirs = 0;
+			int[] fullWidth = new int[n];
+			int[] briefWidth = new int[n];
+			int[] dirWidth = new int[n];
+			for (int i = 0; i < n; i++) {
+				TableColumn dir = table.getColumn(4 + 3 * i);
+				dir.pack();
+				dirWidth[i] = dir.getWidth();
+				dirs += dirWidth[i];
+				int head = gc.textExtent(table.getColumn(3 + 3 * i).getText()).x + 24;
+				fullWidth[i] = head;
+				briefWidth[i] = head;
+				for (TableItem item : table.getItems()) {
+					if (item.getData() instanceof AccessRow r && i < r.engines().size()) {
+						LaunchVerdict v = r.engines().get(i).verdict();
+						fullWidth[i] = Math.max(fullWidth[i], gc.textExtent(v.label()).x + 12);
+						briefWidth[i] = Math.max(briefWidth[i], gc.textExtent(SHORT.get(v)).x + 12);
+					}
+				}
+				full += fullWidth[i];
+				brief += briefWidth[i];
+			}
+			// level 0: everything; 1: verdicts abbreviated; 2: and no direction columns; 3: and no kind column
+			int[] needed = { fixed + kindWidth + full + dirs, fixed + kindWidth + brief + dirs, fixed + kindWidth + brief,
+					fixed + brief };
+			int level = 0;
+			while (level < 3 && width - needed[level] < n * MIN_BAR) {
+				level++;
+			}
+			int bars = Math.clamp((width - needed[level]) / Math.max(1, n), MIN_BAR, MAX_BAR);
+			show(kind, level < 3 ? kindWidth : 0);
+			for (int i = 0; i < n; i++) {
+				table.getColumn(3 + 3 * i).setWidth(level == 0 ? fullWidth[i] : briefWidth[i]);
+				show(table.getColumn(4 + 3 * i), level < 2 ? dirWidth[i] : 0);
+				table.getColumn(5 + 3 * i).setWidth(bars);
+			}
+		} finally {
+			gc.dispose();
+		}
+	}
+
+	/** A column {@code width} px wide, or hidden (0 px, not resizable). */
+	private static void show(TableColumn c, int width) {
+		c.setWidth(width);
+		c.setResizable(width > 0);
+	}
+
+	/** The row's tooltip: what the narrow columns may leave out. */
+	private void hover(Event e) {
+		TableItem item = table.getItem(new org.eclipse.swt.graphics.Point(e.x, e.y));
+		String tip = null;
+		if (item != null && item.getData() instanceof AccessRow r) {
+			tip = "0x" + Long.toHexString(r.base()) + ": " + (r.allocatedAt() < 0 ? "no live allocation"
+					: r.size() + " bytes, " + (r.kind() == null ? "kind unknown" : r.kind().name().toLowerCase(Locale.ROOT))
+							+ ", allocated at event " + r.allocatedAt());
+			List<String> dirs = new ArrayList<>();
+			for (int i = 0; i < engines.size() && i < r.engines().size(); i++) {
+				dirs.add(engines.get(i) + " " + r.engines().get(i).direction() + " (" + r.engines().get(i).verdict().label()
+						+ ")");
+			}
+			tip += "\n" + String.join(", ", dirs);
+		}
+		if (!java.util.Objects.equals(tip, table.getToolTipText())) {
+			table.setToolTipText(tip);
 		}
 	}
 
@@ -164,8 +280,17 @@ public final class AccessesView extends ViewPart {
 	public void show(LoadedTrace trace, int launch) {
 		LaunchSelection selection = new LaunchSelection(trace, launch);
 		shown = selection;
+		picker.setTrace(trace.trace());
+		if (!picker.engines().equals(engines) || !java.util.Objects.equals(picker.tool(), tool)) {
+			engines = picker.engines();
+			tool = picker.tool();
+			rebuildColumns();
+		}
 		List<String> wanted = List.copyOf(engines);
-		header.setText(describe(selection) + ": asking the analysis layer (" + String.join(", ", wanted) + ")...");
+		String truth = tool;
+		List<String> tools = truth == null ? List.of() : List.of(truth);
+		header.setText(describe(selection) + ": asking the analysis layer (" + String.join(", ", wanted)
+				+ (truth == null ? "" : " against " + truth) + ")...");
 		table.removeAll();
 		rows.clear();
 		answer = null;
@@ -177,7 +302,7 @@ public final class AccessesView extends ViewPart {
 			AccessAnswer a = null;
 			String error = null;
 			try {
-				a = Validations.SESSION.accesses(new AccessQuery(trace.trace(), launch, wanted, List.of()), m);
+				a = Validations.SESSION.accesses(new AccessQuery(trace.trace(), launch, wanted, tools), m);
 			} catch (org.eclipse.core.runtime.OperationCanceledException e) {
 				return Status.CANCEL_STATUS;
 			} catch (RuntimeException e) {
@@ -187,7 +312,8 @@ public final class AccessesView extends ViewPart {
 			String failure = error;
 			if (!table.isDisposed()) {
 				table.getDisplay().asyncExec(() -> {
-					if (!table.isDisposed() && selection.equals(shown)) {
+					if (!table.isDisposed() && selection.equals(shown) && wanted.equals(engines)
+							&& java.util.Objects.equals(truth, tool)) {
 						render(selection, result, failure);
 					}
 				});
@@ -208,6 +334,26 @@ public final class AccessesView extends ViewPart {
 		return List.copyOf(engines);
 	}
 
+	/** @return the tool whose records are shown and judged by, or null for all */
+	public @Nullable String tool() {
+		return tool;
+	}
+
+	/** @return the engine and tool picker */
+	public SpeculationPicker picker() {
+		return picker;
+	}
+
+	/** @return the Export CSV action's helper */
+	public CsvExport export() {
+		return export;
+	}
+
+	/** @return the answer shown, or null */
+	public @Nullable AccessAnswer answer() {
+		return answer;
+	}
+
 	private static String describe(LaunchSelection s) {
 		Trace t = s.trace().trace();
 		int e = s.event();
@@ -224,7 +370,7 @@ public final class AccessesView extends ViewPart {
 		String head = describe(s);
 		if (a == null) {
 			header.setText(head + "\n" + error);
-			header.getParent().layout(true);
+			header.getParent().layout(true, true);
 			return;
 		}
 		rows.addAll(a.table().rows());
@@ -243,7 +389,7 @@ public final class AccessesView extends ViewPart {
 			TableItem item = new TableItem(table, SWT.NONE);
 			item.setData(r);
 			item.setText(0, "0x" + Long.toHexString(r.base()));
-			item.setText(1, r.allocatedAt() < 0 ? "?" : Long.toString(r.size()));
+			item.setText(1, r.allocatedAt() < 0 ? "?" : bytes(r.size()));
 			item.setText(2, r.kind() == null ? "?" : r.kind().name().toLowerCase(Locale.ROOT));
 			for (int i = 0; i < engines.size(); i++) {
 				AccessRow.EngineSide side = r.engines().get(i);
@@ -257,7 +403,23 @@ public final class AccessesView extends ViewPart {
 				item.setText(4 + 3 * i, side.direction());
 			}
 		}
-		header.getParent().layout(true);
+		fitColumns();
+		header.getParent().layout(true, true);
+	}
+
+	/** A size as people read it: 100 B, 4 KiB, 1.5 MiB. */
+	static String bytes(long n) {
+		if (n < 1024) {
+			return n + " B";
+		}
+		String[] units = { "KiB", "MiB", "GiB", "TiB" };
+		double v = n;
+		int u = -1;
+		while (v >= 1024 && u < units.length - 1) {
+			v /= 1024;
+			u++;
+		}
+		return (v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.1f", v)) + " " + units[u];
 	}
 
 	/** @return whether the engine or a tool names the allocation (a pair that validate judges) */
@@ -295,6 +457,9 @@ public final class AccessesView extends ViewPart {
 			e.gc.setForeground(selected ? table.getDisplay().getSystemColor(SWT.COLOR_LIST_SELECTION_TEXT)
 					: colour(cell.verdict()));
 			String text = item.getText(e.index);
+			if (e.gc.textExtent(text).x + 8 > table.getColumn(e.index).getWidth()) {
+				text = SHORT.getOrDefault(cell.verdict(), text);
+			}
 			int h = e.gc.textExtent(text).y;
 			e.gc.drawText(text, e.x + 4, e.y + (e.height - h) / 2, true);
 			e.gc.setForeground(old);
