@@ -53,6 +53,7 @@ import org.phos.workbench.ui.model.LoadedTrace;
  * engines and tool ({@code validate --engine A,B,C --tool T --csv}, {@code accesses ... --format csv}). Only the file
  * dialog is answered by the test hook; the action, the rendering and the writing are the real ones.
  */
+@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
 class SpeculationPickersExportUiTest {
     private IWorkbenchWindow window;
     private Shell shell;

@@ -43,6 +43,7 @@ import org.phos.workbench.ui.tests.UiRobot;
  * colours that read on the lanes; the Accesses table turns dark (GTK's dark variant) and its verdict colours stay
  * distinct and readable on it. Switching back gives a light timeline again. Screenshots of both themes are kept.
  */
+@org.junit.jupiter.api.extension.ExtendWith(org.phos.workbench.ui.tests.ScreenshotOnFailure.class)
 class DarkThemeUiTest {
     private IWorkbenchWindow window;
     private Shell shell;
