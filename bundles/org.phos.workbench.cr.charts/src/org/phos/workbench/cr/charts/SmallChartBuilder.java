@@ -73,7 +73,7 @@ public final class SmallChartBuilder {
         names.setLowerMargin(0.02);
         names.setUpperMargin(0.02);
         NumberAxis axis = axis(valueLabel);
-        axis.setUpperMargin(0.2);
+        axis.setUpperMargin(0.3); // room for the value label right of the longest bar
         BarRenderer renderer = new BarRenderer();
         renderer.setSeriesPaint(0, color);
         renderer.setBarPainter(new StandardBarPainter());

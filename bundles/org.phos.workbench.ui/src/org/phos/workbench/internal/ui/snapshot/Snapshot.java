@@ -173,11 +173,16 @@ public final class Snapshot {
         window.getActivePage().bringToTop(part);
         for (org.eclipse.swt.custom.CTabFolder f : folders(window.getShell())) {
             org.eclipse.swt.custom.CTabItem item = f.getSelection();
-            if (f.isVisible() && item != null && item.getText().equals(part.getTitle())) {
+            if (f.isVisible() && item != null && item.getText().equals(tabText(part))) {
                 return f;
             }
         }
         return null;
+    }
+
+    /** A tab shows the part's name; its title adds the content description (the timeline's trace name). */
+    private static String tabText(IWorkbenchPart part) {
+        return part instanceof org.eclipse.ui.IWorkbenchPart2 p2 ? p2.getPartName() : part.getTitle();
     }
 
     private static List<org.eclipse.swt.custom.CTabFolder> folders(Control root) {

@@ -144,8 +144,9 @@ public final class TraceOverview extends ScrolledComposite {
         long maxNs = kernels.stream().mapToLong(Overview.KernelTime::gpuNs).max().orElse(0);
         long allNs = kernels.stream().mapToLong(Overview.KernelTime::gpuNs).sum();
         TimeUnitScale time = TimeUnitScale.forSpan(maxNs);
-        Group kernelGroup = group(String.format(Locale.ROOT, "Kernels by GPU time (%d kernels, %s in all)",
-                o.kernelCount(), duration(allNs)), 1);
+        // short group titles: a long one runs into the next column's title when the editor is narrow
+        Group kernelGroup = group("Kernels by GPU time", 1);
+        note(kernelGroup, String.format(Locale.ROOT, "%d kernels, %s in all", o.kernelCount(), duration(allNs)));
         if (kernels.isEmpty() || allNs == 0) {
             note(kernelGroup, kernels.isEmpty() ? "No launches." : "No GPU times in this trace (GPU timing off).");
         } else {
@@ -157,8 +158,9 @@ public final class TraceOverview extends ScrolledComposite {
 
         // memory over time, by kind
         Overview.Memory m = o.memory();
-        Group memory = group(String.format(Locale.ROOT, "Memory: peak %s live, %,d allocations, %,d frees",
-                Overview.bytes(m.peakLiveBytes()), m.allocations(), m.frees()), 1);
+        Group memory = group("Memory", 1);
+        note(memory, String.format(Locale.ROOT, "peak %s live, %,d allocations, %,d frees",
+                Overview.bytes(m.peakLiveBytes()), m.allocations(), m.frees()));
         shown.put("peak", Overview.bytes(m.peakLiveBytes()));
         if (m.allocations() == 0) {
             note(memory, "No allocations.");
@@ -175,8 +177,8 @@ public final class TraceOverview extends ScrolledComposite {
 
         // launches per stream
         List<Overview.StreamLaunches> streams = o.streams();
-        Group streamGroup = group(String.format(Locale.ROOT, "Launches per stream (%d %s)", streams.size(),
-                streams.size() == 1 ? "stream" : "streams"), 1);
+        Group streamGroup = group("Launches per stream", 1);
+        note(streamGroup, String.format(Locale.ROOT, "%d %s", streams.size(), streams.size() == 1 ? "stream" : "streams"));
         if (streams.isEmpty()) {
             note(streamGroup, "No launches.");
         } else {
