@@ -20,6 +20,7 @@ public final class PhoenixApplication implements IApplication {
     @Override
     public Object start(IApplicationContext context) {
         Display display = PlatformUI.createDisplay();
+        org.phos.workbench.internal.ui.theme.PhoenixThemes.prepareNativeWidgets(); // before any widget exists
         try {
             int code = PlatformUI.createAndRunWorkbench(display, new PhoenixWorkbenchAdvisor());
             if (code == PlatformUI.RETURN_RESTART) {
@@ -72,6 +73,9 @@ public final class PhoenixApplication implements IApplication {
 
                 @Override
                 public void postWindowOpen() {
+                    // the theme is applied here, on the UI thread, before a snapshot starts: in preStartup the
+                    // platform reset it to its default afterwards; views follow the switch (PhoenixThemes.onChange)
+                    org.phos.workbench.internal.ui.theme.PhoenixThemes.applyStartupChoice();
                     org.phos.workbench.internal.ui.snapshot.Snapshot.startIfRequested(getWindowConfigurer().getWindow());
                 }
             };

@@ -104,6 +104,12 @@ public final class TimelineCanvas {
 
     public TimelineLayout layout() {
         Rectangle r = canvas.getClientArea();
+        if (index != null && r.height > 0) {
+            // no empty space below the last lane while lanes above are scrolled away (a lane revealed while the
+            // view was hidden, at height 0, would otherwise keep the lanes above it out of sight)
+            int visible = new TimelineLayout(labelWidth, r.width, r.height, 0).visibleLanes();
+            firstLane = Math.clamp(firstLane, 0, Math.max(0, index.lanes().size() - visible));
+        }
         return new TimelineLayout(labelWidth, r.width, r.height, firstLane);
     }
 

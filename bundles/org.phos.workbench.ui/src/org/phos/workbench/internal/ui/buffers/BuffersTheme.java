@@ -17,7 +17,8 @@ public final class BuffersTheme {
     public static final String PREFIX = "org.phos.workbench.ui.buffers.";
     /** Every key, for tests that check the theme defines them all. */
     public static final List<String> KEYS = List.of("kind-device", "kind-managed", "kind-host", "outline", "segment",
-            "speculated", "observed-read", "observed-write", "launch-marker", "selection", "chart-bar");
+            "speculated", "observed-read", "observed-write", "launch-marker", "selection", "chart-bar",
+            "background", "foreground");
 
     private BuffersTheme() {
     }

@@ -56,6 +56,11 @@ final class MemoryMapCanvas extends Canvas {
         });
         addListener(SWT.Resize, e -> dropCache());
         addListener(SWT.Dispose, e -> dropCache());
+        // the cached allocations image holds the old theme's colours
+        org.phos.workbench.internal.ui.theme.PhoenixThemes.onChange(this, () -> {
+            dropCache();
+            redraw();
+        });
         addListener(SWT.MouseMove, e -> {
             Point at = pointer();
             BufferRow r = hit(at.x, at.y);
@@ -142,8 +147,8 @@ final class MemoryMapCanvas extends Canvas {
 
     /** Paints the whole map into {@code gc} at {@code width} × {@code height} (also used by the benchmark). */
     void paintInto(GC gc, int width, int height) {
-        Color background = getDisplay().getSystemColor(SWT.COLOR_LIST_BACKGROUND);
-        Color foreground = getDisplay().getSystemColor(SWT.COLOR_LIST_FOREGROUND);
+        Color background = BuffersTheme.color("background");
+        Color foreground = BuffersTheme.color("foreground");
         MemoryMapLayout map = layout;
         if (map == null) {
             gc.setBackground(background);

@@ -154,7 +154,7 @@ public final class Snapshot {
             for (String v : views) {
                 IWorkbenchPart part = v.equals("overview") ? editor : page.findView(VIEWS.get(v));
                 Control c = part == null ? null : control(part);
-                display().readAndDispatch();
+                settle(); // a part just brought to the top paints on later turns of the event loop
                 if (c == null) {
                     fail("view " + v + " is not open");
                     return;
@@ -178,6 +178,24 @@ public final class Snapshot {
             }
         }
         return null;
+    }
+
+    /** Runs the event loop until it is idle and for 300 ms more, so what was brought to the top is painted. */
+    private void settle() {
+        Display d = display();
+        long end = System.currentTimeMillis() + 300;
+        while (System.currentTimeMillis() < end) {
+            while (d.readAndDispatch()) {
+                // drain
+            }
+            window.getShell().update();
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** A tab shows the part's name; its title adds the content description (the timeline's trace name). */

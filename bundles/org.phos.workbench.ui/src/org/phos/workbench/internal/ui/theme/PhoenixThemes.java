@@ -48,6 +48,30 @@ public final class PhoenixThemes {
 		return DARK.equals(PlatformUI.getWorkbench().getThemeManager().getCurrentTheme().getId());
 	}
 
+	/**
+	 * Before any window exists: asks GTK for its dark variant when this run will be dark ({@code -Dphos.theme=dark},
+	 * or the dark theme remembered from the last run), so every native widget is created dark. Switching GTK's
+	 * variant after the widgets exist restyles them on a later turn of the event loop, and labels created before
+	 * could keep dark text on the dark background (seen in snapshots).
+	 */
+	public static void prepareNativeWidgets() {
+		String asked = System.getProperty(PROPERTY);
+		boolean dark;
+		if (asked != null && !asked.isBlank()) {
+			try {
+				dark = DARK.equals(idOf(asked));
+			} catch (IllegalArgumentException e) {
+				return; // said once, with the reason, when the workbench applies the choice
+			}
+		} else {
+			dark = DARK.equals(Platform.getPreferencesService().getString("org.eclipse.ui",
+					org.eclipse.ui.IWorkbenchPreferenceConstants.CURRENT_THEME_ID, null, null));
+		}
+		if (dark) {
+			darkNativeWidgets(true);
+		}
+	}
+
 	/** Applies the theme the run asks for ({@code -Dphos.theme}), else the remembered one. UI thread. */
 	public static void applyStartupChoice() {
 		String asked = System.getProperty(PROPERTY);
@@ -75,7 +99,7 @@ public final class PhoenixThemes {
 		if (!id.equals(themes.getCurrentTheme().getId())) {
 			themes.setCurrentTheme(id); // fires CHANGE_CURRENT_THEME: views re-read their colours
 		}
-		completeDefinitions(themes.getCurrentTheme().getColorRegistry());
+		completeDefinitions(themes.getCurrentTheme().getColorRegistry(), themes.getCurrentTheme().getId());
 		if (remember) {
 			IPreferenceStore store = PlatformUI.getPreferenceStore();
 			if (store instanceof IPersistentPreferenceStore p && p.needsSaving()) {
@@ -151,12 +175,23 @@ public final class PhoenixThemes {
 	 * default theme's registry only when it starts in that theme: started in the dark theme (remembered from the last
 	 * run) and switched to the light one, the registry would answer null for every Phoenix colour.
 	 */
-	static void completeDefinitions(org.eclipse.jface.resource.ColorRegistry registry) {
+	static void completeDefinitions(org.eclipse.jface.resource.ColorRegistry registry, String themeId) {
+		// started in a theme that was remembered, the platform may leave the registry without the Phoenix colours
+		// too: take the current theme's own overrides first, then the definitions' values
+		java.util.Map<String, String> overrides = new java.util.HashMap<>();
+		for (IConfigurationElement e : Platform.getExtensionRegistry().getConfigurationElementsFor("org.eclipse.ui.themes")) {
+			if ("theme".equals(e.getName()) && themeId.equals(e.getAttribute("id"))) {
+				for (IConfigurationElement o : e.getChildren("colorOverride")) {
+					if (o.getAttribute("id") != null && o.getAttribute("value") != null) {
+						overrides.put(o.getAttribute("id"), o.getAttribute("value"));
+					}
+				}
+			}
+		}
 		for (IConfigurationElement e : Platform.getExtensionRegistry().getConfigurationElementsFor("org.eclipse.ui.themes")) {
 			String id = e.getAttribute("id");
-			String value = e.getAttribute("value");
-			if (!"colorDefinition".equals(e.getName()) || id == null || value == null || !id.startsWith("org.phos.")
-					|| registry.hasValueFor(id)) {
+			String value = id == null ? null : overrides.getOrDefault(id, e.getAttribute("value"));
+			if (!"colorDefinition".equals(e.getName()) || id == null || value == null || !id.startsWith("org.phos.")) {
 				continue;
 			}
 			org.eclipse.swt.graphics.RGB rgb = null;

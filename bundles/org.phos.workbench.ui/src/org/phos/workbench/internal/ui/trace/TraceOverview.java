@@ -53,6 +53,8 @@ public final class TraceOverview extends ScrolledComposite {
     private final Composite content;
     private final Map<String, String> shown = new LinkedHashMap<>();
     private final List<JFreeChart> charts = new ArrayList<>();
+    private @Nullable String lastFile;
+    private @Nullable Overview lastOverview;
 
     /** An empty page; {@link #setText} shows a message, {@link #show} the overview. */
     public TraceOverview(Composite parent) {
@@ -62,9 +64,17 @@ public final class TraceOverview extends ScrolledComposite {
         setContent(content);
         setExpandHorizontal(true);
         setExpandVertical(true);
-        setBackground(getDisplay().getSystemColor(SWT.COLOR_LIST_BACKGROUND));
+        setBackground(BuffersTheme.color("background"));
         content.setBackground(getBackground());
         addListener(SWT.Resize, e -> relayout());
+        // colours come from the theme: a switch of theme redraws the page in the new one
+        org.phos.workbench.internal.ui.theme.PhoenixThemes.onChange(this, () -> {
+            setBackground(BuffersTheme.color("background"));
+            content.setBackground(getBackground());
+            if (lastFile != null && lastOverview != null) {
+                show(lastFile, lastOverview);
+            }
+        });
     }
 
     /** The figures of {@code trace}, from the analysis layer (off the UI thread: the editor's loading Job). */
@@ -78,7 +88,7 @@ public final class TraceOverview extends ScrolledComposite {
         Label l = new Label(content, SWT.WRAP);
         l.setText(message);
         l.setData(TracesView.ROLE, "overview-message");
-        l.setBackground(getBackground());
+        themed(l);
         GridLayoutFactory.fillDefaults().margins(10, 8).applyTo(content);
         GridDataFactory.fillDefaults().grab(true, false).applyTo(l);
         shown.put("message", message);
@@ -112,6 +122,8 @@ public final class TraceOverview extends ScrolledComposite {
 
     /** Shows {@code o}: header, counts, charts. */
     public void show(String file, Overview o) {
+        lastFile = file;
+        lastOverview = o;
         clear();
         GridLayoutFactory.fillDefaults().numColumns(2).equalWidth(true).margins(10, 8).spacing(12, 10)
                 .applyTo(content);
@@ -246,10 +258,16 @@ public final class TraceOverview extends ScrolledComposite {
                 keys.stream().map(k -> awt(BuffersTheme.rgb(k))).toList());
     }
 
+    /** Theme background and text colour on {@code c} (native labels and groups keep the system's otherwise). */
+    private void themed(org.eclipse.swt.widgets.Control c) {
+        c.setBackground(getBackground());
+        c.setForeground(BuffersTheme.color("foreground"));
+    }
+
     private Group group(String title, int columns) {
         Group g = new Group(content, SWT.NONE);
         g.setText(title);
-        g.setBackground(getBackground());
+        themed(g);
         GridLayoutFactory.fillDefaults().numColumns(columns).margins(6, 4).applyTo(g);
         GridDataFactory.fillDefaults().grab(true, false).applyTo(g);
         return g;
@@ -258,12 +276,12 @@ public final class TraceOverview extends ScrolledComposite {
     private void field(Composite parent, String key, String value) {
         Label name = new Label(parent, SWT.NONE);
         name.setText(key);
-        name.setBackground(getBackground());
+        themed(name);
         name.setFont(JFaceResources.getBannerFont());
         Label v = new Label(parent, SWT.WRAP);
         v.setText(value);
         v.setData(TracesView.ROLE, "overview-" + key);
-        v.setBackground(getBackground());
+        themed(v);
         GridDataFactory.fillDefaults().grab(true, false).hint(200, SWT.DEFAULT).applyTo(v);
         shown.put(key, value);
     }
@@ -271,7 +289,7 @@ public final class TraceOverview extends ScrolledComposite {
     private Label note(Composite parent, String text) {
         Label l = new Label(parent, SWT.WRAP);
         l.setText(text);
-        l.setBackground(getBackground());
+        themed(l);
         GridDataFactory.fillDefaults().grab(true, false).hint(200, SWT.DEFAULT).applyTo(l);
         return l;
     }
@@ -296,8 +314,8 @@ public final class TraceOverview extends ScrolledComposite {
     }
 
     private ChartPalette palette() {
-        RGB bg = getDisplay().getSystemColor(SWT.COLOR_LIST_BACKGROUND).getRGB();
-        RGB fg = getDisplay().getSystemColor(SWT.COLOR_LIST_FOREGROUND).getRGB();
+        RGB bg = BuffersTheme.rgb("background");
+        RGB fg = BuffersTheme.rgb("foreground");
         RGB grid = new RGB((bg.red * 3 + fg.red) / 4, (bg.green * 3 + fg.green) / 4, (bg.blue * 3 + fg.blue) / 4);
         return new ChartPalette(awt(bg), awt(fg), awt(grid));
     }
