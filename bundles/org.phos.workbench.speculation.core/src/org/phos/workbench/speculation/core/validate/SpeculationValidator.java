@@ -13,6 +13,7 @@ import org.phos.workbench.speculation.core.AccessSink;
 import org.phos.workbench.speculation.core.LaunchContext;
 import org.phos.workbench.speculation.core.SpeculatedAccess;
 import org.phos.workbench.speculation.core.SpeculationEngine;
+import org.phos.workbench.speculation.core.PartedSpeculation;
 import org.phos.workbench.speculation.core.TraceSpeculator;
 import org.phos.workbench.trace.core.AddressRange;
 import org.phos.workbench.trace.core.ObservedAccess;
@@ -121,14 +122,83 @@ public final class SpeculationValidator {
 	 */
 	public static ValidationReport validate(Trace trace, List<SpeculationEngine> engines, @Nullable String tool,
 			@Nullable IProgressMonitor monitor, @Nullable VerdictListener listener) {
+		return validate(trace, engines, tool, PartedSpeculation.parts(trace, engines,
+				Runtime.getRuntime().availableProcessors()), monitor, listener);
+	}
+
+	/**
+	 * Judges the engines, walking the trace in {@code parts} parts on as many threads ({@link PartedSpeculation}:
+	 * each part's engines are brought to the state one walk from the start would leave them in). The report is the
+	 * one a walk in one part gives: every tally is a sum of whole numbers, added up part by part, and the notes are
+	 * {@link PartedSpeculation#notes}.
+	 *
+	 * @param trace the trace, with observed accesses
+	 * @param engines fresh engines for this trace
+	 * @param tool use only records of this tool, or null for all
+	 * @param parts how many parts (1: one walk on the calling thread; see {@link PartedSpeculation#parts})
+	 * @param monitor progress and cancellation, may be null
+	 * @param listener receives every verdict, may be null; with several parts it is called from the parts' threads
+	 *        at once (each launch's verdicts from one thread, in launch order within a part), so it must be
+	 *        thread-safe and must not rely on the order across parts
+	 * @return the report
+	 */
+	public static ValidationReport validate(Trace trace, List<SpeculationEngine> engines, @Nullable String tool,
+			int parts, @Nullable IProgressMonitor monitor, @Nullable VerdictListener listener) {
 		ObservedIndex observed = ObservedIndex.of(trace, tool);
 		TruthReliability reliability = TruthReliability.of(trace, observed);
-		List<Judge> judges = engines.stream().map(Judge::new).toList();
-		Map<Long, Slot> truth = new LinkedHashMap<>();
-		long[] entries = new long[2];
+		Walk[] walks = new Walk[parts];
+		List<List<SpeculationEngine>> partEngines = PartedSpeculation.run(trace, engines, parts, monitor,
+				(part, mine) -> {
+					Walk w = new Walk(mine, observed, reliability, listener);
+					walks[part] = w;
+					return w;
+				});
 		TreeSet<String> tools = new TreeSet<>(observed.tools());
-		TraceSpeculator walker = TraceSpeculator.forEngines(trace, engines);
-		walker.run(monitor, launch -> {
+		long unattributed = 0;
+		for (Walk w : walks) {
+			tools.addAll(w.tools);
+			unattributed += w.unattributed;
+		}
+		List<EngineValidation> results = new ArrayList<>();
+		for (int e = 0; e < engines.size(); e++) {
+			Accuracy.Tally total = new Accuracy.Tally();
+			Map<Integer, Accuracy.Tally> kernels = new HashMap<>();
+			long notCovered = 0;
+			for (Walk w : walks) {
+				Judge j = w.judges.get(e);
+				total.add(j.total);
+				j.kernels.forEach((f, t) -> kernels.computeIfAbsent(f, k -> new Accuracy.Tally()).add(t));
+				notCovered += j.notCovered;
+			}
+			Map<Integer, Accuracy> accuracy = new HashMap<>();
+			kernels.forEach((f, t) -> accuracy.put(f, t.toAccuracy()));
+			results.add(new EngineValidation(engines.get(e).name(), total.toAccuracy(), accuracy, notCovered,
+					PartedSpeculation.notes(partEngines, e)));
+		}
+		return new ValidationReport(observed.launchCount(), observed.recordCount(), unattributed, List.copyOf(tools),
+				results, reliability.unreliableCount(), reliability, observed.invalidCount(), observed.invalidWarning());
+	}
+
+	/** One part's walk: its engines' judges and what it counted. */
+	private static final class Walk implements TraceSpeculator.LaunchVisitor {
+		final List<Judge> judges;
+		final ObservedIndex observed;
+		final TruthReliability reliability;
+		final @Nullable VerdictListener listener;
+		final Map<Long, Slot> truth = new LinkedHashMap<>();
+		final TreeSet<String> tools = new TreeSet<>();
+		long unattributed;
+
+		Walk(List<SpeculationEngine> engines, ObservedIndex observed, TruthReliability reliability,
+				@Nullable VerdictListener listener) {
+			this.judges = engines.stream().map(Judge::new).toList();
+			this.observed = observed;
+			this.reliability = reliability;
+			this.listener = listener;
+		}
+
+		@Override
+		public void launch(LaunchContext launch) {
 			List<ObservedAccess> records = observed.records(launch.event());
 			boolean excluded = !records.isEmpty() && !reliability.reliable(launch.event());
 			if (records.isEmpty() || excluded) {
@@ -145,7 +215,7 @@ public final class SpeculationValidator {
 			for (ObservedAccess a : records) {
 				tools.add(a.tool());
 				if (a.allocation() == 0) {
-					entries[1]++;
+					unattributed++;
 					continue;
 				}
 				Slot s = truth.computeIfAbsent(a.allocation(), k -> new Slot());
@@ -163,16 +233,7 @@ public final class SpeculationValidator {
 				}
 				judge(launch, j, truth, listener);
 			}
-		});
-		List<EngineValidation> results = new ArrayList<>();
-		for (Judge j : judges) {
-			Map<Integer, Accuracy> kernels = new HashMap<>();
-			j.kernels.forEach((f, t) -> kernels.put(f, t.toAccuracy()));
-			results.add(new EngineValidation(j.engine.name(), j.total.toAccuracy(), kernels, j.notCovered,
-					j.engine.notes()));
 		}
-		return new ValidationReport(observed.launchCount(), observed.recordCount(), entries[1], List.copyOf(tools), results,
-				reliability.unreliableCount(), reliability, observed.invalidCount(), observed.invalidWarning());
 	}
 
 	/**
