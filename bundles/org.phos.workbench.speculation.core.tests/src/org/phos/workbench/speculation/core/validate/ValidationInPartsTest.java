@@ -29,6 +29,11 @@ class ValidationInPartsTest {
 		return names.stream().map(n -> EngineRegistry.create(n, trace)).toList();
 	}
 
+	@SuppressWarnings("unchecked")
+	private static <T> List<T>[] lists(int n) {
+		return new List[n];
+	}
+
 	/** The report of a walk in {@code parts} parts, and every verdict it gave, sorted (the order across parts varies). */
 	private static List<Object> validate(Trace trace, List<String> names, int parts) {
 		List<String> verdicts = Collections.synchronizedList(new ArrayList<>());
@@ -40,6 +45,44 @@ class ValidationInPartsTest {
 		return List.of(report.observedLaunches(), report.observedEntries(), report.unattributedEntries(),
 				report.tools(), report.engines(), report.excludedLaunches(), report.reliability().summary(),
 				report.invalidRecords(), String.valueOf(report.invalidWarning()), sorted);
+	}
+
+	/**
+	 * Each engine's totals of a report in parts against the verdicts its parts gave one by one: the sums of parts
+	 * must equal what the verdicts add up to (an independent check of how parts are combined).
+	 */
+	private static void assertTotalsAddUpTheVerdicts(Trace trace, List<String> names, int parts) {
+		List<AllocationVerdict>[] verdicts = lists(names.size());
+		for (int e = 0; e < names.size(); e++) {
+			verdicts[e] = Collections.synchronizedList(new ArrayList<>());
+		}
+		List<SpeculationEngine> engines = engines(trace, names);
+		ValidationReport report = SpeculationValidator.validate(trace, engines, null, parts, null,
+				(engine, v) -> verdicts[names.indexOf(engine.equals("ptx-flow/arg-scan+indirect") ? "best" : engine)]
+						.add(v));
+		for (int e = 0; e < names.size(); e++) {
+			Accuracy total = report.engines().get(e).total();
+			long useful = 0;
+			long speculated = 0;
+			long[] counts = new long[AccessVerdict.values().length];
+			java.util.Set<Integer> unsafe = new java.util.HashSet<>();
+			for (AllocationVerdict v : verdicts[e]) {
+				useful += v.usefulBytes();
+				speculated += v.speculatedBytes();
+				counts[v.verdict().ordinal()]++;
+				if (v.verdict().unsafe()) {
+					unsafe.add(v.launchEvent());
+				}
+			}
+			String what = names.get(e) + " in " + parts + " parts";
+			assertTrue(verdicts[e].size() > 1000, what + ": " + verdicts[e].size() + " verdicts");
+			assertEquals(useful, total.usefulBytes(), what);
+			assertEquals(speculated, total.speculatedBytes(), what);
+			assertEquals(unsafe.size(), total.unsafeLaunches(), what);
+			for (AccessVerdict v : AccessVerdict.values()) {
+				assertEquals(counts[v.ordinal()], total.verdicts().get(v), what + " " + v);
+			}
+		}
 	}
 
 	@Test
@@ -60,6 +103,8 @@ class ValidationInPartsTest {
 		for (int parts : new int[] { 2, 3, 7 }) {
 			assertEquals(one, validate(trace, names, parts), parts + " parts");
 		}
+		assertTotalsAddUpTheVerdicts(trace, names, 1);
+		assertTotalsAddUpTheVerdicts(trace, names, 3);
 	}
 
 	@Test
