@@ -1,6 +1,7 @@
 package org.phos.workbench.speculation.core.validate;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,6 +65,15 @@ public final class SpeculationValidator {
 		final Accuracy.Tally total = new Accuracy.Tally();
 		final Map<Integer, Accuracy.Tally> kernels = new HashMap<>();
 		long notCovered;
+		/** Scratch of {@link SpeculationValidator#judge}, reused from launch to launch. */
+		/** An empty slot for a base one side does not name (its own: ByteRanges normalise lazily, so not shared). */
+		final Slot none = new Slot();
+		final ByteRanges speculatedAll = new ByteRanges();
+		final ByteRanges observedAll = new ByteRanges();
+		long[] bases = new long[16];
+		/** The last kernel's tally, so that runs of one kernel look it up once. */
+		int lastFunction = Integer.MIN_VALUE;
+		Accuracy.@Nullable Tally lastKernel;
 
 		Judge(SpeculationEngine engine) {
 			this.engine = engine;
@@ -89,6 +99,16 @@ public final class SpeculationValidator {
 		void reset() {
 			pool.addAll(speculated.values());
 			speculated.clear();
+		}
+
+		Accuracy.Tally kernel(int function) {
+			Accuracy.Tally t = lastKernel;
+			if (t == null || function != lastFunction) {
+				t = kernels.computeIfAbsent(function, k -> new Accuracy.Tally());
+				lastKernel = t;
+				lastFunction = function;
+			}
+			return t;
 		}
 	}
 
@@ -186,7 +206,9 @@ public final class SpeculationValidator {
 		final TruthReliability reliability;
 		final @Nullable VerdictListener listener;
 		final Map<Long, Slot> truth = new LinkedHashMap<>();
+		final List<Slot> pool = new ArrayList<>();
 		final TreeSet<String> tools = new TreeSet<>();
+		@Nullable String lastTool;
 		long unattributed;
 
 		Walk(List<SpeculationEngine> engines, ObservedIndex observed, TruthReliability reliability,
@@ -206,19 +228,28 @@ public final class SpeculationValidator {
 					j.engine.speculate(launch, DISCARD);
 					if (excluded) {
 						j.total.excluded++;
-						j.kernels.computeIfAbsent(launch.functionId(), k -> new Accuracy.Tally()).excluded++;
+						j.kernel(launch.functionId()).excluded++;
 					}
 				}
 				return;
 			}
+			pool.addAll(truth.values());
 			truth.clear();
 			for (ObservedAccess a : records) {
-				tools.add(a.tool());
+				if (a.tool() != lastTool) { // records share their tool's string: add each tool once per run of it
+					tools.add(a.tool());
+					lastTool = a.tool();
+				}
 				if (a.allocation() == 0) {
 					unattributed++;
 					continue;
 				}
-				Slot s = truth.computeIfAbsent(a.allocation(), k -> new Slot());
+				Slot s = truth.get(a.allocation());
+				if (s == null) {
+					s = pool.isEmpty() ? new Slot() : pool.remove(pool.size() - 1);
+					s.clear();
+					truth.put(a.allocation(), s);
+				}
 				for (AddressRange r : a.read()) {
 					s.read.add(r.begin(), r.end());
 				}
@@ -262,16 +293,31 @@ public final class SpeculationValidator {
 
 	private static void judge(LaunchContext launch, Judge j, Map<Long, Slot> truth,
 			@Nullable VerdictListener listener) {
-		Accuracy.Tally kernel = j.kernels.computeIfAbsent(launch.functionId(), k -> new Accuracy.Tally());
+		Accuracy.Tally kernel = j.kernel(launch.functionId());
 		boolean unsafe = false;
-		ByteRanges speculatedAll = new ByteRanges();
-		ByteRanges observedAll = new ByteRanges();
-		Slot none = new Slot();
-		TreeSet<Long> bases = new TreeSet<>(truth.keySet());
-		bases.addAll(j.speculated.keySet());
-		for (long base : bases) {
-			Slot spec = j.speculated.getOrDefault(base, none);
-			Slot obs = truth.getOrDefault(base, none);
+		ByteRanges speculatedAll = j.speculatedAll;
+		ByteRanges observedAll = j.observedAll;
+		// the bases either side names, in ascending (signed) order, as a TreeSet<Long> would give them
+		int n = truth.size() + j.speculated.size();
+		if (j.bases.length < n) {
+			j.bases = new long[Math.max(n, j.bases.length * 2)];
+		}
+		long[] bases = j.bases;
+		n = 0;
+		for (long base : truth.keySet()) {
+			bases[n++] = base;
+		}
+		for (long base : j.speculated.keySet()) {
+			bases[n++] = base;
+		}
+		Arrays.sort(bases, 0, n);
+		for (int b = 0; b < n; b++) {
+			long base = bases[b];
+			if (b > 0 && bases[b - 1] == base) {
+				continue;
+			}
+			Slot spec = j.speculated.getOrDefault(base, j.none);
+			Slot obs = truth.getOrDefault(base, j.none);
 			long missedWrite = spec.written.missing(obs.written);
 			long missedRead = spec.read.missing(obs.read);
 			AccessVerdict verdict = verdict(spec.read, spec.written, obs.read, obs.written);
@@ -285,30 +331,34 @@ public final class SpeculationValidator {
 			long useful = speculatedAll.intersection(observedAll);
 			long writtenBytes = obs.written.size();
 			unsafe |= verdict.unsafe();
-			for (Accuracy.Tally t : new Accuracy.Tally[] { j.total, kernel }) {
-				t.verdicts[verdict.ordinal()]++;
-				if (!obs.written.isEmpty()) {
-					t.writePairs++;
-					t.writePairsRecalled += missedWrite == 0 ? 1 : 0;
-				}
-				if (!obs.read.isEmpty()) {
-					t.readPairs++;
-					t.readPairsRecalled += missedRead == 0 ? 1 : 0;
-				}
-				t.writtenBytes += writtenBytes;
-				t.writtenBytesRecalled += writtenBytes - missedWrite;
-				t.speculatedBytes += speculatedBytes;
-				t.usefulBytes += useful;
-			}
+			count(j.total, verdict, obs, missedWrite, missedRead, writtenBytes, speculatedBytes, useful);
+			count(kernel, verdict, obs, missedWrite, missedRead, writtenBytes, speculatedBytes, useful);
 			if (listener != null) {
 				listener.verdict(j.engine.name(), new AllocationVerdict(launch.event(), launch.functionId(), base,
 						verdict, speculatedBytes, observedAll.size(), useful, missedWrite, missedRead,
-						spec != none && spec.indirectOnly));
+						spec != j.none && spec.indirectOnly));
 			}
 		}
-		for (Accuracy.Tally t : new Accuracy.Tally[] { j.total, kernel }) {
-			t.launches++;
-			t.unsafeLaunches += unsafe ? 1 : 0;
+		j.total.launches++;
+		j.total.unsafeLaunches += unsafe ? 1 : 0;
+		kernel.launches++;
+		kernel.unsafeLaunches += unsafe ? 1 : 0;
+	}
+
+	private static void count(Accuracy.Tally t, AccessVerdict verdict, Slot obs, long missedWrite, long missedRead,
+			long writtenBytes, long speculatedBytes, long useful) {
+		t.verdicts[verdict.ordinal()]++;
+		if (!obs.written.isEmpty()) {
+			t.writePairs++;
+			t.writePairsRecalled += missedWrite == 0 ? 1 : 0;
 		}
+		if (!obs.read.isEmpty()) {
+			t.readPairs++;
+			t.readPairsRecalled += missedRead == 0 ? 1 : 0;
+		}
+		t.writtenBytes += writtenBytes;
+		t.writtenBytesRecalled += writtenBytes - missedWrite;
+		t.speculatedBytes += speculatedBytes;
+		t.usefulBytes += useful;
 	}
 }
