@@ -65,7 +65,7 @@ public final class TraceSpeculator {
 		this.trackStoredPointers = trackStoredPointers;
 		this.keyframes = keyframes;
 		this.replay = replay;
-		this.context = new LaunchContext(trace, replay, storedPointers);
+		this.context = new LaunchContext(trace, replay, storedPointers, keyframes == null);
 		this.liveFind = this::findLive;
 		this.rememberFirst = remembering.stream()
 				.filter(e -> e.memory() == SpeculationEngine.Memory.FIRST_LAUNCH_OF_FUNCTION).toList();
