@@ -28,7 +28,9 @@ import org.phos.workbench.trace.core.Trace;
  * not observed (the kernel nodes of a multi-node graph launch under the sanitizer tool). Records naming no launch are
  * ignored and counted ({@link ObservedIndex}); launches whose truth is unreliable ({@link TruthReliability}: a GPU
  * replay that lacked their inputs) are excluded from every figure and counted per kernel. For such a launch, every allocation that either the engine speculated or instrumentation observed
- * (by base address) gets an {@link AccessVerdict}. Engines still see every launch, since they keep per-trace state.
+ * (by base address) gets an {@link AccessVerdict}. Launches that are not judged are shown to an engine only as its
+ * {@link SpeculationEngine#memory()} requires (all of them, the first of each function, or none), so that it is in the
+ * state a walk over every launch would leave it in, as {@link PartedSpeculation} does for the launches before a part.
  * <p>
  * A trace without observed accesses gives an empty report; check {@link #observedLaunchCount} first rather than
  * presenting that as accuracy.
@@ -209,6 +211,8 @@ public final class SpeculationValidator {
 		final List<Slot> pool = new ArrayList<>();
 		final TreeSet<String> tools = new TreeSet<>();
 		@Nullable String lastTool;
+		/** Functions launched so far in this walk (unknown ones as one bit), as TraceSpeculator marks them. */
+		final java.util.BitSet seen = new java.util.BitSet();
 		long unattributed;
 
 		Walk(List<SpeculationEngine> engines, ObservedIndex observed, TruthReliability reliability,
@@ -223,9 +227,18 @@ public final class SpeculationValidator {
 		public void launch(LaunchContext launch) {
 			List<ObservedAccess> records = observed.records(launch.event());
 			boolean excluded = !records.isEmpty() && !reliability.reliable(launch.event());
+			int bit = launch.functionId() < 0 ? Integer.MAX_VALUE - 1 : launch.functionId();
+			boolean firstOfFunction = !seen.get(bit);
+			seen.set(bit);
 			if (records.isEmpty() || excluded) {
+				// nothing judged: an engine sees the launch only if its memory needs it (SpeculationEngine.Memory,
+				// the contract PartedSpeculation relies on), which spares most launches of a sparsely observed trace
 				for (Judge j : judges) {
-					j.engine.speculate(launch, DISCARD);
+					SpeculationEngine.Memory memory = j.engine.memory();
+					if (memory == SpeculationEngine.Memory.EVERY_LAUNCH
+							|| memory == SpeculationEngine.Memory.FIRST_LAUNCH_OF_FUNCTION && firstOfFunction) {
+						j.engine.speculate(launch, DISCARD);
+					}
 					if (excluded) {
 						j.total.excluded++;
 						j.kernel(launch.functionId()).excluded++;
