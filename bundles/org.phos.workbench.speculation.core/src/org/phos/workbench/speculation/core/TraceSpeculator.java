@@ -51,7 +51,15 @@ public final class TraceSpeculator {
 	 *        {@link SpeculationEngine#usesStoredPointers()} need it)
 	 */
 	public TraceSpeculator(Trace trace, boolean trackStoredPointers) {
-		this(trace, trackStoredPointers, List.of(), null, new ReplayEngine(trace));
+		this(trace, trackStoredPointers, List.of(), null, oneWay(trace));
+	}
+
+	/**
+	 * The replay of a walker without keyframes: it only ever steps forward, so it keeps no checkpoints (each one
+	 * snapshots the live set and makes later changes copy blocks, for seeks that never come).
+	 */
+	private static ReplayEngine oneWay(Trace trace) {
+		return new ReplayEngine(trace, Integer.MAX_VALUE);
 	}
 
 	/** The walker {@link SpeculationKeyframes#build} drives with its own replay. */
@@ -96,7 +104,7 @@ public final class TraceSpeculator {
 		}
 		return new TraceSpeculator(trace, engines.stream().anyMatch(SpeculationEngine::usesStoredPointers),
 				engines.stream().filter(e -> e.memory() != SpeculationEngine.Memory.NONE).toList(), keyframes,
-				keyframes != null ? keyframes.newReplay() : new ReplayEngine(trace));
+				keyframes != null ? keyframes.newReplay() : oneWay(trace));
 	}
 
 	/**

@@ -188,27 +188,39 @@ public final class AnalysisBenchmark {
 			int[] partCounts = { PartedSpeculation.parts(t, engines(t), threads), 1 };
 			int rounds = 3;
 			double[][] seconds = new double[2][rounds];
+			double[][] cpu = new double[2][rounds];
 			for (int r = 0; r < rounds; r++) { // alternating, so that warm-up and load fall on both
 				for (int i = 0; i < 2; i++) {
 					List<SpeculationEngine> engines = engines(t);
+					long c0 = processCpuNanos();
 					t0 = System.nanoTime();
 					reports[i] = SpeculationValidator.validate(t, engines, null, partCounts[i], null, null);
 					seconds[i][r] = (System.nanoTime() - t0) / 1e9;
+					cpu[i][r] = (processCpuNanos() - c0) / 1e9;
 				}
 			}
 			for (int i = 0; i < 2; i++) {
 				double s = median(seconds[i]);
 				out.add(new Figure("validate phos,arg-scan, whole trace", t.launchCount() / s / 1e6,
-						"M launches/s", String.format(Locale.ROOT, "%d part%s, median of %d: %.2f s wall %s; %s",
-								partCounts[i], partCounts[i] == 1 ? "" : "s", rounds, s,
+						"M launches/s", String.format(Locale.ROOT,
+								"%d part%s, median of %d: %.2f s wall %s, process CPU %.2f s %s; %s", partCounts[i],
+								partCounts[i] == 1 ? "" : "s", rounds, s,
 								Arrays.toString(Arrays.stream(seconds[i]).map(x -> Math.round(x * 100) / 100.0)
-										.toArray()), what)));
+										.toArray()),
+								median(cpu[i]), Arrays.toString(Arrays.stream(cpu[i])
+										.map(x -> Math.round(x * 100) / 100.0).toArray()), what)));
 			}
 			if (!reports[0].engines().equals(reports[1].engines()) || reports[0].observedLaunches() != observed) {
 				throw new IllegalStateException("the report in parts differs from the one-part report");
 			}
 		}
 		return out;
+	}
+
+	/** CPU time of the whole process (every thread, GC and JIT included), or 0 when the JVM does not tell. */
+	private static long processCpuNanos() {
+		return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+				instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : 0;
 	}
 
 	private static List<SpeculationEngine> engines(Trace t) {
