@@ -18,7 +18,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phos.workbench.internal.cli.export.CsvExporter;
+import org.phos.workbench.trace.core.export.CsvExporter;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.TraceReader;

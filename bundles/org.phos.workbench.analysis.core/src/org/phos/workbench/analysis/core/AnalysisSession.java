@@ -15,6 +15,7 @@ import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.analysis.core.table.Table;
 import org.phos.workbench.speculation.core.EngineCatalog;
 import org.phos.workbench.speculation.core.SpeculationEngine;
+import org.phos.workbench.speculation.core.SpeculationKeyframes;
 import org.phos.workbench.speculation.core.TraceSpeculator;
 import org.phos.workbench.speculation.core.validate.Accuracy;
 import org.phos.workbench.speculation.core.validate.ByteRanges;
@@ -94,11 +95,16 @@ public final class AnalysisSession {
 		TraceCache cache = cache(trace);
 		@Nullable ValidationAnswer verdicts = query.verdictEngine() == null ? null
 				: validate(new ValidationQuery(trace, List.of(query.verdictEngine()), query.tool()), monitor);
-		int[] order = cache.order(query, verdicts, orNull(monitor));
-		int from = (int) Math.min(order.length, query.offset());
-		int to = (int) Math.min(order.length, (long) from + query.limit());
+		// every launch in launch order (the view's first query) needs no order array: 40 MB at 10M launches
+		boolean identity = query.filter().equals(LaunchQuery.Filter.ALL)
+				&& query.sort().equals(LaunchQuery.Sort.LAUNCH_ORDER);
+		int[] order = identity ? null : cache.order(query, verdicts, orNull(monitor));
+		int total = order == null ? trace.launchCount() : order.length;
+		int from = (int) Math.min(total, query.offset());
+		int to = (int) Math.min(total, (long) from + query.limit());
 		List<LaunchRow> rows = new ArrayList<>(to - from);
-		int[] page = java.util.Arrays.copyOfRange(order, from, to);
+		int[] page = order == null ? java.util.stream.IntStream.range(from, to).toArray()
+				: java.util.Arrays.copyOfRange(order, from, to);
 		// decode parameters against the live allocations: one replay, visited in event order (it seeks from its
 		// checkpoints when it must go back)
 		int[] byEvent = page.clone();
@@ -117,7 +123,7 @@ public final class AnalysisSession {
 					trace.functionId(e), cache.kernelName(trace.functionId(e)), trace.grid(e), trace.block(e),
 					params.get(launch), verdicts == null ? null : verdicts.verdict(0, launch)));
 		}
-		return new Table<>(LaunchRow.TABLE, rows, from, order.length);
+		return new Table<>(LaunchRow.TABLE, rows, from, total);
 	}
 
 	/**
@@ -163,9 +169,10 @@ public final class AnalysisSession {
 	/**
 	 * Compares, for one launch, what each engine speculates with what each tool observed, per allocation.
 	 * <p>
-	 * The engines are walked over the trace up to the launch ({@link TraceSpeculator}, which replays the events
-	 * before it and shows engines that remember first launches those they remember), so the answer equals the one a
-	 * walk of the whole trace gives for that launch. Answers are cached per query.
+	 * The engines are brought to the launch through the trace's {@link SpeculationKeyframes} ({@link #keyframes},
+	 * built on the first such query): the keyframe before the launch is restored and engines that remember first
+	 * launches are shown those they remember, so the answer equals the one a walk of the whole trace gives for that
+	 * launch, at a cost that does not grow with the launch's position. Answers are cached per query.
 	 *
 	 * @param query the question
 	 * @param monitor progress and cancellation, may be null
@@ -194,9 +201,10 @@ public final class AnalysisSession {
 		// truth, per tool and united, by allocation base
 		List<Map<Long, ByteRanges[]>> perTool = new ArrayList<>();
 		Map<Long, ByteRanges[]> united = new TreeMap<>(Long::compareUnsigned);
+		TraceCache cache = cache(trace);
 		List<ObservedAccess> records = new ArrayList<>();
-		for (ObservedAccess a : trace.observedAccesses()) {
-			if (a.launchEvent() == event && tools.contains(a.tool())) {
+		for (ObservedAccess a : cache.observed(null).records(event)) {
+			if (tools.contains(a.tool())) {
 				records.add(a);
 			}
 		}
@@ -212,8 +220,7 @@ public final class AnalysisSession {
 		}
 		String unreliable = null;
 		if (!records.isEmpty()) {
-			TruthReliability reliability = TruthReliability.of(trace,
-					ObservedIndex.of(trace, tools.size() == 1 ? tools.get(0) : null));
+			TruthReliability reliability = cache.reliability(tools.size() == 1 ? tools.get(0) : null);
 			TruthReliability.Reason reason = reliability.unreliable().get(event);
 			if (reason != null) {
 				unreliable = reason == TruthReliability.Reason.INPUTS_UNKNOWN
@@ -225,7 +232,9 @@ public final class AnalysisSession {
 		List<Map<Long, ByteRanges[]>> speculated = new ArrayList<>();
 		List<Boolean> covered = new ArrayList<>();
 		Map<Long, Object[]> allocations = new TreeMap<>(Long::compareUnsigned); // base -> {id, size, kind}
-		TraceSpeculator.forEngines(trace, engines).run(monitor, query.launch(), query.launch() + 1, launch -> {
+		SpeculationKeyframes keyframes = keyframes(trace, monitor);
+		TraceSpeculator.forEngines(trace, engines, keyframes).run(monitor, query.launch(), query.launch() + 1,
+				launch -> {
 			for (SpeculationEngine engine : engines) {
 				Map<Long, ByteRanges[]> m = new HashMap<>();
 				covered.add(engine.speculate(launch, (id, base, begin, end, mode, param, offset) -> {
@@ -291,6 +300,26 @@ public final class AnalysisSession {
 		}
 		for (AddressRange x : a.written()) {
 			r[1].add(x.begin(), x.end());
+		}
+	}
+
+	/**
+	 * The trace's keyframes of the replay state ({@link SpeculationKeyframes}): built once per trace and session by
+	 * one walk of the trace (about a second per 10M launches), then kept. {@link #accesses} builds them when it
+	 * first needs them; a view calls this in a background {@code Job} when a trace opens so that its first Accesses
+	 * query does not wait for them.
+	 *
+	 * @param trace the trace
+	 * @param monitor progress and cancellation, may be null
+	 * @return the keyframes
+	 */
+	public SpeculationKeyframes keyframes(Trace trace, @Nullable IProgressMonitor monitor) {
+		TraceCache cache = cache(trace);
+		synchronized (cache.keyframesLock) {
+			if (cache.keyframes == null) {
+				cache.keyframes = SpeculationKeyframes.build(trace, monitor);
+			}
+			return cache.keyframes;
 		}
 	}
 
@@ -493,6 +522,10 @@ public final class AnalysisSession {
 		final ReplayEngine replay;
 		final Map<List<Object>, int[]> orders = new HashMap<>();
 		final Map<ValidationQuery, ValidationAnswer> validations = new HashMap<>();
+		final Object keyframesLock = new Object();
+		@Nullable SpeculationKeyframes keyframes;
+		private final Map<String, ObservedIndex> observed = new HashMap<>();
+		private final Map<String, TruthReliability> reliability = new HashMap<>();
 		final Map<AccessQuery, AccessAnswer> accesses = Collections.synchronizedMap(new java.util.LinkedHashMap<>(64,
 				0.75f, true) {
 			private static final long serialVersionUID = 1L;
@@ -516,6 +549,28 @@ public final class AnalysisSession {
 				}
 			}
 			replay = new ReplayEngine(trace);
+		}
+
+		private static String key(@Nullable String tool) {
+			return tool == null ? "\0all tools" : tool;
+		}
+
+		/** The observed records indexed per launch, of one tool or (null) all; built once. */
+		synchronized ObservedIndex observed(@Nullable String tool) {
+			return observed.computeIfAbsent(key(tool), k -> ObservedIndex.of(trace, tool));
+		}
+
+		/** Which launches' truth is reliable, judged on the records of one tool or (null) all; built once. */
+		TruthReliability reliability(@Nullable String tool) {
+			ObservedIndex index = observed(tool);
+			synchronized (this) {
+				TruthReliability r = reliability.get(key(tool));
+				if (r == null) {
+					r = TruthReliability.of(trace, index);
+					reliability.put(key(tool), r);
+				}
+				return r;
+			}
 		}
 
 		String kernelName(int functionId) {

@@ -6,6 +6,7 @@ import java.util.Locale;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.analysis.core.cr.EngineAccessSource;
 import org.phos.workbench.cli.CommandFailedException;
 import org.phos.workbench.cli.UsageException;
 import org.phos.workbench.cr.core.trace.LaunchAccessSource;

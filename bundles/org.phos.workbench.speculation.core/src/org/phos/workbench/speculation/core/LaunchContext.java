@@ -36,16 +36,24 @@ public final class LaunchContext {
 	 * (a cache of a fixed size missed for every allocation older than its size in events, and then read the trace's
 	 * columns).
 	 */
-	private final byte[] kinds;
+	private final byte @Nullable [] kinds;
 	private static final AllocKind[] KINDS = AllocKind.values();
 	private static final java.lang.invoke.VarHandle LONG_LE = java.lang.invoke.MethodHandles
 			.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
 	LaunchContext(Trace trace, ReplayEngine replay, StoredPointers storedPointers) {
+		this(trace, replay, storedPointers, true);
+	}
+
+	/**
+	 * @param cacheKinds whether to keep the kinds table (a byte per event: worth it for a walk of the whole trace;
+	 *        a walk from a keyframe to one launch reads the trace's column instead of zeroing megabytes)
+	 */
+	LaunchContext(Trace trace, ReplayEngine replay, StoredPointers storedPointers, boolean cacheKinds) {
 		this.trace = trace;
 		this.replay = replay;
 		this.storedPointers = storedPointers;
-		this.kinds = new byte[trace.eventCount()];
+		this.kinds = cacheKinds ? new byte[trace.eventCount()] : null;
 		int maxId = 0;
 		for (FunctionInfo f : trace.functions()) {
 			maxId = Math.max(maxId, f.id());
@@ -173,14 +181,21 @@ public final class LaunchContext {
 
 	/** @return how allocation {@code id} was made */
 	public AllocKind allocationKind(long id) {
-		int known = kinds[(int) id];
+		byte[] table = kinds;
+		if (table == null) {
+			return trace.allocKind((int) id);
+		}
+		int known = table[(int) id];
 		return known != 0 ? KINDS[known - 1] : noteAllocation((int) id);
 	}
 
 	/** Reads the kind of the allocation made by event {@code alloc} into the table (the walk calls it per Alloc). */
 	AllocKind noteAllocation(int alloc) {
 		AllocKind kind = trace.allocKind(alloc);
-		kinds[alloc] = (byte) (kind.ordinal() + 1);
+		byte[] table = kinds;
+		if (table != null) {
+			table[alloc] = (byte) (kind.ordinal() + 1);
+		}
 		return kind;
 	}
 

@@ -97,6 +97,72 @@ public final class StoredPointers {
 		}
 	}
 
+	/**
+	 * Makes {@code target} hold what this holds, compactly: only the regions still reachable, in the same order per
+	 * allocation, so that {@link #forEach}, {@link #holdsPointers} and every later {@link #recordCopy} behave as on
+	 * this instance. Keyframes keep such copies ({@link SpeculationKeyframes}); a copy's size is that of the live
+	 * state, not of the history (regions replaced by later copies are dropped).
+	 *
+	 * @param target the instance to overwrite (not this)
+	 */
+	void copyInto(StoredPointers target) {
+		if (target == this) {
+			throw new IllegalArgumentException("copy into itself");
+		}
+		target.headByAllocation.clear();
+		target.regions = 0;
+		target.pointerCount = 0;
+		int[] chain = new int[16];
+		headByAllocation.forEach((allocation, head) -> {
+			int n = 0;
+			int[] c = chain;
+			for (int r = head; r >= 0; r = regionNext[r]) {
+				if (n == c.length) {
+					c = Arrays.copyOf(c, n * 2);
+				}
+				c[n++] = r;
+			}
+			// appended oldest first so that the newest is the head, as recordCopy links them
+			int next = -1;
+			for (int k = n - 1; k >= 0; k--) {
+				int r = c[k];
+				next = target.appendRegion(regionBegin[r], regionEnd[r], pointers, regionFirst[r], regionCount[r], next);
+			}
+			target.headByAllocation.put(allocation, next);
+		});
+	}
+
+	/** Appends a region holding {@code count} pointers copied from {@code source[first..]}; returns its index. */
+	private int appendRegion(long begin, long end, long[] source, int first, int count, int next) {
+		if (regions == regionBegin.length) {
+			int n = regions * 2;
+			regionBegin = Arrays.copyOf(regionBegin, n);
+			regionEnd = Arrays.copyOf(regionEnd, n);
+			regionNext = Arrays.copyOf(regionNext, n);
+			regionFirst = Arrays.copyOf(regionFirst, n);
+			regionCount = Arrays.copyOf(regionCount, n);
+		}
+		if (pointerCount + count > pointers.length) {
+			pointers = Arrays.copyOf(pointers, Math.max(pointers.length * 2, pointerCount + count));
+		}
+		System.arraycopy(source, first, pointers, pointerCount, count);
+		int r = regions++;
+		regionBegin[r] = begin;
+		regionEnd[r] = end;
+		regionFirst[r] = pointerCount;
+		regionCount[r] = count;
+		regionNext[r] = next;
+		pointerCount += count;
+		return r;
+	}
+
+	/** @return a compact copy (see {@link #copyInto}) */
+	StoredPointers compactCopy() {
+		StoredPointers copy = new StoredPointers();
+		copyInto(copy);
+		return copy;
+	}
+
 	/** Forgets what was stored in an allocation (it was freed). */
 	void forget(long allocationId) {
 		headByAllocation.remove(allocationId);

@@ -38,6 +38,8 @@ public final class TraceSpeculator {
 	/** The engines shown the skipped launches of a part: the first launch of each function, or (the second) all. */
 	private final List<SpeculationEngine> rememberFirst;
 	private final List<SpeculationEngine> rememberEvery;
+	/** Random access to the state, or null to walk from the start. */
+	private final @Nullable SpeculationKeyframes keyframes;
 	private byte[] payload = new byte[4096];
 	/** [liveLow, liveLow + liveSpan) holds every live allocation while a copy payload is scanned. */
 	private long liveLow;
@@ -49,14 +51,29 @@ public final class TraceSpeculator {
 	 *        {@link SpeculationEngine#usesStoredPointers()} need it)
 	 */
 	public TraceSpeculator(Trace trace, boolean trackStoredPointers) {
-		this(trace, trackStoredPointers, List.of());
+		this(trace, trackStoredPointers, List.of(), null, oneWay(trace));
 	}
 
-	private TraceSpeculator(Trace trace, boolean trackStoredPointers, List<SpeculationEngine> remembering) {
+	/**
+	 * The replay of a walker without keyframes: it only ever steps forward, so it keeps no checkpoints (each one
+	 * snapshots the live set and makes later changes copy blocks, for seeks that never come).
+	 */
+	private static ReplayEngine oneWay(Trace trace) {
+		return new ReplayEngine(trace, Integer.MAX_VALUE);
+	}
+
+	/** The walker {@link SpeculationKeyframes#build} drives with its own replay. */
+	TraceSpeculator(Trace trace, boolean trackStoredPointers, ReplayEngine replay) {
+		this(trace, trackStoredPointers, List.of(), null, replay);
+	}
+
+	private TraceSpeculator(Trace trace, boolean trackStoredPointers, List<SpeculationEngine> remembering,
+			@Nullable SpeculationKeyframes keyframes, ReplayEngine replay) {
 		this.trace = trace;
 		this.trackStoredPointers = trackStoredPointers;
-		this.replay = new ReplayEngine(trace);
-		this.context = new LaunchContext(trace, replay, storedPointers);
+		this.keyframes = keyframes;
+		this.replay = replay;
+		this.context = new LaunchContext(trace, replay, storedPointers, keyframes == null);
 		this.liveFind = this::findLive;
 		this.rememberFirst = remembering.stream()
 				.filter(e -> e.memory() == SpeculationEngine.Memory.FIRST_LAUNCH_OF_FUNCTION).toList();
@@ -69,8 +86,25 @@ public final class TraceSpeculator {
 	 *         launches ({@link SpeculationEngine#memory()}) those of the launches it skips when it walks a part
 	 */
 	public static TraceSpeculator forEngines(Trace trace, List<SpeculationEngine> engines) {
+		return forEngines(trace, engines, null);
+	}
+
+	/**
+	 * {@link #forEngines(Trace, List)} that reaches the start of a part through keyframes instead of walking the
+	 * events before it: same launches, same engine state, a cost bounded by the keyframe interval (engines that
+	 * remember every launch still walk from the start). {@link #replayWarnings()} then covers only the events this
+	 * walker replayed.
+	 *
+	 * @param keyframes the trace's keyframes, or null to walk from the start
+	 */
+	public static TraceSpeculator forEngines(Trace trace, List<SpeculationEngine> engines,
+			@Nullable SpeculationKeyframes keyframes) {
+		if (keyframes != null && keyframes.trace() != trace) {
+			throw new IllegalArgumentException("keyframes of another trace");
+		}
 		return new TraceSpeculator(trace, engines.stream().anyMatch(SpeculationEngine::usesStoredPointers),
-				engines.stream().filter(e -> e.memory() != SpeculationEngine.Memory.NONE).toList());
+				engines.stream().filter(e -> e.memory() != SpeculationEngine.Memory.NONE).toList(), keyframes,
+				keyframes != null ? keyframes.newReplay() : oneWay(trace));
 	}
 
 	/**
@@ -112,7 +146,11 @@ public final class TraceSpeculator {
 		// driven directly: SubMonitor needs OSGi classes at run time, and core runs on a plain classpath too
 		IProgressMonitor progress = monitor != null ? monitor : new NullProgressMonitor();
 		progress.beginTask("Speculating launches", Math.max(1, (events - from) >> 16));
-		skipTo(from, progress);
+		if (keyframes != null && rememberEvery.isEmpty()) {
+			jumpTo(keyframes, from);
+		} else {
+			skipTo(from, progress);
+		}
 		for (int i = from; i < events; i++) {
 			if (((i - from) & 0xffff) == 0xffff) {
 				if (progress.isCanceled()) {
@@ -146,8 +184,7 @@ public final class TraceSpeculator {
 			EventKind kind = trace.kind(i);
 			if (kind == EventKind.LAUNCH) {
 				if (remember) {
-					int function = trace.functionId(i);
-					int bit = function < 0 ? Integer.MAX_VALUE - 1 : function; // unknown functions: one entry
+					int bit = functionBit(trace.functionId(i)); // unknown functions: one entry
 					boolean first = !seen.get(bit);
 					seen.set(bit);
 					if (first || !rememberEvery.isEmpty()) {
@@ -163,6 +200,55 @@ public final class TraceSpeculator {
 			}
 			replay.step();
 		}
+	}
+
+	/**
+	 * Brings the state to event {@code end} through keyframes: each remembering engine is shown the first launch of
+	 * each function before it (in event order, with the state at that launch, as {@link #skipTo} shows them), then
+	 * the state is restored from the keyframe before {@code end} and replayed up to it.
+	 */
+	private void jumpTo(SpeculationKeyframes frames, int end) {
+		if (!rememberFirst.isEmpty()) {
+			for (int first : frames.firstLaunches()) {
+				if (first >= end) {
+					break;
+				}
+				moveStateTo(frames, first);
+				context.moveTo(first);
+				show(rememberFirst);
+			}
+		}
+		moveStateTo(frames, end);
+	}
+
+	/** Replays to event {@code target}, from the keyframe before it when that is nearer than the cursor. */
+	private void moveStateTo(SpeculationKeyframes frames, int target) {
+		int position = replay.position();
+		int k = Math.min(target / frames.interval(), frames.count() - 1);
+		int keyframe = k * frames.interval();
+		if (target < position || keyframe > position) {
+			replay.seek(keyframe);
+			if (trackStoredPointers) {
+				frames.pointers(k).copyInto(storedPointers);
+			}
+		}
+		for (int i = replay.position(); i < target; i++) {
+			EventKind kind = trace.kind(i);
+			if (kind != EventKind.LAUNCH) {
+				keepState(i, kind);
+			}
+			replay.step();
+		}
+	}
+
+	/** The bit {@link #skipTo} marks a function's first launch with: one shared by every unknown function. */
+	static int functionBit(int function) {
+		return function < 0 ? Integer.MAX_VALUE - 1 : function;
+	}
+
+	/** {@link #keepState} for the keyframe builder, which steps the replay itself. */
+	void keepStateBeforeStep(int i, EventKind kind) {
+		keepState(i, kind);
 	}
 
 	/** Lets engines see the launch at the context (what they emit is dropped). */

@@ -1,11 +1,9 @@
 package org.phos.workbench.trace.core;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 import org.eclipse.jdt.annotation.Nullable;
 
@@ -19,15 +17,24 @@ import org.eclipse.jdt.annotation.Nullable;
  */
 public final class ObservedIndex {
 
-    private final Map<Integer, List<ObservedAccess>> byLaunch;
+    /** The distinct launch events with records, ascending. */
+    private final int[] events;
+    /** Records of {@code events[i]} are {@code sorted[starts[i]] .. sorted[starts[i + 1]]}, in the trace's order. */
+    private final int[] starts;
+    private final List<ObservedAccess> sorted;
+    /** Which events have records: most launches of a large trace have none, and they are answered from here. */
+    private final java.util.BitSet observed;
     private final long records;
     private final long invalid;
     private final @Nullable String firstInvalid;
     private final List<String> tools;
 
-    private ObservedIndex(Map<Integer, List<ObservedAccess>> byLaunch, long records, long invalid,
-            @Nullable String firstInvalid, List<String> tools) {
-        this.byLaunch = byLaunch;
+    private ObservedIndex(int[] events, int[] starts, List<ObservedAccess> sorted, java.util.BitSet observed,
+            long records, long invalid, @Nullable String firstInvalid, List<String> tools) {
+        this.events = events;
+        this.starts = starts;
+        this.sorted = sorted;
+        this.observed = observed;
         this.records = records;
         this.invalid = invalid;
         this.firstInvalid = firstInvalid;
@@ -40,13 +47,16 @@ public final class ObservedIndex {
      * @return the index
      */
     public static ObservedIndex of(Trace trace, @Nullable String tool) {
-        Map<Integer, List<ObservedAccess>> byLaunch = new TreeMap<>();
         LinkedHashSet<String> tools = new LinkedHashSet<>();
-        long records = 0;
         long invalid = 0;
         String first = null;
         long position = 0;
-        for (ObservedAccess a : trace.observedAccesses()) {
+        List<ObservedAccess> all = trace.observedAccesses();
+        // (event << 32 | position) of every valid record: sorting them groups each launch's records in trace order
+        long[] keys = new long[Math.min(all.size(), Integer.MAX_VALUE - 8)];
+        ObservedAccess[] valid = new ObservedAccess[keys.length];
+        int n = 0;
+        for (ObservedAccess a : all) {
             long at = position++;
             if (tool != null && !tool.equals(a.tool())) {
                 continue;
@@ -61,27 +71,70 @@ public final class ObservedIndex {
                 }
                 continue;
             }
-            records++;
             tools.add(a.tool());
-            byLaunch.computeIfAbsent((int) e, k -> new ArrayList<>()).add(a);
+            keys[n] = e << 32 | n;
+            valid[n] = a;
+            n++;
         }
-        return new ObservedIndex(Collections.unmodifiableMap(byLaunch), records, invalid, first, List.copyOf(tools));
+        boolean ordered = true; // observers write launches in order: then there is nothing to sort
+        for (int i = 1; i < n && ordered; i++) {
+            ordered = keys[i - 1] < keys[i];
+        }
+        if (!ordered) {
+            Arrays.sort(keys, 0, n);
+        }
+        ObservedAccess[] sorted = new ObservedAccess[n];
+        int[] events = new int[n];
+        int[] starts = new int[n + 1];
+        java.util.BitSet observed = new java.util.BitSet();
+        int launches = 0;
+        for (int i = 0; i < n; i++) {
+            int e = (int) (keys[i] >>> 32);
+            sorted[i] = valid[(int) keys[i]];
+            if (launches == 0 || events[launches - 1] != e) {
+                events[launches] = e;
+                starts[launches] = i;
+                launches++;
+                observed.set(e);
+            }
+        }
+        starts[launches] = n;
+        return new ObservedIndex(Arrays.copyOf(events, launches), Arrays.copyOf(starts, launches + 1),
+                Collections.unmodifiableList(Arrays.asList(sorted)), observed, n, invalid, first, List.copyOf(tools));
     }
 
     /** @return the launch events with at least one record, ascending */
     public java.util.Set<Integer> launches() {
-        return byLaunch.keySet();
+        return new java.util.AbstractSet<>() {
+            @Override
+            public java.util.Iterator<Integer> iterator() {
+                return Arrays.stream(events).iterator();
+            }
+
+            @Override
+            public boolean contains(Object o) {
+                return o instanceof Integer i && i >= 0 && observed.get(i);
+            }
+
+            @Override
+            public int size() {
+                return events.length;
+            }
+        };
     }
 
     /** @return the number of launches with at least one record */
     public int launchCount() {
-        return byLaunch.size();
+        return events.length;
     }
 
     /** @return the records of launch event {@code event}, empty when it was not observed */
     public List<ObservedAccess> records(int event) {
-        List<ObservedAccess> r = byLaunch.get(event);
-        return r == null ? List.of() : Collections.unmodifiableList(r);
+        if (event < 0 || !observed.get(event)) {
+            return List.of();
+        }
+        int i = Arrays.binarySearch(events, event);
+        return sorted.subList(starts[i], starts[i + 1]);
     }
 
     /** @return the records used (naming launches) */

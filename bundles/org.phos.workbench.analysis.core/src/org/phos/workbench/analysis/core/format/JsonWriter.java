@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.trace.core.export.JsonEscape;
 
 /**
  * Writes indented JSON as it goes (objects, arrays, names, values), putting commas and indentation in the right

@@ -11,8 +11,9 @@ import java.util.Locale;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.phos.workbench.internal.cli.bench.ExportBenchmark.ExportFigures;
-import org.phos.workbench.internal.cli.export.TraceChromeExporter;
-import org.phos.workbench.internal.cli.export.CsvExporter;
+import org.phos.workbench.trace.core.export.TraceChromeExporter;
+import org.phos.workbench.trace.core.export.CsvExporter;
+import org.phos.workbench.internal.analysis.core.bench.AnalysisBenchmark;
 import org.phos.workbench.internal.cli.util.Human;
 import org.phos.workbench.internal.trace.core.bench.AddressLookupBenchmark;
 import org.phos.workbench.internal.trace.core.bench.TraceLoadBenchmark;
@@ -182,16 +183,75 @@ public final class BenchSuite {
 		return figures;
 	}
 
+	/** Target of the access query of a random launch, cold, milliseconds (median). */
+	public static final double ACCESSES_TARGET_MS = 50;
+	/** Target of the validation of a whole trace (phos and arg-scan), launches per second of wall time. */
+	public static final double VALIDATE_TARGET = 5e6;
+	/** Heap after the first Launches page may exceed the model's by this fraction. */
+	public static final double LAUNCHES_HEAP_TARGET = 0.15;
+
+	/**
+	 * The analysis layer's figures (issue #11) on one generated trace of 10M launches (quick: 100k) with synthetic
+	 * ground truth for every 10th launch ({@code generate --observed-every 10}): {@link AnalysisBenchmark}.
+	 */
+	public List<BenchFigure> analysis(IProgressMonitor monitor) throws Exception {
+		checkCanceled(monitor);
+		long launches = quick ? 100_000 : 10_000_000;
+		log.println("analysis: " + size(launches) + " launches, observed every 10th");
+		Path file = generate(launches, SyntheticTraceOptions.defaults(launches).withSeed(1).withObservedEvery(10),
+				monitor);
+		int queries = quick ? 10 : 40;
+		List<AnalysisBenchmark.Figure> measured;
+		try {
+			measured = AnalysisBenchmark.run(file, queries, 1, file);
+		} finally {
+			Files.deleteIfExists(file);
+		}
+		List<BenchFigure> figures = new ArrayList<>();
+		double model = 0;
+		for (AnalysisBenchmark.Figure f : measured) {
+			String value = String.format(Locale.ROOT, "%.2f %s", f.value(), f.unit());
+			String name = f.name() + " " + size(launches);
+			if (f.name().startsWith("heap: model")) {
+				model = f.value();
+			}
+			if (f.name().startsWith("accesses")) {
+				figures.add(new BenchFigure(name, value, queries, "<= 50 ms", f.value() <= ACCESSES_TARGET_MS,
+						f.detail()));
+			} else if (f.name().startsWith("validate") && !f.detail().startsWith("1 part,")) {
+				figures.add(new BenchFigure(name, value, 3, ">= 5 M/s", f.value() * 1e6 >= VALIDATE_TARGET,
+						f.detail()));
+			} else if (f.name().equals("heap: after the first Launches page")) {
+				figures.add(new BenchFigure(name, value, 1, "<= model + 15%",
+						f.value() <= model * (1 + LAUNCHES_HEAP_TARGET), f.detail()));
+			} else {
+				figures.add(new BenchFigure(name, value, 1, "", true, f.detail()));
+			}
+		}
+		return figures;
+	}
+
 	/** The figure names {@code bench} accepts, in the order {@code all} runs them. */
-	public static final List<String> FIGURES = List.of("trace-load", "lookup", "export");
+	public static final List<String> FIGURES = List.of("trace-load", "lookup", "export", "analysis");
 
 	public List<BenchFigure> run(String which, IProgressMonitor monitor) throws IOException {
+		try {
+			return runChecked(which, monitor);
+		} catch (IOException | RuntimeException e) {
+			throw e;
+		} catch (Exception e) {
+			throw new IOException(e.getMessage(), e);
+		}
+	}
+
+	private List<BenchFigure> runChecked(String which, IProgressMonitor monitor) throws Exception {
 		List<BenchFigure> figures = new ArrayList<>();
 		for (String figure : which.equals("all") ? FIGURES : List.of(which)) {
 			switch (figure) {
 			case "trace-load" -> figures.addAll(traceLoad(monitor));
 			case "lookup" -> figures.addAll(lookup(monitor));
 			case "export" -> figures.addAll(export(monitor));
+			case "analysis" -> figures.addAll(analysis(monitor));
 			default -> throw new IllegalArgumentException("unknown figure " + figure + "; known: " + FIGURES);
 			}
 		}

@@ -15,7 +15,7 @@ import javax.management.JMException;
 import javax.management.ObjectName;
 
 import org.eclipse.core.runtime.NullProgressMonitor;
-import org.phos.workbench.internal.cli.export.TraceExporter;
+import org.phos.workbench.trace.core.export.TraceExporter;
 import org.phos.workbench.trace.core.Trace;
 
 /**

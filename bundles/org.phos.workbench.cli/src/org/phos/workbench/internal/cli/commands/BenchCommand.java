@@ -25,7 +25,7 @@ import org.phos.workbench.internal.cli.bench.MachineInfo;
 import org.phos.workbench.internal.cli.util.Outputs;
 
 /**
- * {@code workbench bench [--quick] [trace-load|lookup|export|all]}: measures the figures of the foundation issue on
+ * {@code workbench bench [--quick] [trace-load|lookup|export|analysis|all]}: measures the figures of the foundation issue on
  * generated traces and prints them against their targets.
  */
 public final class BenchCommand implements Command {
@@ -47,7 +47,7 @@ public final class BenchCommand implements Command {
 
 	@Override
 	public String summary() {
-		return "measure load speed, model size, lookups and export against the targets";
+		return "measure load speed, model size, lookups, export and the analysis layer against the targets";
 	}
 
 	@Override
@@ -60,6 +60,10 @@ public final class BenchCommand implements Command {
 				  lookup      address-to-allocation lookups with 100k live allocations (>= 20 M/s)
 				  export      Chrome JSON export at 500k and 2M launches: events/s (>= 1 M/s) and the bytes the
 				              export allocates (flat: < 4 MiB at both sizes); CSV for information
+				  analysis    the analysis layer (issue #11) on a 10M-launch trace with synthetic truth for every 10th
+				              launch: accesses of a random launch, cold (<= 50 ms median), validate phos,arg-scan
+				              (>= 5 M launches/s wall), heap after the first Launches page (<= model + 15%),
+				              keyframe build, Launches sort, speculation in parts
 				  all         all of them (the default)
 				Full sizes take several minutes and a few GB under --dir; --quick takes seconds. Wall-clock figures
 				suffer when the machine is busy: the details also give figures per CPU second.""";
@@ -72,12 +76,12 @@ public final class BenchCommand implements Command {
 
 	@Override
 	public List<Positional> positionals() {
-		return List.of(Positional.optional("FIGURE", "trace-load, lookup, export or all (default all)"));
+		return List.of(Positional.optional("FIGURE", "trace-load, lookup, export, analysis or all (default all)"));
 	}
 
 	@Override
 	public List<String> examples() {
-		return List.of("bench --quick", "bench export", "bench all --markdown docs/benchmarks.md");
+		return List.of("bench --quick", "bench export", "bench analysis", "bench all --markdown docs/benchmarks.md");
 	}
 
 	@Override

@@ -46,6 +46,10 @@ public final class GenerateCommand implements Command {
 	static final Option<Boolean> NO_GPU_TIMING = Option.flag("no-gpu-timing",
 			"leave GPU start/end times out, as a recorder without GPU timing does");
 	static final Option<Boolean> COMPRESS = Option.flag("compress", "zstd-compress the event chunks");
+	static final Option<Long> OBSERVED_EVERY = Option.withDefault("observed-every", "N",
+			"write synthetic observed accesses (tool 'synthetic') for every Nth launch, 1 for all; 0 for none. "
+					+ "Random extents and directions: ground truth for timing validate, not for accuracy",
+			ValueParser.integer(0, Integer.MAX_VALUE), 0L);
 	static final Option<Path> OUT = Option.required("out", "FILE", "the .phos file to write", ValueParser.path());
 
 	@Override
@@ -73,7 +77,7 @@ public final class GenerateCommand implements Command {
 	@Override
 	public List<Option<?>> options() {
 		return List.of(LAUNCHES, SEED, ALLOCATIONS, STREAMS, THREADS, FUNCTIONS, GRAPH_EVERY, NO_GPU_TIMING, COMPRESS,
-				OUT);
+				OBSERVED_EVERY, OUT);
 	}
 
 	@Override
@@ -84,7 +88,8 @@ public final class GenerateCommand implements Command {
 	@Override
 	public List<String> examples() {
 		return List.of("generate --launches 100k --seed 7 --out small.phos",
-				"generate --launches 10M --allocations 100000 --streams 8 --out big.phos");
+				"generate --launches 10M --allocations 100000 --streams 8 --out big.phos",
+				"generate --launches 10M --observed-every 10 --out truth.phos");
 	}
 
 	@Override
@@ -94,7 +99,7 @@ public final class GenerateCommand implements Command {
 		SyntheticTraceOptions options = new SyntheticTraceOptions(args.get(LAUNCHES),
 				args.get(ALLOCATIONS).intValue(), args.get(STREAMS).intValue(), args.get(THREADS).intValue(),
 				args.get(FUNCTIONS).intValue(), args.get(GRAPH_EVERY).intValue(), DEFAULTS.payloadLimit(),
-				!args.get(NO_GPU_TIMING), args.get(COMPRESS), args.get(SEED));
+				!args.get(NO_GPU_TIMING), args.get(COMPRESS), args.get(SEED), args.get(OBSERVED_EVERY).intValue());
 		long started = System.nanoTime();
 		SyntheticTraceGenerator.Result result;
 		IProgressMonitor monitor = context.progress();

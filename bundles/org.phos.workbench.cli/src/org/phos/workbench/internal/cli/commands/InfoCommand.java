@@ -14,7 +14,7 @@ import org.phos.workbench.cli.UsageException;
 import org.phos.workbench.cli.ValueParser;
 import org.phos.workbench.internal.cli.info.SummaryJson;
 import org.phos.workbench.internal.cli.info.SummaryText;
-import org.phos.workbench.internal.cli.info.TraceSummary;
+import org.phos.workbench.analysis.core.summary.TraceSummary;
 import org.phos.workbench.analysis.core.format.JsonWriter;
 import org.phos.workbench.trace.core.TraceLoadResult;
 

@@ -14,13 +14,14 @@ import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceHeader;
 import org.phos.workbench.trace.core.TraceAnomaly;
 import org.phos.workbench.trace.core.TraceWarning;
-import org.phos.workbench.internal.cli.info.TraceSummary.AllocationEntry;
-import org.phos.workbench.internal.cli.info.TraceSummary.AllocationStats;
-import org.phos.workbench.internal.cli.info.TraceSummary.CopyStats;
-import org.phos.workbench.internal.cli.info.TraceSummary.KernelStats;
-import org.phos.workbench.internal.cli.info.TraceSummary.KindStats;
-import org.phos.workbench.internal.cli.info.TraceSummary.StreamStats;
-import org.phos.workbench.internal.cli.info.TraceSummary.TimeSpan;
+import org.phos.workbench.analysis.core.summary.TraceSummary;
+import org.phos.workbench.analysis.core.summary.TraceSummary.AllocationEntry;
+import org.phos.workbench.analysis.core.summary.TraceSummary.AllocationStats;
+import org.phos.workbench.analysis.core.summary.TraceSummary.CopyStats;
+import org.phos.workbench.analysis.core.summary.TraceSummary.KernelStats;
+import org.phos.workbench.analysis.core.summary.TraceSummary.KindStats;
+import org.phos.workbench.analysis.core.summary.TraceSummary.StreamStats;
+import org.phos.workbench.analysis.core.summary.TraceSummary.TimeSpan;
 
 /**
  * The text of {@code workbench info}: a header block, then aligned tables (events, kernels by launches and by GPU

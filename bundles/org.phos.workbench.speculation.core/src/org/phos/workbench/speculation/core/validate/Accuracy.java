@@ -65,6 +65,24 @@ public record Accuracy(long launches, long unsafeLaunches, Map<AccessVerdict, Lo
 		long usefulBytes;
 		long excluded;
 
+		/** Adds another tally's counts to this one (parts of one walk). */
+		void add(Tally o) {
+			launches += o.launches;
+			unsafeLaunches += o.unsafeLaunches;
+			for (int v = 0; v < verdicts.length; v++) {
+				verdicts[v] += o.verdicts[v];
+			}
+			writePairs += o.writePairs;
+			writePairsRecalled += o.writePairsRecalled;
+			readPairs += o.readPairs;
+			readPairsRecalled += o.readPairsRecalled;
+			writtenBytes += o.writtenBytes;
+			writtenBytesRecalled += o.writtenBytesRecalled;
+			speculatedBytes += o.speculatedBytes;
+			usefulBytes += o.usefulBytes;
+			excluded += o.excluded;
+		}
+
 		Accuracy toAccuracy() {
 			Map<AccessVerdict, Long> map = new EnumMap<>(AccessVerdict.class);
 			for (AccessVerdict v : AccessVerdict.values()) {

@@ -63,6 +63,27 @@ public final class ReplayEngine {
         checkpoints.add(new Checkpoint(live.snapshot(), Map.of()));
     }
 
+    /**
+     * A new engine at position 0 that starts with every checkpoint this one has made, so that its seeks cost at most
+     * one restore plus {@link #checkpointInterval()} steps anywhere this one has been. Checkpoints are immutable
+     * snapshots: engines made this way may run on other threads, each engine on one. Typically this one has been
+     * {@link #runToEnd run to the end} once per trace, and each query takes a copy. Warnings are those of the events
+     * the copy itself replays.
+     *
+     * @return the copy
+     */
+    public ReplayEngine withCheckpoints() {
+        ReplayEngine copy = new ReplayEngine(trace, interval);
+        copy.checkpoints.clear();
+        copy.checkpoints.addAll(checkpoints);
+        return copy;
+    }
+
+    /** Distance between checkpoints, in events. */
+    public int checkpointInterval() {
+        return interval;
+    }
+
     public Trace trace() {
         return trace;
     }

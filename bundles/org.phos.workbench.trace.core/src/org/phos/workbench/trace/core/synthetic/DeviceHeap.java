@@ -106,8 +106,12 @@ final class DeviceHeap {
     }
 
     /** A device pointer into a live allocation: mostly its base, sometimes an aligned interior address. */
+    /** The slot of the allocation {@link #pointer()} last pointed into. */
+    int lastSlot;
+
     long pointer() {
         int slot = rnd.nextInt(live);
+        lastSlot = slot;
         long a = address[slot];
         if (rnd.nextInt(4) == 0 && size[slot] > 1024) {
             a += (rnd.nextLong(size[slot] / 256)) * 256;

@@ -47,6 +47,11 @@ public final class SyntheticTraceGenerator {
     private long launches;
     private final long[] freed = new long[3];
     private final TraceWriter w;
+    /** Randomness of the synthetic observed accesses only, so that the events do not depend on whether they exist. */
+    private final SplittableRandom observeRnd;
+    /** The current launch's pointers into allocations: base, size, pointer, per entry. */
+    private long[] pointed = new long[48];
+    private int pointedCount;
 
     /** Summary of what was written. */
     public record Result(Path file, long events, long launches, long bytes) {
@@ -56,6 +61,7 @@ public final class SyntheticTraceGenerator {
         this.o = options;
         this.w = writer;
         this.rnd = new SplittableRandom(options.seed());
+        this.observeRnd = new SplittableRandom(options.seed() * 0x9E3779B97F4A7C15L + 0x6f62);
         this.heap = new DeviceHeap(rnd.split());
         this.kernels = new SyntheticKernel[options.functions()];
         this.streams = new long[options.streams() + 1];
@@ -289,11 +295,12 @@ public final class SyntheticTraceGenerator {
 
     private void launch(SyntheticKernel k, int s, LaunchKind kind, long graphLaunch) throws IOException {
         byte[] params = new byte[k.paramBytes];
+        pointedCount = 0;
         var layout = k.function.params();
         for (int p = 0; p < layout.size(); p++) {
             int at = layout.get(p).offset();
             switch (k.slotType[p]) {
-                case SyntheticKernel.POINTER -> putLong(params, at, rnd.nextInt(50) == 0 ? 0 : heap.pointer());
+                case SyntheticKernel.POINTER -> putLong(params, at, rnd.nextInt(50) == 0 ? 0 : point(heap.pointer()));
                 case SyntheticKernel.INT -> putInt(params, at, rnd.nextInt(1 << (1 + rnd.nextInt(24))));
                 case SyntheticKernel.LONG -> putLong(params, at, rnd.nextLong(1L << 33));
                 case SyntheticKernel.FLOAT -> putInt(params, at, Float.floatToIntBits((float) rnd.nextDouble()));
@@ -303,7 +310,7 @@ public final class SyntheticTraceGenerator {
                         putInt(params, at + q, rnd.nextInt(4096));
                     }
                     for (int q : k.structPointers[p]) {
-                        putLong(params, at + q, heap.pointer());
+                        putLong(params, at + q, point(heap.pointer()));
                     }
                 }
             }
@@ -313,9 +320,63 @@ public final class SyntheticTraceGenerator {
         long duration = k.durationNs * (80 + rnd.nextInt(41)) / 100;
         gpuSpan(s, duration, span);
         Dim3 grid = k.grids[c];
-        w.write(new TraceEvent.Launch(host, thread(), k.function.id(), grid, k.blocks[c], k.sharedMem[c], streams[s],
-                params, span[0], span[1], kind, graphLaunch));
+        long event = w.write(new TraceEvent.Launch(host, thread(), k.function.id(), grid, k.blocks[c], k.sharedMem[c],
+                streams[s], params, span[0], span[1], kind, graphLaunch));
+        if (o.observedEvery() > 0 && launches % o.observedEvery() == 0) {
+            observe(event);
+        }
         launches++;
+    }
+
+    /** Notes a pointer the launch being built passes (for its observed accesses), and returns it. */
+    private long point(long pointer) {
+        if (o.observedEvery() > 0) {
+            if (pointedCount + 3 > pointed.length) {
+                pointed = java.util.Arrays.copyOf(pointed, pointed.length * 2);
+            }
+            pointed[pointedCount++] = heap.address[heap.lastSlot];
+            pointed[pointedCount++] = heap.size[heap.lastSlot];
+            pointed[pointedCount++] = pointer;
+        }
+        return pointer;
+    }
+
+    /**
+     * Writes made-up ground truth for the launch: one record per allocation its parameters point into, with a
+     * random direction and a random extent from the pointer (clipped to the allocation). Not derived from what the
+     * kernel would do: it gives the comparison of speculated with observed bytes realistic work, not meaning.
+     */
+    private void observe(long event) throws IOException {
+        java.util.Map<Long, long[]> byBase = new java.util.LinkedHashMap<>();
+        java.util.Map<Long, List<org.phos.workbench.trace.core.AddressRange>[]> ranges = new java.util.LinkedHashMap<>();
+        for (int p = 0; p < pointedCount; p += 3) {
+            long base = pointed[p];
+            long end = base + pointed[p + 1];
+            long from = pointed[p + 2];
+            long to = Math.min(end, from + 256L * (1 + observeRnd.nextInt(16)));
+            if (to <= from) {
+                continue;
+            }
+            int direction = observeRnd.nextInt(4); // 0, 1: read; 2: written; 3: both
+            @SuppressWarnings("unchecked")
+            List<org.phos.workbench.trace.core.AddressRange>[] r = ranges.computeIfAbsent(base,
+                    b -> new List[] { new java.util.ArrayList<>(), new java.util.ArrayList<>() });
+            long[] counts = byBase.computeIfAbsent(base, b -> new long[2]);
+            var range = new org.phos.workbench.trace.core.AddressRange(from, to);
+            if (direction != 2) {
+                r[0].add(range);
+                counts[0] += (to - from) / 4;
+            }
+            if (direction >= 2) {
+                r[1].add(range);
+                counts[1] += (to - from) / 4;
+            }
+        }
+        for (var e : ranges.entrySet()) {
+            long[] counts = byBase.get(e.getKey());
+            w.observed(new org.phos.workbench.trace.core.ObservedAccess(event, e.getKey(), e.getValue()[0],
+                    e.getValue()[1], counts[0], counts[1], SyntheticTraceOptions.OBSERVED_TOOL));
+        }
     }
 
     private static void putLong(byte[] b, int at, long v) {

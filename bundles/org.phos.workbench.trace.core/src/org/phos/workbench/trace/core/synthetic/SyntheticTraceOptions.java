@@ -13,9 +13,22 @@ package org.phos.workbench.trace.core.synthetic;
  * @param gpuTiming       whether launches and copies carry GPU start/end times
  * @param compressEvents  zstd-compress event batches
  * @param seed            random seed
+ * @param observedEvery   write synthetic observed accesses (ground truth, tool {@value #OBSERVED_TOOL}) for every
+ *                        this many launches, 1 for all of them; 0 for none. They come from a random stream of their
+ *                        own, so the events are the same with or without them.
  */
 public record SyntheticTraceOptions(long launches, int liveAllocations, int streams, int threads, int functions,
-        int graphEvery, int payloadLimit, boolean gpuTiming, boolean compressEvents, long seed) {
+        int graphEvery, int payloadLimit, boolean gpuTiming, boolean compressEvents, long seed, int observedEvery) {
+
+    /** The tool name synthetic observed accesses carry. */
+    public static final String OBSERVED_TOOL = "synthetic";
+
+    /** Options without observed accesses. */
+    public SyntheticTraceOptions(long launches, int liveAllocations, int streams, int threads, int functions,
+            int graphEvery, int payloadLimit, boolean gpuTiming, boolean compressEvents, long seed) {
+        this(launches, liveAllocations, streams, threads, functions, graphEvery, payloadLimit, gpuTiming,
+                compressEvents, seed, 0);
+    }
 
     public SyntheticTraceOptions {
         if (launches < 0) {
@@ -39,6 +52,9 @@ public record SyntheticTraceOptions(long launches, int liveAllocations, int stre
         if (payloadLimit < 0 || payloadLimit > (16 << 20)) {
             throw new IllegalArgumentException("payloadLimit must be in 0..16 MiB: " + payloadLimit);
         }
+        if (observedEvery < 0) {
+            throw new IllegalArgumentException("observedEvery must be >= 0: " + observedEvery);
+        }
     }
 
     /** A realistic default mix: 2000 live allocations, 4 streams, 2 threads, 40 functions, seed 1. */
@@ -48,26 +64,31 @@ public record SyntheticTraceOptions(long launches, int liveAllocations, int stre
 
     public SyntheticTraceOptions withSeed(long s) {
         return new SyntheticTraceOptions(launches, liveAllocations, streams, threads, functions, graphEvery,
-                payloadLimit, gpuTiming, compressEvents, s);
+                payloadLimit, gpuTiming, compressEvents, s, observedEvery);
     }
 
     public SyntheticTraceOptions withLiveAllocations(int n) {
         return new SyntheticTraceOptions(launches, n, streams, threads, functions, graphEvery, payloadLimit,
-                gpuTiming, compressEvents, seed);
+                gpuTiming, compressEvents, seed, observedEvery);
     }
 
     public SyntheticTraceOptions withStreams(int n) {
         return new SyntheticTraceOptions(launches, liveAllocations, n, threads, functions, graphEvery, payloadLimit,
-                gpuTiming, compressEvents, seed);
+                gpuTiming, compressEvents, seed, observedEvery);
     }
 
     public SyntheticTraceOptions withCompressEvents(boolean c) {
         return new SyntheticTraceOptions(launches, liveAllocations, streams, threads, functions, graphEvery,
-                payloadLimit, gpuTiming, c, seed);
+                payloadLimit, gpuTiming, c, seed, observedEvery);
+    }
+
+    public SyntheticTraceOptions withObservedEvery(int n) {
+        return new SyntheticTraceOptions(launches, liveAllocations, streams, threads, functions, graphEvery,
+                payloadLimit, gpuTiming, compressEvents, seed, n);
     }
 
     public SyntheticTraceOptions withGpuTiming(boolean t) {
         return new SyntheticTraceOptions(launches, liveAllocations, streams, threads, functions, graphEvery,
-                payloadLimit, t, compressEvents, seed);
+                payloadLimit, t, compressEvents, seed, observedEvery);
     }
 }

@@ -104,6 +104,21 @@ public final class LongIntMap {
 		return size;
 	}
 
+	/** Receives entries; primitive, so iterating allocates nothing. */
+	@FunctionalInterface
+	public interface EntryConsumer {
+		void accept(long key, int value);
+	}
+
+	/** Calls {@code action} with every entry, in no particular order. */
+	public void forEach(EntryConsumer action) {
+		for (int i = 0; i < keys.length; i++) {
+			if (used[i]) {
+				action.accept(keys[i], values[i]);
+			}
+		}
+	}
+
 	/** Removes every key. */
 	public void clear() {
 		Arrays.fill(used, false);

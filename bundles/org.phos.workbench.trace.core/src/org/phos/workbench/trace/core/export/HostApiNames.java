@@ -1,4 +1,4 @@
-package org.phos.workbench.internal.cli.export;
+package org.phos.workbench.trace.core.export;
 
 import org.phos.workbench.trace.core.Trace;
 

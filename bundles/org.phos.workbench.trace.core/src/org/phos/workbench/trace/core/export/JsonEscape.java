@@ -1,4 +1,4 @@
-package org.phos.workbench.analysis.core.format;
+package org.phos.workbench.trace.core.export;
 
 import java.nio.charset.StandardCharsets;
 

@@ -1,4 +1,4 @@
-package org.phos.workbench.internal.cli.util;
+package org.phos.workbench.internal.trace.core.util;
 
 /**
  * A hash map from {@code long} to {@code long} with open addressing (linear probing, backward-shift deletion), for

@@ -1,4 +1,4 @@
-package org.phos.workbench.internal.cli.util;
+package org.phos.workbench.trace.core;
 
 /**
  * Arithmetic on unsigned 64-bit trace values (sizes, times, counts) held in {@code long}s: comparisons in unsigned

@@ -1,4 +1,4 @@
-package org.phos.workbench.cli.simulate;
+package org.phos.workbench.analysis.core.cr;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,13 +21,15 @@ import org.phos.workbench.trace.core.Trace;
  * A speculation engine's predictions as the launch sets of a simulation. The engine walks the trace once up front
  * (engines keep per-trace state and must see launches in order; a simulation replays the trace twice, with and
  * without C/R), and its accesses are kept per launch as address ranges. A launch the engine cannot speak for has no
- * sets ({@code null}), as with observed accesses.
+ * sets ({@code null}), as with observed accesses. This is the bridge from speculation to C/R: the command line's
+ * {@code simulate --sets engine:NAME} and any view that simulates use it.
  */
-final class EngineAccessSource implements LaunchAccessSource {
+public final class EngineAccessSource implements LaunchAccessSource {
 	private final String name;
 	private final Map<Integer, LaunchAccesses> byLaunch = new HashMap<>();
 
-	EngineAccessSource(Trace trace, SpeculationEngine engine, IProgressMonitor monitor) {
+	/** Runs {@code engine} over the whole trace now (the cost of one speculation pass). */
+	public EngineAccessSource(Trace trace, SpeculationEngine engine, IProgressMonitor monitor) {
 		this.name = "engine " + engine.name();
 		TraceSpeculator.forEngines(trace, List.of(engine)).run(monitor, launch -> {
 			LaunchSpeculation s = LaunchSpeculation.collect(engine, launch);

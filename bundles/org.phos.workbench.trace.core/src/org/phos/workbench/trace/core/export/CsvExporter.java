@@ -1,4 +1,4 @@
-package org.phos.workbench.internal.cli.export;
+package org.phos.workbench.trace.core.export;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,6 +1,4 @@
-package org.phos.workbench.internal.cli.export;
-
-import org.phos.workbench.analysis.core.format.JsonEscape;
+package org.phos.workbench.trace.core.export;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -10,7 +8,7 @@ import java.util.IdentityHashMap;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
-import org.phos.workbench.internal.cli.util.LongLongMap;
+import org.phos.workbench.internal.trace.core.util.LongLongMap;
 import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.FunctionInfo;

@@ -1,4 +1,4 @@
-package org.phos.workbench.internal.cli.info;
+package org.phos.workbench.analysis.core.summary;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -9,8 +9,7 @@ import java.util.PriorityQueue;
 
 import org.eclipse.jdt.annotation.Nullable;
 
-import org.phos.workbench.internal.cli.util.LongLongMap;
-import org.phos.workbench.internal.cli.util.Unsigned;
+import org.phos.workbench.internal.trace.core.util.LongLongMap;
 import org.phos.workbench.speculation.core.validate.TruthReliability;
 import org.phos.workbench.trace.core.AllocKind;
 import org.phos.workbench.trace.core.CopyKind;
@@ -20,6 +19,7 @@ import org.phos.workbench.trace.core.ObservedIndex;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceHeader;
+import org.phos.workbench.trace.core.Unsigned;
 
 /**
  * What {@code workbench info} reports about one trace: counts, kernels, allocations, copies, streams and time span,

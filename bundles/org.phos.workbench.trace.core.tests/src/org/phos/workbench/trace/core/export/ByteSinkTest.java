@@ -1,6 +1,4 @@
-package org.phos.workbench.internal.cli.export;
-
-import org.phos.workbench.analysis.core.format.JsonEscape;
+package org.phos.workbench.trace.core.export;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
