@@ -176,8 +176,9 @@ public final class PhoenixThemes {
 	 * run) and switched to the light one, the registry would answer null for every Phoenix colour.
 	 */
 	static void completeDefinitions(org.eclipse.jface.resource.ColorRegistry registry, String themeId) {
-		// started in a theme that was remembered, the platform may leave the registry without the Phoenix colours
-		// too: take the current theme's own overrides first, then the definitions' values
+		// what is put here is kept by the platform as if the user had chosen it (the workspace's theme colour
+		// preferences), so only missing colours are put, each with the current theme's own value: its override
+		// first, then the definition's value (a light value once put into the dark theme stayed there)
 		java.util.Map<String, String> overrides = new java.util.HashMap<>();
 		for (IConfigurationElement e : Platform.getExtensionRegistry().getConfigurationElementsFor("org.eclipse.ui.themes")) {
 			if ("theme".equals(e.getName()) && themeId.equals(e.getAttribute("id"))) {
@@ -191,7 +192,8 @@ public final class PhoenixThemes {
 		for (IConfigurationElement e : Platform.getExtensionRegistry().getConfigurationElementsFor("org.eclipse.ui.themes")) {
 			String id = e.getAttribute("id");
 			String value = id == null ? null : overrides.getOrDefault(id, e.getAttribute("value"));
-			if (!"colorDefinition".equals(e.getName()) || id == null || value == null || !id.startsWith("org.phos.")) {
+			if (!"colorDefinition".equals(e.getName()) || id == null || value == null || !id.startsWith("org.phos.")
+					|| registry.hasValueFor(id)) {
 				continue;
 			}
 			org.eclipse.swt.graphics.RGB rgb = null;
