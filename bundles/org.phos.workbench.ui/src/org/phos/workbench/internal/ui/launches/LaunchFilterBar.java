@@ -29,7 +29,7 @@ final class LaunchFilterBar {
     /** Verdict labels the verdict combo offers (as {@code launches --verdict}); index 0 is "any". */
     static final List<String> VERDICTS = List.of("exact", "over-approximated", "missed-read", "missed-write",
             "wrong-direction", "unsafe", "unreliable", "not-observed");
-    private static final String NO_ENGINE = "no verdicts";
+    private static final String NO_ENGINE = "none";
     private static final String ANY_VERDICT = "any verdict";
     private static final String ALL_STREAMS = "all streams";
 
@@ -63,6 +63,7 @@ final class LaunchFilterBar {
      * @param onBadGoTo called with a message when the "go to" field does not hold a launch index
      */
     LaunchFilterBar(Composite parent, Runnable onChange, IntConsumer onGoTo, java.util.function.Consumer<String> onBadGoTo) {
+        // three short rows: the view is about 540 px wide at the default window size
         Composite row1 = row(parent, 4);
         label(row1, "Kernel regex:");
         kernel = new Text(row1, SWT.BORDER | SWT.SINGLE);
@@ -70,18 +71,18 @@ final class LaunchFilterBar {
         kernel.setMessage("e.g. gemm|reduce (found anywhere in the demangled name)");
         kernel.setToolTipText("Regular expression found anywhere in the demangled kernel name (launches --kernel)");
         // the field takes what the row leaves: a regex of 40+ characters stays readable
-        GridDataFactory.fillDefaults().grab(true, false).hint(260, SWT.DEFAULT).applyTo(kernel);
+        GridDataFactory.fillDefaults().grab(true, false).hint(220, SWT.DEFAULT).applyTo(kernel);
         label(row1, "Stream:");
-        stream = combo(row1, "streamFilter", 150);
-        stream.setToolTipText("Only launches on this stream (launches --stream)");
+        stream = combo(row1, "streamFilter", 130);
+        stream.setToolTipText("Only launches on this stream (launches --stream); in brackets its launches");
 
         Composite row2 = row(parent, 6);
-        label(row2, "Verdict under:");
-        engine = combo(row2, "engineFilter", 110);
+        label(row2, "Engine:");
+        engine = combo(row2, "engineFilter", 95);
         engine.setToolTipText("Judge each launch with this engine against the observed truth, as validate does "
                 + "(launches --engine); fills the verdict column");
-        label(row2, "verdict:");
-        verdict = combo(row2, "verdictFilter", 130);
+        label(row2, "Verdict:");
+        verdict = combo(row2, "verdictFilter", 150);
         verdict.setToolTipText("Only launches with this verdict under the engine (launches --verdict); "
                 + "unsafe: missed-write or wrong-direction");
         label(row2, "Go to launch:");
@@ -89,7 +90,7 @@ final class LaunchFilterBar {
         goTo.setData(TracesView.ROLE, "goToLaunch");
         goTo.setMessage("N (Ctrl+G)");
         goTo.setToolTipText("Type a launch index and press Enter: selects and reveals it (Ctrl+G in the table)");
-        GridDataFactory.fillDefaults().grab(true, false).hint(70, SWT.DEFAULT).applyTo(goTo);
+        GridDataFactory.fillDefaults().grab(true, false).hint(60, SWT.DEFAULT).applyTo(goTo);
 
         Composite row3 = row(parent, 5);
         label(row3, "Host time from:");
@@ -98,13 +99,13 @@ final class LaunchFilterBar {
         from.setMessage("ns (≥)");
         from.setToolTipText("Only launches issued at host time ≥ this, in ns as the trace stores it (launches --from); "
                 + "a range dragged on the Trace Timeline fills it");
-        GridDataFactory.fillDefaults().grab(true, false).hint(120, SWT.DEFAULT).applyTo(from);
+        GridDataFactory.fillDefaults().grab(true, false).hint(100, SWT.DEFAULT).applyTo(from);
         label(row3, "to:");
         to = new Text(row3, SWT.BORDER | SWT.SINGLE);
         to.setData(TracesView.ROLE, "toFilter");
         to.setMessage("ns (<)");
         to.setToolTipText("Only launches issued at host time < this, in ns (launches --to)");
-        GridDataFactory.fillDefaults().grab(true, false).hint(120, SWT.DEFAULT).applyTo(to);
+        GridDataFactory.fillDefaults().grab(true, false).hint(100, SWT.DEFAULT).applyTo(to);
         Button clear = new Button(row3, SWT.PUSH);
         clear.setText("All time");
         clear.setData(TracesView.ROLE, "clearTimeRange");
