@@ -88,7 +88,7 @@ final class LaunchFilterBar {
         label(row2, "Go to launch:");
         goTo = new Text(row2, SWT.BORDER | SWT.SINGLE);
         goTo.setData(TracesView.ROLE, "goToLaunch");
-        goTo.setMessage("N (Ctrl+G)");
+        goTo.setMessage("N");
         goTo.setToolTipText("Type a launch index and press Enter: selects and reveals it (Ctrl+G in the table)");
         GridDataFactory.fillDefaults().grab(true, false).hint(60, SWT.DEFAULT).applyTo(goTo);
 

@@ -65,6 +65,7 @@ public final class LaunchesView extends ViewPart {
     public static final String ID = "org.phos.workbench.ui.launchesView";
 
     private static final int PAGE = 256;
+    private static final int VERDICT_WIDTH = 125;
 
     private final ViewSelectionProvider selectionProvider = new ViewSelectionProvider();
     private LaunchFilterBar filters;
@@ -113,7 +114,7 @@ public final class LaunchesView extends ViewPart {
                 case "kernel" -> 340;
                 case "params" -> 300;
                 case "stream" -> 140;
-                case "verdict" -> 130;
+                case "verdict" -> 0; // shown when an engine is chosen
                 case "launch" -> 90;
                 case "event", "function", "grid", "block" -> 70;
                 default -> 110;
@@ -121,13 +122,15 @@ public final class LaunchesView extends ViewPart {
             col.setMoveable(true);
             if (def.header().equals("verdict")) {
                 verdictColumn = c;
+                col.setResizable(false);
             }
             int index = c;
             col.addListener(SWT.Selection, e -> sortBy(index));
         }
         // shown first what a person scans for (kernel, GPU time); the columns themselves stay the CLI's
         List<String> headers = LaunchRow.TABLE.headers();
-        int[] order = java.util.stream.Stream.of("launch", "kernel", "gpu_ns", "verdict", "host_ns", "stream", "grid",
+        // the verdict next to the launch, so that choosing an engine shows it without scrolling (hidden without one)
+        int[] order = java.util.stream.Stream.of("launch", "verdict", "kernel", "gpu_ns", "host_ns", "stream", "grid",
                 "block", "params", "event", "function", "gpu_start_ns", "gpu_end_ns").mapToInt(headers::indexOf)
                 .filter(i -> i >= 0).toArray();
         if (order.length == headers.size()) {
@@ -377,6 +380,11 @@ public final class LaunchesView extends ViewPart {
         rowsTable.setRowCount(n);
         org.phos.workbench.internal.ui.trace.OpeningTimes.mark("rows handed to the table");
         String engine = q.verdictEngine();
+        TableColumn verdicts = table.getColumn(verdictColumn);
+        if ((verdicts.getWidth() > 0) != (engine != null)) {
+            verdicts.setWidth(engine == null ? 0 : VERDICT_WIDTH);
+            verdicts.setResizable(engine != null);
+        }
         status.setText(String.format(Locale.ROOT, "%,d of %,d launches of %s%s", n, t.trace().launchCount(),
                 t.name(), engine == null ? "" : "; verdicts under " + engine));
         if (pendingLaunch >= 0) {
