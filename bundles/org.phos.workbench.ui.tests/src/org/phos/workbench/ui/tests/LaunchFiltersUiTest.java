@@ -97,6 +97,15 @@ class LaunchFiltersUiTest {
         robot.waitUntil("the trace has loaded", () -> editor.loadedTrace() != null, Duration.ofSeconds(60));
         LaunchesView launches = (LaunchesView) page.findView(LaunchesView.ID);
         int all = editor.loadedTrace().trace().launchCount();
+        // the kernel regex and the engine stay when another trace is opened (a tests before may have set them)
+        Text kernel = role(Text.class, "kernelFilter");
+        if (!kernel.getText().isEmpty()) {
+            typeInto(kernel, "");
+        }
+        Combo engine = role(Combo.class, "engineFilter");
+        if (engine.getSelectionIndex() != 0) {
+            choose(engine, "none");
+        }
         try {
             robot.waitUntil("the Launches view lists the " + all + " launches of " + name,
                     () -> launches.trace() == editor.loadedTrace() && launches.rowCount() == all, Duration.ofSeconds(30));
@@ -109,9 +118,10 @@ class LaunchFiltersUiTest {
         // the view keeps its sort from one trace to the next: back to launch order (a click on the launch header)
         Table table = role(Table.class, "launches");
         for (int i = 0; i < 2 && !launches.query().sort().equals(org.phos.workbench.analysis.core.LaunchQuery.Sort.LAUNCH_ORDER); i++) {
+            var before = launches.query().sort();
             robot.click(table, 30, table.getItem(0).getBounds(0).y - table.getHeaderHeight() / 2);
-            robot.waitUntil("a click on the launch header sorts by launch", () -> launches.query().sort().column()
-                    .equals("launch") && launches.rowCount() == all);
+            robot.waitUntil("a click on the launch header changes the order from " + before,
+                    () -> !launches.query().sort().equals(before) && launches.rowCount() == all);
             robot.spin(600);
         }
         assertEquals(org.phos.workbench.analysis.core.LaunchQuery.Sort.LAUNCH_ORDER, launches.query().sort());
@@ -166,6 +176,11 @@ class LaunchFiltersUiTest {
             robot.type(text);
         }
         robot.key(SWT.CR);
+    }
+
+    /** Whether the table's rows reach its bottom edge (the windowed table holds a screenful, not fewer). */
+    private static boolean fillsTable(Table table) {
+        return (table.getItemCount() + 2) * table.getItemHeight() + table.getHeaderHeight() >= table.getSize().y;
     }
 
     private <T extends Control> T role(Class<T> type, String role) {
@@ -237,6 +252,8 @@ class LaunchFiltersUiTest {
         typeInto(kernel, "");
         choose(engine, "none");
         robot.waitUntil("no filter again", () -> launches.rowCount() == launches.trace().trace().launchCount());
+        // after a filter that kept one row, the window of native rows fills the table again
+        robot.waitUntil("the rows fill the table again", () -> fillsTable(table));
     }
 
     @Test
@@ -297,6 +314,11 @@ class LaunchFiltersUiTest {
         Table table = role(Table.class, "launches");
         Text goTo = role(Text.class, "goToLaunch");
 
+        assertTrue(fillsTable(table), "the native rows fill the table: " + table.getItemCount() + " rows of "
+                + table.getItemHeight() + " px in " + table.getSize() + ", header " + table.getHeaderHeight()
+                + ", border " + table.getBorderWidth() + ", horizontal bar " + (table.getHorizontalBar() == null ? "none"
+                        : table.getHorizontalBar().isVisible() + " " + table.getHorizontalBar().getSize())
+                + ", client area " + table.getClientArea());
         typeInto(goTo, "12345");
         robot.waitUntil("launch 12,345 is selected", () -> launches.selectedLaunch() == 12345);
         int top = launches.topRow();
@@ -304,7 +326,7 @@ class LaunchFiltersUiTest {
         assertEquals("12345", table.getSelection()[0].getText(0), "the selected native row shows launch 12345");
         robot.screenshot(shell, "launches-goto");
 
-        // sorted by GPU time (a click on its header), launch N sits where the CLI's --sort gpu_ns puts it
+        // sorted by GPU time, descending (two clicks on its header), launch N sits where the CLI's --sort -gpu_ns puts it
         List<String> headers = Arrays.stream(table.getColumns()).map(TableColumn::getText).toList();
         TableColumn gpu = table.getColumn(headers.indexOf("gpu_ns"));
         int x = 0;
@@ -320,8 +342,12 @@ class LaunchFiltersUiTest {
         robot.waitUntil("sorted by gpu_ns (sort: " + launches.query().sort() + ", click at " + headerX + "," + headerY
                 + " in a table of " + table.getSize() + ")", () -> launches.query() != null
                         && launches.query().sort().column().equals("gpu_ns"));
+        robot.spin(600);
+        robot.click(table, headerX, headerY);
+        robot.waitUntil("a second click sorts by gpu_ns descending", () -> launches.query().sort().column()
+                .equals("gpu_ns") && launches.query().sort().descending());
         robot.screenshot(shell, "launches-sorted-gpu");
-        List<String> sorted = launchesCsv(file, "--sort", "gpu_ns").lines().skip(1).map(l -> l.split(",")[0]).toList();
+        List<String> sorted = launchesCsv(file, "--sort", "-gpu_ns").lines().skip(1).map(l -> l.split(",")[0]).toList();
         int target = 7777;
         int expectedRow = sorted.indexOf(Integer.toString(target));
         robot.click(table, 20, table.getItem(0).getBounds(0).y + 5); // the table has the focus: Ctrl+G
@@ -334,7 +360,7 @@ class LaunchFiltersUiTest {
                 Duration.ofSeconds(30));
         assertEquals(target, Integer.parseInt(table.getSelection()[0].getText(0)));
         int at = launches.topRow() + table.getSelectionIndex();
-        assertEquals(expectedRow, at, "row of launch " + target + " by gpu_ns, as launches --sort gpu_ns");
+        assertEquals(expectedRow, at, "row of launch " + target + " by gpu_ns, as launches --sort -gpu_ns");
 
         // out of range and hidden by the filter: said in the view
         typeInto(goTo, "20000");

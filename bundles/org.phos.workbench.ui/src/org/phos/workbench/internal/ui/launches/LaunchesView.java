@@ -126,6 +126,9 @@ public final class LaunchesView extends ViewPart {
             }
             int index = c;
             col.addListener(SWT.Selection, e -> sortBy(index));
+            // SWT on GTK reports a click on the same header within the double-click time as DefaultSelection (and
+            // under XTest every posted click is within it): each click toggles the order all the same
+            col.addListener(SWT.DefaultSelection, e -> sortBy(index));
         }
         // shown first what a person scans for (kernel, GPU time); the columns themselves stay the CLI's
         List<String> headers = LaunchRow.TABLE.headers();
@@ -228,7 +231,8 @@ public final class LaunchesView extends ViewPart {
             current = trace;
             shownAtNanos = System.nanoTime();
             paintedAtNanos = 0;
-            filters.setStreams(new long[0], new long[0]);
+            filters.setStreams(new long[0], new long[0]); // streams and host times belong to one trace
+            filters.setRange(null, null);
             query = null;
             total = 0;
             pages.clear();

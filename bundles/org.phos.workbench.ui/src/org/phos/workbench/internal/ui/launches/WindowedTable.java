@@ -50,6 +50,13 @@ final class WindowedTable {
         GridDataFactory.fillDefaults().grab(false, true).applyTo(slider);
         slider.addListener(SWT.Selection, e -> scrollTo(slider.getSelection()));
         table.addListener(SWT.Resize, e -> refresh());
+        root.addListener(SWT.Resize, e -> refresh());
+        // a part brought back to the top of its stack is not always resized: check the window at each paint
+        table.addListener(SWT.Paint, e -> {
+            if (fittingRows() != visible) {
+                table.getDisplay().asyncExec(this::refresh);
+            }
+        });
         table.addListener(SWT.MouseWheel, e -> {
             scrollTo(top - e.count);
             e.doit = false;
@@ -139,14 +146,26 @@ final class WindowedTable {
         refresh();
     }
 
+    /**
+     * The rows that fit, from the widget's size, not its client area: without a vertical scroll bar GTK sizes the
+     * client area to the rows the table holds, so a window of 7 rows would stay 7 rows in a taller table.
+     */
+    private int fittingRows() {
+        int itemHeight = Math.max(1, table.getItemHeight());
+        int height = table.getSize().y - table.getHeaderHeight() - 2 * table.getBorderWidth();
+        org.eclipse.swt.widgets.ScrollBar bar = table.getHorizontalBar();
+        if (bar != null && bar.isVisible()) {
+            height -= bar.getSize().y;
+        }
+        return Math.max(1, height / itemHeight);
+    }
+
     /** Fills the window of native items from the rows again (after the caller's rows changed). */
     void refresh() {
         if (table.isDisposed()) {
             return;
         }
-        int itemHeight = Math.max(1, table.getItemHeight());
-        int height = table.getClientArea().height - table.getHeaderHeight();
-        visible = Math.max(1, height / itemHeight);
+        visible = fittingRows();
         top = Math.max(0, Math.min(top, rowCount - visible));
         int shown = Math.max(0, Math.min(visible + 1, rowCount - top)); // +1: the partly visible last row
         if (table.getItemCount() != shown) {
