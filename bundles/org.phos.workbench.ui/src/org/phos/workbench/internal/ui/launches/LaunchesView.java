@@ -585,8 +585,8 @@ public final class LaunchesView extends ViewPart {
             return;
         }
         if (row < 0) {
-            message(String.format(Locale.ROOT, "Launch %,d is hidden by the filter: clear the kernel, stream, verdict "
-                    + "or time filter to see it", launch));
+            message(String.format(Locale.ROOT, "Launch %,d is hidden by the filter (kernel, stream, verdict, time)",
+                    launch));
             return;
         }
         rowsTable.select(row);
