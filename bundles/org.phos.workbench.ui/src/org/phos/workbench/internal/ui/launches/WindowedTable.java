@@ -135,7 +135,9 @@ final class WindowedTable {
     void select(int row) {
         selected = row >= 0 && row < rowCount ? row : -1;
         if (selected >= 0 && (selected < top || selected >= top + visible)) {
-            top = selected < top ? selected : selected - visible + 1;
+            // a step just past the edge scrolls by that much; a jump (go to launch N) puts the row mid-screen
+            boolean near = selected >= top - visible && selected < top + 2 * visible;
+            top = !near ? selected - visible / 2 : selected < top ? selected : selected - visible + 1;
         }
         refresh();
     }

@@ -115,6 +115,7 @@ public final class Snapshot {
     /** i11-launches: opens the trace (the opening figure is timed from here). */
     private void openTrace() {
         usedBefore = usedAfterGc(); // the heap before the trace, for the opening figure
+        window.getShell().getDisplay().setCursorLocation(0, 0); // no tooltip where the pointer happens to rest
         startNanos = System.nanoTime();
         try {
             editor = (TraceEditor) window.getActivePage().openEditor(new TraceEditorInput(trace), TraceEditor.ID);
