@@ -69,6 +69,13 @@ public final class PhoenixApplication implements IApplication {
                     window.setShowCoolBar(false);
                     window.setShowStatusLine(true);
                     window.setTitle(PhoenixUi.WINDOW_TITLE);
+                    // i11-launches: .phos files dropped onto the editor area open as traces
+                    window.addEditorAreaTransfer(org.eclipse.swt.dnd.FileTransfer.getInstance());
+                    window.configureEditorAreaDropListener(org.phos.workbench.internal.ui.trace.TraceOpening
+                            .dropListener(() -> window.getWindow().getActivePage(), message -> org.eclipse.jface
+                                    .dialogs.MessageDialog.openError(window.getWindow().getShell(), "Open Trace",
+                                            message)));
+                    // end i11-launches
                 }
 
                 @Override

@@ -31,7 +31,9 @@ import org.phos.workbench.internal.ui.TraceFolder.TraceFile;
 
 /**
  * The "Traces" view: the {@code .phos} files of a folder with their sizes. The user types a folder and presses
- * Enter, or refreshes (toolbar button or F5) after traces were recorded. Colours come from the theme.
+ * Enter, or refreshes (toolbar button or F5) after traces were recorded. Below, the recent traces
+ * ({@link RecentTracesSection}). {@code .phos} files dropped onto the view open, each in its own editor. Colours come
+ * from the theme.
  */
 public final class TracesView extends ViewPart {
     /** Data key set on the view's widgets so tests can find them by role. */
@@ -40,6 +42,7 @@ public final class TracesView extends ViewPart {
     private Text folderText;
     private TableViewer viewer;
     private Label status;
+    private RecentTracesSection recent;
     private Path folder = TraceFolder.defaultFolder();
 
     @Override
@@ -72,9 +75,22 @@ public final class TracesView extends ViewPart {
         table.addListener(SWT.DefaultSelection, e -> openSelected());
         GridDataFactory.fillDefaults().grab(true, true).span(2, 1).applyTo(tableHolder);
 
-        status = new Label(parent, SWT.NONE);
+        status = new Label(parent, SWT.WRAP);
         status.setData(ROLE, "status");
-        GridDataFactory.fillDefaults().grab(true, false).span(2, 1).applyTo(status);
+        GridDataFactory.fillDefaults().grab(true, false).span(2, 1).hint(100, SWT.DEFAULT).applyTo(status);
+
+        recent = new RecentTracesSection(parent, getSite()::getPage, this::message);
+        GridDataFactory.fillDefaults().grab(true, false).span(2, 1).applyTo(recent.control());
+        // .phos files dropped anywhere on the view open in editors (the editor area takes drops too)
+        for (org.eclipse.swt.widgets.Control target : new org.eclipse.swt.widgets.Control[] { table,
+                recent.table() }) {
+            org.eclipse.swt.dnd.DropTarget drop = new org.eclipse.swt.dnd.DropTarget(target,
+                    org.eclipse.swt.dnd.DND.DROP_COPY | org.eclipse.swt.dnd.DND.DROP_DEFAULT
+                            | org.eclipse.swt.dnd.DND.DROP_MOVE | org.eclipse.swt.dnd.DND.DROP_LINK);
+            drop.setTransfer(org.eclipse.swt.dnd.FileTransfer.getInstance());
+            drop.addDropListener(
+                    org.phos.workbench.internal.ui.trace.TraceOpening.dropListener(getSite()::getPage, this::message));
+        }
 
         Action refresh = new Action("Refresh") {
             @Override
@@ -144,16 +160,27 @@ public final class TracesView extends ViewPart {
 
     /** Opens the selected traces, each in its own trace editor (double click or Enter). */
     private void openSelected() {
+        List<Path> files = new java.util.ArrayList<>();
         for (Object o : viewer.getStructuredSelection().toList()) {
-            TraceFile f = (TraceFile) o;
-            try {
-                getSite().getPage().openEditor(
-                        new org.phos.workbench.internal.ui.trace.TraceEditorInput(f.path()),
-                        org.phos.workbench.internal.ui.trace.TraceEditor.ID);
-            } catch (org.eclipse.ui.PartInitException e) {
-                status.setText("Cannot open " + f.path() + ": " + e.getMessage());
-            }
+            files.add(((TraceFile) o).path());
         }
+        List<String> problems = org.phos.workbench.internal.ui.trace.TraceOpening.open(getSite().getPage(), files);
+        if (!problems.isEmpty()) {
+            message(String.join("\n", problems));
+        }
+    }
+
+    /** Shows {@code text} (a problem opening or listing traces) in the view's status line. */
+    public void message(String text) {
+        if (!status.isDisposed()) {
+            status.setText(text);
+            status.getParent().layout(true);
+        }
+    }
+
+    /** The status line's text. */
+    public String statusText() {
+        return status.getText();
     }
 
     @Override

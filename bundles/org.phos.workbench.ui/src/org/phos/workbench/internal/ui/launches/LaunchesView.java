@@ -10,74 +10,98 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.PatternSyntaxException;
 
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.jdt.annotation.Nullable;
 import org.eclipse.jface.layout.GridDataFactory;
 import org.eclipse.jface.layout.GridLayoutFactory;
 import org.eclipse.jface.viewers.ISelection;
 import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.swt.SWT;
+import org.eclipse.swt.graphics.Color;
 import org.eclipse.swt.widgets.Composite;
+import org.eclipse.swt.widgets.Display;
 import org.eclipse.swt.widgets.Label;
 import org.eclipse.swt.widgets.Table;
 import org.eclipse.swt.widgets.TableColumn;
 import org.eclipse.swt.widgets.TableItem;
-import org.eclipse.swt.widgets.Text;
 import org.eclipse.ui.IEditorPart;
 import org.eclipse.ui.ISelectionListener;
 import org.eclipse.ui.IWorkbenchPart;
 import org.eclipse.ui.part.ViewPart;
-import org.phos.workbench.internal.ui.TracesView;
-import org.phos.workbench.ui.model.ViewSelectionProvider;
-import org.phos.workbench.internal.ui.trace.TraceEditor;
 import org.phos.workbench.analysis.core.LaunchQuery;
 import org.phos.workbench.analysis.core.LaunchRow;
+import org.phos.workbench.analysis.core.LaunchVerdict;
 import org.phos.workbench.analysis.core.table.Column;
 import org.phos.workbench.analysis.core.table.TableRenderer;
+import org.phos.workbench.internal.ui.TracesView;
+import org.phos.workbench.internal.ui.accuracy.SpeculationTheme;
+import org.phos.workbench.internal.ui.trace.TraceEditor;
+import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.ui.model.LaunchSelection;
 import org.phos.workbench.ui.model.LoadedTrace;
+import org.phos.workbench.ui.model.TimeSelection;
+import org.phos.workbench.ui.model.ViewSelectionProvider;
 
 /**
  * The "Launches" view: every launch of the current trace (the active trace editor's) in a virtual table whose rows
- * are filled when painted. Filter by kernel regex, sort by clicking a header, {@code .} and {@code ,} step the
- * selection. Selecting a row publishes a {@link LaunchSelection}; a LaunchSelection from elsewhere selects its row.
- * Rows are pages of the analysis layer's {@link LaunchQuery} (columns from {@link LaunchRow#TABLE}); Export CSV
- * renders the same query through {@link TableRenderer#CSV}, as the CLI's {@code launches --format csv} does.
+ * are filled when painted. Filters as the {@code launches} command's options ({@link LaunchFilterBar}: kernel regex,
+ * stream, verdict under an engine, host-time range, which follows a range dragged on the Trace Timeline), sort by
+ * clicking a header, go to launch N (field or Ctrl+G), {@code .} and {@code ,} step the selection. Selecting a row
+ * publishes a {@link LaunchSelection}; a LaunchSelection from elsewhere selects its row.
+ * <p>
+ * Rows are pages of the analysis layer's {@link LaunchQuery} (columns from {@link LaunchRow#TABLE}). Every query
+ * that may walk the whole trace (the filter and sort, verdicts, finding a launch's row) runs in a {@link Job}; the
+ * table keeps showing the previous answer until the new one is there. Export CSV renders the same query through
+ * {@link TableRenderer#CSV}, as the CLI's {@code launches --format csv} does.
  */
 public final class LaunchesView extends ViewPart {
     /** The view id in plugin.xml. */
     public static final String ID = "org.phos.workbench.ui.launchesView";
 
     private static final int PAGE = 256;
+    private static final int VERDICT_WIDTH = 125;
 
     private final ViewSelectionProvider selectionProvider = new ViewSelectionProvider();
-    private Text kernelFilter;
+    private LaunchFilterBar filters;
+    private WindowedTable rowsTable;
     private Table table;
     private Label status;
-    private @org.eclipse.jdt.annotation.Nullable LoadedTrace current;
-    private @org.eclipse.jdt.annotation.Nullable LaunchQuery query;
+    private @Nullable LoadedTrace current;
+    private @Nullable LaunchQuery query;
     private int total;
     private final Map<Integer, List<LaunchRow>> pages = new HashMap<>();
     private String sortKey = "launch";
     private boolean ascending = true;
     private final ISelectionListener listener = this::selectionChanged;
+    private int verdictColumn = -1;
+    /** Counts queries asked; an answer for an older one is dropped. */
+    private int generation;
+    /** The generation whose answer the table shows. */
+    private int listed;
+    private @Nullable Job listing;
+    private @Nullable Job locating;
+    /** A launch to select once the rows of the query being listed are there (-1: none). */
+    private int pendingLaunch = -1;
+    private boolean pendingPublish;
+    private long shownAtNanos;
+    private long paintedAtNanos;
 
     @Override
     public void createPartControl(Composite parent) {
-        GridLayoutFactory.fillDefaults().numColumns(3).margins(4, 4).applyTo(parent);
-        new Label(parent, SWT.NONE).setText("Kernel regex:");
-        kernelFilter = new Text(parent, SWT.BORDER | SWT.SINGLE);
-        kernelFilter.setData(TracesView.ROLE, "kernelFilter");
-        kernelFilter.setMessage("e.g. gemm|reduce");
-        kernelFilter.addListener(SWT.DefaultSelection, e -> refilter());
-        kernelFilter.addListener(SWT.Modify, e -> refilter());
-        GridDataFactory.fillDefaults().grab(true, false).applyTo(kernelFilter);
+        GridLayoutFactory.fillDefaults().margins(4, 4).spacing(0, 3).applyTo(parent);
+        filters = new LaunchFilterBar(parent, this::refilter, launch -> goTo(launch, true), this::message);
         status = new Label(parent, SWT.NONE);
         status.setData(TracesView.ROLE, "launchesStatus");
-        GridDataFactory.fillDefaults().hint(360, SWT.DEFAULT).applyTo(status);
+        GridDataFactory.fillDefaults().grab(true, false).applyTo(status);
 
-        table = new Table(parent, SWT.VIRTUAL | SWT.BORDER | SWT.FULL_SELECTION | SWT.SINGLE);
+        rowsTable = new WindowedTable(parent, this::fill, row -> publishSelection());
+        table = rowsTable.table();
         table.setData(TracesView.ROLE, "launches");
         table.setHeaderVisible(true);
         table.setLinesVisible(true);
@@ -90,33 +114,37 @@ public final class LaunchesView extends ViewPart {
                 case "kernel" -> 340;
                 case "params" -> 300;
                 case "stream" -> 140;
+                case "verdict" -> 0; // shown when an engine is chosen
                 case "launch" -> 90;
                 case "event", "function", "grid", "block" -> 70;
                 default -> 110;
             });
             col.setMoveable(true);
+            if (def.header().equals("verdict")) {
+                verdictColumn = c;
+                col.setResizable(false);
+            }
             int index = c;
             col.addListener(SWT.Selection, e -> sortBy(index));
+            // SWT on GTK reports a click on the same header within the double-click time as DefaultSelection (and
+            // under XTest every posted click is within it): each click toggles the order all the same
+            col.addListener(SWT.DefaultSelection, e -> sortBy(index));
         }
         // shown first what a person scans for (kernel, GPU time); the columns themselves stay the CLI's
         List<String> headers = LaunchRow.TABLE.headers();
-        int[] order = java.util.stream.Stream.of("launch", "kernel", "gpu_ns", "host_ns", "stream", "grid", "block",
-                "params", "verdict", "event", "function", "gpu_start_ns", "gpu_end_ns").mapToInt(headers::indexOf)
+        // the verdict next to the launch, so that choosing an engine shows it without scrolling (hidden without one)
+        int[] order = java.util.stream.Stream.of("launch", "verdict", "kernel", "gpu_ns", "host_ns", "stream", "grid",
+                "block", "params", "event", "function", "gpu_start_ns", "gpu_end_ns").mapToInt(headers::indexOf)
                 .filter(i -> i >= 0).toArray();
         if (order.length == headers.size()) {
             table.setColumnOrder(order);
         }
-        table.addListener(SWT.SetData, e -> {
-            TableItem item = (TableItem) e.item;
-            LaunchRow r = row(table.indexOf(item));
-            if (r != null) {
-                List<Column<LaunchRow>> cs = LaunchRow.TABLE.columns();
-                for (int c = 0; c < cs.size(); c++) {
-                    item.setText(c, cs.get(c).format(r));
-                }
+        table.addListener(SWT.Paint, e -> {
+            if (paintedAtNanos == 0 && query != null && total > 0) {
+                paintedAtNanos = System.nanoTime();
+                org.phos.workbench.internal.ui.trace.OpeningTimes.mark("Launches table painted");
             }
         });
-        table.addListener(SWT.Selection, e -> publishSelection());
         table.addListener(SWT.KeyDown, e -> {
             if (e.character == '.') {
                 step(1);
@@ -124,9 +152,12 @@ public final class LaunchesView extends ViewPart {
             } else if (e.character == ',') {
                 step(-1);
                 e.doit = false;
+            } else if ((e.stateMask & SWT.MOD1) != 0 && (e.keyCode == 'g' || e.keyCode == 'G')) {
+                filters.focusGoTo();
+                e.doit = false;
             }
         });
-        GridDataFactory.fillDefaults().grab(true, true).span(3, 1).applyTo(table);
+        GridDataFactory.fillDefaults().grab(true, true).applyTo(rowsTable.control());
         org.eclipse.jface.action.Action export = new org.eclipse.jface.action.Action("Export CSV") {
             @Override
             public void run() {
@@ -160,6 +191,23 @@ public final class LaunchesView extends ViewPart {
         }
     }
 
+    private void fill(TableItem item, int position) {
+        LaunchRow r = row(position);
+        List<Column<LaunchRow>> cs = LaunchRow.TABLE.columns();
+        for (int c = 0; c < cs.size(); c++) {
+            item.setText(c, r == null ? "" : cs.get(c).format(r));
+        }
+        LaunchVerdict v = r == null ? null : r.verdict();
+        if (verdictColumn >= 0) {
+            item.setForeground(verdictColumn, v == null ? null : verdictColor(v));
+        }
+    }
+
+    /** The theme colour of a launch verdict (grey for launches nothing can be judged on). */
+    static Color verdictColor(LaunchVerdict v) {
+        return v.access() != null ? SpeculationTheme.verdict(v.access()) : SpeculationTheme.color("unreliable");
+    }
+
     private void selectionChanged(IWorkbenchPart part, ISelection selection) {
         if (part == this || !(selection instanceof IStructuredSelection s) || s.size() != 1) {
             return;
@@ -172,26 +220,76 @@ public final class LaunchesView extends ViewPart {
                 show(ls.trace());
             }
             reveal(ls.launch());
+        } else if (o instanceof TimeSelection ts) {
+            showRange(ts);
         }
     }
 
     /** Shows the launches of {@code trace} (null: none). */
-    public void show(@org.eclipse.jdt.annotation.Nullable LoadedTrace trace) {
-        current = trace;
+    public void show(@Nullable LoadedTrace trace) {
+        if (trace != current) {
+            current = trace;
+            shownAtNanos = System.nanoTime();
+            paintedAtNanos = 0;
+            filters.setStreams(new long[0], new long[0]); // streams and host times belong to one trace
+            filters.setRange(null, null);
+            query = null;
+            total = 0;
+            pages.clear();
+            rowsTable.select(-1);
+            rowsTable.setRowCount(0);
+        }
+        refilter();
+    }
+
+    /** Keeps only the launches issued in the selected time range (a range dragged on the Trace Timeline). */
+    public void showRange(TimeSelection range) {
+        if (range.trace() != current) {
+            show(range.trace());
+        }
+        filters.setRange(range.fromNs(), range.toNs());
         refilter();
     }
 
     /** The trace shown, or null. */
-    public @org.eclipse.jdt.annotation.Nullable LoadedTrace trace() {
+    public @Nullable LoadedTrace trace() {
         return current;
     }
 
     /** The query of the table's rows (all of them: offset 0, limit = total), or null without a trace. */
-    public @org.eclipse.jdt.annotation.Nullable LaunchQuery query() {
+    public @Nullable LaunchQuery query() {
         return query;
     }
 
-    /** The launch indices of the rows, in display order. */
+    /** The number of rows (launches that pass the filter). */
+    public int rowCount() {
+        return total;
+    }
+
+    /** The first row on screen. */
+    public int topRow() {
+        return rowsTable.topRow();
+    }
+
+    /** The status line: counts, or what was wrong with the input. */
+    public String statusText() {
+        return status.getText();
+    }
+
+    /**
+     * Nanoseconds from the moment the current trace was handed to the view to the first paint of the table with its
+     * rows, or 0 while not yet painted.
+     */
+    public long firstPaintNanos() {
+        return paintedAtNanos == 0 ? 0 : paintedAtNanos - shownAtNanos;
+    }
+
+    /** System.nanoTime() of that first paint, 0 while not painted. */
+    public long paintedAtNanos() {
+        return paintedAtNanos;
+    }
+
+    /** The launch indices of the rows, in display order (reads every row: for small traces and tests). */
     public int[] rows() {
         LaunchQuery q = query;
         if (q == null) {
@@ -201,40 +299,136 @@ public final class LaunchesView extends ViewPart {
                 .mapToInt(LaunchRow::launch).toArray();
     }
 
+    /** Runs the query the controls describe, in a Job; the table keeps the previous rows until the answer. */
     private void refilter() {
         LoadedTrace t = current;
-        pages.clear();
         if (t == null) {
+            cancel(listing);
+            listed = ++generation;
             query = null;
             total = 0;
-            table.setItemCount(0);
+            pages.clear();
+            rowsTable.setRowCount(0);
             status.setText("No trace: open one from the Traces view or File > Open Trace…");
             return;
         }
-        String regex = kernelFilter.getText().trim();
-        LaunchQuery.Filter filter;
+        LaunchFilterBar.Request request;
         try {
-            filter = new LaunchQuery.Filter(regex.isEmpty() ? null : regex, null, Long.MIN_VALUE, Long.MAX_VALUE,
-                    null);
-        } catch (PatternSyntaxException e) {
-            status.setText("Bad regex: " + e.getDescription());
+            request = filters.read();
+        } catch (LaunchFilterBar.BadFilterException e) {
+            message(e.getMessage() + " (the table still shows the previous filter)");
             return;
         }
-        LaunchQuery q = new LaunchQuery(t.trace(), filter, new LaunchQuery.Sort(sortKey, !ascending), null, null, 0,
-                0);
-        int n = (int) Analysis.session().launches(q, null).total();
+        int asked = ++generation;
+        cancel(listing);
+        LaunchQuery q = new LaunchQuery(t.trace(), request.filter(), new LaunchQuery.Sort(sortKey, !ascending),
+                request.engine(), null, 0, 0);
+        boolean needStreams = filters.streamsMissing();
+        Display display = table.getDisplay();
+        if (query != null) {
+            status.setText(request.engine() == null ? "Filtering…"
+                    : "Filtering (validating " + request.engine() + " over the trace the first time)…");
+        } else {
+            status.setText("Listing the launches of " + t.name() + "…");
+        }
+        Job job = new TraceJob("Listing launches of " + t.name(), t) {
+            @Override
+            protected IStatus run(IProgressMonitor monitor) {
+                try {
+                    org.phos.workbench.internal.ui.trace.OpeningTimes.mark("listing started");
+                    org.phos.workbench.analysis.core.table.Table<LaunchRow> first = Analysis.session()
+                            .launches(q.withPage(0, PAGE), monitor);
+                    org.phos.workbench.internal.ui.trace.OpeningTimes.mark("first page listed");
+                    display.asyncExec(() -> showRows(asked, t, q, first));
+                    if (needStreams) {
+                        long[][] streams = streams(t.trace(), monitor);
+                        display.asyncExec(() -> {
+                            if (t == current && !table.isDisposed()) {
+                                filters.setStreams(streams[0], streams[1]);
+                            }
+                        });
+                    }
+                    return Status.OK_STATUS;
+                } catch (OperationCanceledException e) {
+                    return Status.CANCEL_STATUS;
+                } catch (RuntimeException e) {
+                    display.asyncExec(() -> {
+                        if (asked == generation && !table.isDisposed()) {
+                            message("Cannot list the launches of " + t.name() + ": " + e.getMessage());
+                        }
+                    });
+                    return Status.OK_STATUS;
+                }
+            }
+        };
+        if (query == null) { // the trace's first listing: the editor's overview waits for it
+            job.setRule(org.phos.workbench.internal.ui.trace.TraceJobs.opening(t));
+        }
+        listing = job;
+        job.schedule();
+    }
+
+    private void showRows(int asked, LoadedTrace t, LaunchQuery q,
+            org.phos.workbench.analysis.core.table.Table<LaunchRow> first) {
+        if (asked != generation || t != current || table.isDisposed()) {
+            return;
+        }
+        int n = (int) first.total();
+        listed = asked;
         query = q.withPage(0, n);
         total = n;
-        table.clearAll();
-        table.setItemCount(n);
-        status.setText(String.format(Locale.ROOT, "%,d of %,d launches of %s", n, t.trace().launchCount(),
-                t.name()));
+        pages.clear();
+        pages.put(0, first.rows());
+        rowsTable.select(-1);
+        rowsTable.scrollTo(0);
+        rowsTable.setRowCount(n);
+        org.phos.workbench.internal.ui.trace.OpeningTimes.mark("rows handed to the table");
+        String engine = q.verdictEngine();
+        TableColumn verdicts = table.getColumn(verdictColumn);
+        if ((verdicts.getWidth() > 0) != (engine != null)) {
+            verdicts.setWidth(engine == null ? 0 : VERDICT_WIDTH);
+            verdicts.setResizable(engine != null);
+        }
+        status.setText(String.format(Locale.ROOT, "%,d of %,d launches of %s%s", n, t.trace().launchCount(),
+                t.name(), engine == null ? "" : "; verdicts under " + engine));
+        if (pendingLaunch >= 0) {
+            int launch = pendingLaunch;
+            pendingLaunch = -1;
+            goTo(launch, pendingPublish);
+        }
+    }
+
+    /** The distinct streams of the trace's launches and their launch counts, by handle (unsigned). */
+    static long[][] streams(Trace trace, IProgressMonitor monitor) {
+        Map<Long, long[]> counts = new HashMap<>();
+        long last = 0;
+        long[] lastCount = null;
+        for (int l = 0; l < trace.launchCount(); l++) {
+            if ((l & 0xfffff) == 0 && monitor.isCanceled()) {
+                throw new OperationCanceledException();
+            }
+            long s = trace.stream(trace.launchEvent(l));
+            if (lastCount == null || s != last) {
+                last = s;
+                lastCount = counts.computeIfAbsent(s, k -> new long[1]);
+            }
+            lastCount[0]++;
+        }
+        // unsigned order: handles are addresses
+        Long[] boxed = counts.keySet().toArray(Long[]::new);
+        java.util.Arrays.sort(boxed, Long::compareUnsigned);
+        long[] handles = java.util.Arrays.stream(boxed).mapToLong(Long::longValue).toArray();
+        long[] n = new long[handles.length];
+        for (int i = 0; i < handles.length; i++) {
+            n[i] = counts.get(handles[i])[0];
+        }
+        return new long[][] { handles, n };
     }
 
     private void sortBy(int column) {
         String key = LaunchRow.TABLE.columns().get(column).header();
         if (!LaunchQuery.Sort.COLUMNS.contains(key)) {
-            status.setText("Cannot sort by " + key + "; sortable: " + String.join(", ", LaunchQuery.Sort.COLUMNS));
+            message("Cannot sort by " + key + "; sortable: " + String.join(", ", LaunchQuery.Sort.COLUMNS));
             return;
         }
         if (key.equals(sortKey)) {
@@ -246,14 +440,15 @@ public final class LaunchesView extends ViewPart {
         table.setSortColumn(table.getColumn(column));
         table.setSortDirection(ascending ? SWT.UP : SWT.DOWN);
         int selected = selectedLaunch();
-        refilter();
         if (selected >= 0) {
-            reveal(selected);
+            pendingLaunch = selected;
+            pendingPublish = false;
         }
+        refilter();
     }
 
     /** The row at display position {@code row}, fetched a page at a time. */
-    private @org.eclipse.jdt.annotation.Nullable LaunchRow row(int row) {
+    private @Nullable LaunchRow row(int row) {
         LaunchQuery q = query;
         if (q == null || row < 0 || row >= total) {
             return null;
@@ -280,7 +475,7 @@ public final class LaunchesView extends ViewPart {
     private void exportWithDialog() {
         LoadedTrace t = current;
         if (t == null) {
-            status.setText("No trace to export");
+            message("No trace to export");
             return;
         }
         org.eclipse.swt.widgets.FileDialog dialog = new org.eclipse.swt.widgets.FileDialog(table.getShell(), SWT.SAVE);
@@ -295,7 +490,7 @@ public final class LaunchesView extends ViewPart {
             exportCsv(Path.of(chosen));
             status.setText("Exported " + total + " launches to " + chosen);
         } catch (IOException | RuntimeException e) {
-            status.setText("Cannot write " + chosen + ": " + e.getMessage());
+            message("Cannot write " + chosen + ": " + e.getMessage());
         }
     }
 
@@ -313,34 +508,97 @@ public final class LaunchesView extends ViewPart {
 
     /** The launch of the selected row, or -1. */
     public int selectedLaunch() {
-        LaunchRow r = row(table.getSelectionIndex());
+        LaunchRow r = row(rowsTable.selectedRow());
         return r == null ? -1 : r.launch();
     }
 
     private void step(int delta) {
-        int row = table.getSelectionIndex();
+        int row = rowsTable.selectedRow();
         int next = row < 0 ? 0 : Math.max(0, Math.min(total - 1, row + delta));
         if (total > 0) {
-            table.setSelection(next);
+            rowsTable.select(next);
             publishSelection();
         }
     }
 
     /** Selects the row of {@code launch} and publishes it as the selection (as a click would). */
     public void selectAndPublish(int launch) {
-        reveal(launch);
-        publishSelection();
+        goTo(launch, true);
     }
 
-    /** Selects the row of {@code launch} if it passes the filter. */
+    /** Selects the row of {@code launch} if it passes the filter (found in a Job). */
     public void reveal(int launch) {
-        int[] rows = rows();
-        for (int r = 0; r < rows.length; r++) {
-            if (rows[r] == launch) {
-                table.setSelection(r);
-                table.showSelection();
-                return;
+        goTo(launch, false);
+    }
+
+    /**
+     * Selects and reveals launch {@code launch}: its row is found in a Job ({@link LaunchLocator}); a launch outside
+     * the trace or hidden by the filter is said in the status line.
+     */
+    public void goTo(int launch, boolean publish) {
+        LoadedTrace t = current;
+        if (t == null) {
+            message("Go to launch " + launch + ": no trace is open");
+            return;
+        }
+        int count = t.trace().launchCount();
+        if (launch < 0 || launch >= count) {
+            message(String.format(Locale.ROOT, "Launch %,d is not in %s: its launches are 0 to %,d", launch, t.name(),
+                    count - 1));
+            return;
+        }
+        LaunchQuery q = query;
+        if (q == null || listed != generation) {
+            pendingLaunch = launch; // the rows being listed: select it when they are there
+            pendingPublish = publish;
+            return;
+        }
+        int asked = generation;
+        LaunchRow known = row(rowsTable.selectedRow());
+        if (known != null && known.launch() == launch) {
+            rowsTable.select(rowsTable.selectedRow());
+            if (publish) {
+                publishSelection();
             }
+            return;
+        }
+        cancel(locating);
+        Display display = table.getDisplay();
+        Job job = new TraceJob("Finding launch " + launch + " of " + t.name(), t) {
+            @Override
+            protected IStatus run(IProgressMonitor monitor) {
+                try {
+                    int row = LaunchLocator.row(Analysis.session(), q, launch, monitor);
+                    display.asyncExec(() -> select(asked, launch, row, publish));
+                    return Status.OK_STATUS;
+                } catch (OperationCanceledException e) {
+                    return Status.CANCEL_STATUS;
+                }
+            }
+        };
+        locating = job;
+        job.schedule();
+    }
+
+    private void select(int asked, int launch, int row, boolean publish) {
+        if (asked != generation || table.isDisposed() || current == null) {
+            return;
+        }
+        if (row < 0) {
+            message(String.format(Locale.ROOT, "Launch %,d is hidden by the filter (kernel, stream, verdict, time)",
+                    launch));
+            return;
+        }
+        rowsTable.select(row);
+        if (publish) {
+            publishSelection();
+        }
+    }
+
+    private void message(String text) {
+        if (!status.isDisposed()) {
+            status.setText(text);
+            status.setToolTipText(text);
         }
     }
 
@@ -351,16 +609,40 @@ public final class LaunchesView extends ViewPart {
                 : new StructuredSelection(new LaunchSelection(t, launch)));
     }
 
+    private static void cancel(@Nullable Job job) {
+        if (job != null) {
+            job.cancel();
+        }
+    }
+
     @Override
     public void dispose() {
+        cancel(listing);
+        cancel(locating);
         getSite().getPage().removeSelectionListener(listener);
         super.dispose();
     }
 
     @Override
     public void setFocus() {
-        if (!kernelFilter.isFocusControl()) { // a click into the filter activates the view: keep the caret there
+        if (!filters.hasFocus()) { // a click into a filter activates the view: keep the caret there
             table.setFocus();
+        }
+    }
+
+    /** A job about one trace: its family is the trace, so closing the trace can cancel its work. */
+    private abstract static class TraceJob extends Job {
+        private final LoadedTrace trace;
+
+        TraceJob(String name, LoadedTrace trace) {
+            super(name);
+            this.trace = trace;
+            setPriority(Job.INTERACTIVE);
+        }
+
+        @Override
+        public boolean belongsTo(Object family) {
+            return family == trace;
         }
     }
 }

@@ -9,7 +9,6 @@ import org.eclipse.swt.SWT;
 import org.eclipse.swt.widgets.FileDialog;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
-import org.eclipse.ui.PartInitException;
 import org.eclipse.ui.handlers.HandlerUtil;
 
 /** File &gt; Open Trace…: chooses one or more {@code .phos} files and opens each in its own {@link TraceEditor}. */
@@ -35,11 +34,9 @@ public final class OpenTraceHandler extends AbstractHandler {
 
     /** Opens {@code file} in a trace editor (or activates the one already showing it); errors as a message. */
     public static void open(IWorkbenchPage page, Path file) {
-        try {
-            page.openEditor(new TraceEditorInput(file), TraceEditor.ID);
-        } catch (PartInitException e) {
-            MessageDialog.openError(page.getWorkbenchWindow().getShell(), "Open Trace",
-                    "Cannot open " + file + ": " + e.getMessage());
+        java.util.List<String> problems = TraceOpening.open(page, java.util.List.of(file));
+        if (!problems.isEmpty()) {
+            MessageDialog.openError(page.getWorkbenchWindow().getShell(), "Open Trace", String.join("\n", problems));
         }
     }
 }

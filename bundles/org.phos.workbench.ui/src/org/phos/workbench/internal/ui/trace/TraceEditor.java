@@ -48,6 +48,9 @@ public final class TraceEditor extends EditorPart {
     private TraceOverview overview; // i11-buffers: the overview page (charts), was a StyledText
     private @org.eclipse.jdt.annotation.Nullable LoadedTrace loaded;
     private @org.eclipse.jdt.annotation.Nullable Job job;
+    private @org.eclipse.jdt.annotation.Nullable Job overviewJob;
+    private volatile long readNanos;
+    private boolean overviewDone;
 
     @Override
     public void init(IEditorSite site, IEditorInput input) throws PartInitException {
@@ -80,7 +83,8 @@ public final class TraceEditor extends EditorPart {
         banner.setBackground(colors.get(WARNING_BACKGROUND));
         GridDataFactory.fillDefaults().grab(true, false).exclude(true).applyTo(banner);
         banner.setVisible(false);
-        overview = new TraceOverview(parent); // i11-buffers
+        overview = new TraceOverview(parent); // i11-buffers: the overview page with charts
+        OpeningTimes.mark("editor created");
         overview.setText("Loading " + file() + " …");
         GridDataFactory.fillDefaults().grab(true, true).applyTo(overview);
         startLoad();
@@ -91,10 +95,15 @@ public final class TraceEditor extends EditorPart {
         Display display = getSite().getShell().getDisplay();
         Job load = Job.create("Loading trace " + file.getFileName(), (IProgressMonitor monitor) -> {
             try {
+                OpeningTimes.mark("load job started");
+                long started = System.nanoTime();
                 TraceLoadResult r = TraceReader.read(file, monitor);
+                readNanos = System.nanoTime() - started;
+                OpeningTimes.mark("trace read");
                 LoadedTrace t = new LoadedTrace(file, r.trace(), r.warnings(), r.anomalies());
-                org.phos.workbench.analysis.core.Overview text = TraceOverview.compute(r.trace(), monitor); // i11-buffers
-                display.asyncExec(() -> showLoaded(t, text));
+                // the views get the trace first; the overview walks every event and comes after them, in a job
+                // that waits for the Launches view's first listing (same scheduling rule), so it never delays it
+                display.asyncExec(() -> showLoaded(t));
                 return Status.OK_STATUS;
             } catch (OperationCanceledException e) {
                 display.asyncExec(() -> showFailure("Loading " + file + " was cancelled."));
@@ -113,12 +122,14 @@ public final class TraceEditor extends EditorPart {
         load.schedule();
     }
 
-    private void showLoaded(LoadedTrace t, org.phos.workbench.analysis.core.Overview text) { // i11-buffers
+    private void showLoaded(LoadedTrace t) {
         if (overview.isDisposed()) {
             return;
         }
+        OpeningTimes.mark("trace handed to the UI thread");
         loaded = t;
-        overview.show(t.file().toString(), text); // i11-buffers
+        overview.setText("Loaded " + t.name() + "; computing the overview…");
+        RecentTraces.standard().add(t.file());
         List<String> lines = new ArrayList<>();
         for (TraceWarning w : t.warnings()) {
             lines.add("⚠ " + w);
@@ -131,6 +142,39 @@ public final class TraceEditor extends EditorPart {
                     + " found while loading\n" + String.join("\n", lines));
         }
         selection.setSelection(new StructuredSelection(t));
+        OpeningTimes.mark("trace published to the views");
+        startOverview(t);
+    }
+
+    /** Builds the overview text in a Job after the views' first work on the trace ({@link TraceJobs#opening}). */
+    private void startOverview(LoadedTrace t) {
+        Display display = overview.getDisplay();
+        Job job = Job.create("Overview of " + t.name(), (IProgressMonitor monitor) -> {
+            OpeningTimes.mark("overview started");
+            org.phos.workbench.analysis.core.Overview o = TraceOverview.compute(t.trace(), monitor);
+            OpeningTimes.mark("overview computed");
+            display.asyncExec(() -> {
+                if (!overview.isDisposed() && loaded == t) {
+                    overview.show(t.file().toString(), o);
+                    overviewDone = true;
+                }
+            });
+            return Status.OK_STATUS;
+        });
+        job.setRule(TraceJobs.opening(t));
+        job.setPriority(Job.DECORATE);
+        overviewJob = job;
+        job.schedule();
+    }
+
+    /** Nanoseconds the trace reader took in the load job (0 before the trace loaded). */
+    public long readNanos() {
+        return readNanos;
+    }
+
+    /** Whether the overview text is there (false while it is computed). */
+    public boolean overviewShown() {
+        return overviewDone;
     }
 
     private void showFailure(String message) {
@@ -158,6 +202,14 @@ public final class TraceEditor extends EditorPart {
         Job j = job;
         if (j != null) {
             j.cancel();
+        }
+        Job o = overviewJob;
+        if (o != null) {
+            o.cancel();
+        }
+        LoadedTrace t = loaded;
+        if (t != null) {
+            Job.getJobManager().cancel(t); // the views' jobs about this trace (their family is the trace)
         }
         super.dispose();
     }
