@@ -44,6 +44,7 @@ import org.phos.workbench.internal.ui.trace.TraceEditor;
  * Timeline) and "go to launch N", driven by real input and compared with the command line's
  * {@code launches --format csv} run in-process with the same options.
  */
+@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
 class LaunchFiltersUiTest {
     private IWorkbenchWindow window;
     private Shell shell;

@@ -52,6 +52,7 @@ import org.phos.workbench.ui.PhoenixUi;
  * gets {@code DND.DragEnter} and {@code DND.Drop} events (an SWT {@code DNDEvent} holding the file names as
  * {@link FileTransfer} data), which its listeners receive as a real drop would be received.
  */
+@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
 class TraceOpeningUiTest {
     private IWorkbenchWindow window;
     private Shell shell;
