@@ -212,18 +212,21 @@ class BuffersViewUiTest {
             robot.key(SWT.BS);
         }
         int launchCount = editor.loadedTrace().trace().launchCount();
-        robot.waitUntil("Launches lists every launch", () -> launchTable.getItemCount() == launchCount);
-        // the row of the launch, whatever order an earlier test left the table in
-        int[] order = launches.rows();
-        int rowIndex = java.util.stream.IntStream.range(0, order.length).filter(i -> order[i] == launch).findFirst()
-                .orElseThrow();
+        robot.waitUntil("Launches lists every launch", () -> launches.rowCount() == launchCount);
+        // bring the launch's row on screen (the table holds only the rows on screen), then click it as a person does
         robot.click(launchTable, 40, launchTable.getItem(0).getBounds(0).y + 5); // activate Launches on its table
-        launchTable.showItem(launchTable.getItem(rowIndex));
+        launches.reveal(launch);
         robot.spin(300);
-        for (int attempt = 0; attempt < 3 && launches.selectedLaunch() != launch; attempt++) {
-            Rectangle row = launchTable.getItem(rowIndex).getBounds(0);
-            robot.click(launchTable, row.x + 20, row.y + row.height / 2);
-            robot.spin(300);
+        // a click on a neighbour first, so that the click on the launch changes the selection (and publishes it)
+        for (int target : new int[] { launch + 1, launch }) {
+            for (int attempt = 0; attempt < 3 && launches.selectedLaunch() != target; attempt++) {
+                int rowIndex = java.util.stream.IntStream.range(0, launchTable.getItemCount())
+                        .filter(i -> launchTable.getItem(i).getText(0).equals(Integer.toString(target))).findFirst()
+                        .orElseThrow(() -> new AssertionError("launch " + target + " is not on screen in Launches"));
+                Rectangle row = launchTable.getItem(rowIndex).getBounds(0);
+                robot.click(launchTable, row.x + 20, row.y + row.height / 2);
+                robot.spin(300);
+            }
         }
         robot.waitUntil("launch " + launch + " is selected in Launches", () -> launches.selectedLaunch() == launch);
         page.showView(BuffersView.ID);

@@ -271,6 +271,34 @@ public final class LaunchesView extends ViewPart {
         return rowsTable.topRow();
     }
 
+    /** The rows that fit on screen. */
+    public int visibleRows() {
+        return rowsTable.visibleRows();
+    }
+
+    /** The table's width in pixels. */
+    public int tableWidth() {
+        return table.getSize().x;
+    }
+
+    /**
+     * Scrolls so that row {@code row} is the first on screen, as the wheel and the slider do, and paints the table at
+     * once (for the scrolling benchmark: the time of this call is the time of one scroll's repaint).
+     */
+    public void scrollToRow(int row) {
+        rowsTable.scrollTo(row);
+        table.update();
+    }
+
+    /** Sorts by the column with header {@code header}, as a click on that header does (a second call reverses). */
+    public void sortByHeader(String header) {
+        int column = LaunchRow.TABLE.columns().stream().map(c -> c.header()).toList().indexOf(header);
+        if (column < 0) {
+            throw new IllegalArgumentException("no column " + header);
+        }
+        sortBy(column);
+    }
+
     /** The status line: counts, or what was wrong with the input. */
     public String statusText() {
         return status.getText();
