@@ -104,6 +104,45 @@ public final class ByteRanges {
 		return total;
 	}
 
+	/**
+	 * Makes this set the union of two others without going through {@link #add} and a sort: both are merged in
+	 * order, touching ranges joined, as {@link #add} then a normalisation would leave them.
+	 *
+	 * @param a one set (not this one)
+	 * @param b the other (not this one)
+	 */
+	void setUnion(ByteRanges a, ByteRanges b) {
+		a.normalize();
+		b.normalize();
+		int capacity = a.count + b.count;
+		if (begins.length < capacity) {
+			begins = new long[capacity];
+			ends = new long[capacity];
+		}
+		int n = 0;
+		int i = 0;
+		int j = 0;
+		while (i < a.count || j < b.count) {
+			long begin;
+			long end;
+			if (j >= b.count || i < a.count && a.begins[i] <= b.begins[j]) {
+				begin = a.begins[i];
+				end = a.ends[i++];
+			} else {
+				begin = b.begins[j];
+				end = b.ends[j++];
+			}
+			if (n > 0 && begin <= ends[n - 1]) {
+				ends[n - 1] = Math.max(ends[n - 1], end);
+			} else {
+				begins[n] = begin;
+				ends[n++] = end;
+			}
+		}
+		count = n;
+		normal = true;
+	}
+
 	/** @return the bytes of {@code other} not in this set */
 	public long missing(ByteRanges other) {
 		return other.size() - intersection(other);

@@ -41,11 +41,18 @@ public final class TruthReliability {
 	}
 
 	private final Map<Integer, Reason> unreliable;
+	/** The keys of {@link #unreliable}, asked once per observed launch by the validator without boxing. */
+	private final java.util.BitSet unreliableEvents = new java.util.BitSet();
 	private final int observed;
 
 	private TruthReliability(Map<Integer, Reason> unreliable, int observed) {
 		this.unreliable = Collections.unmodifiableMap(unreliable);
 		this.observed = observed;
+		for (int event : unreliable.keySet()) {
+			if (event >= 0) {
+				unreliableEvents.set(event);
+			}
+		}
 	}
 
 	/**
@@ -87,7 +94,7 @@ public final class TruthReliability {
 
 	/** @return whether launch event {@code event}'s truth (if any) can be used */
 	public boolean reliable(int event) {
-		return !unreliable.containsKey(event);
+		return event < 0 ? !unreliable.containsKey(event) : !unreliableEvents.get(event);
 	}
 
 	/** @return the unreliable launch events with their reason, ascending */
