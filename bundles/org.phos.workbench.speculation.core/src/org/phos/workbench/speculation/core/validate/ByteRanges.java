@@ -13,10 +13,13 @@ public final class ByteRanges {
 	private long[] ends = new long[8];
 	private int count;
 	private boolean normal = true;
+	/** {@link #size()} once asked, until the next change; -1 when not known (asked 4 times per judged pair). */
+	private long size;
 
 	public void clear() {
 		count = 0;
 		normal = true;
+		size = 0;
 	}
 
 	public boolean isEmpty() {
@@ -33,6 +36,7 @@ public final class ByteRanges {
 		}
 		begins[count] = begin;
 		ends[count++] = end;
+		size = -1;
 		normal = count == 1 || (normal && begin > ends[count - 2]);
 	}
 
@@ -74,11 +78,15 @@ public final class ByteRanges {
 
 	/** @return the number of bytes in the set */
 	public long size() {
+		if (size >= 0) {
+			return size;
+		}
 		normalize();
 		long total = 0;
 		for (int i = 0; i < count; i++) {
 			total += ends[i] - begins[i];
 		}
+		size = total;
 		return total;
 	}
 
@@ -141,6 +149,7 @@ public final class ByteRanges {
 		}
 		count = n;
 		normal = true;
+		size = -1;
 	}
 
 	/** @return the bytes of {@code other} not in this set */

@@ -223,8 +223,15 @@ public final class SpeculationValidator {
 		final ByteRanges speculatedAll = new ByteRanges();
 		long[] bases = new long[16];
 
+		/** Whether an engine remembers every launch, or the first of each function (then {@link #seen} is kept). */
+		final boolean rememberEvery;
+		final boolean rememberFirst;
+
 		Walk(List<SpeculationEngine> engines, Truth truth, @Nullable VerdictListener listener) {
 			this.judges = engines.stream().map(Judge::new).toList();
+			this.rememberEvery = judges.stream().anyMatch(j -> j.memory == SpeculationEngine.Memory.EVERY_LAUNCH);
+			this.rememberFirst = judges.stream()
+					.anyMatch(j -> j.memory == SpeculationEngine.Memory.FIRST_LAUNCH_OF_FUNCTION);
 			this.truth = truth;
 			this.listener = listener;
 		}
@@ -239,9 +246,15 @@ public final class SpeculationValidator {
 			}
 			List<ObservedAccess> records = index.records(launch.event());
 			boolean excluded = !records.isEmpty() && !reliable.reliable(launch.event());
-			int bit = launch.functionId() < 0 ? Integer.MAX_VALUE - 1 : launch.functionId();
-			boolean firstOfFunction = !seen.get(bit);
-			seen.set(bit);
+			boolean firstOfFunction = false;
+			if (rememberFirst) {
+				int bit = launch.functionId() < 0 ? Integer.MAX_VALUE - 1 : launch.functionId();
+				firstOfFunction = !seen.get(bit);
+				seen.set(bit);
+			}
+			if (records.isEmpty() && !rememberEvery && !firstOfFunction) {
+				return; // the most frequent case of a sparsely observed trace: no engine needs to see the launch
+			}
 			if (records.isEmpty() || excluded) {
 				// nothing judged: an engine sees the launch only if its memory needs it (SpeculationEngine.Memory,
 				// the contract PartedSpeculation relies on), which spares most launches of a sparsely observed trace

@@ -63,16 +63,18 @@ public final class TruthReliability {
 	public static TruthReliability of(Trace trace, ObservedIndex index) {
 		Map<Integer, Reason> out = new TreeMap<>();
 		Map<Integer, List<ObservedAccess>> replay = new HashMap<>();
-		for (int launch : index.launches()) {
-			for (ObservedAccess a : index.records(launch)) {
-				if (a.inputsUnknown()) {
-					out.put(launch, Reason.INPUTS_UNKNOWN);
-				}
-				if (InputTaint.REPLAY_TOOL.equals(a.tool())) {
-					replay.computeIfAbsent(launch, k -> new ArrayList<>()).add(a);
-				} else if (a.tool().equals("sanitizer") && multiNodeGraphNode(trace, launch)) {
-					out.putIfAbsent(launch, Reason.GRAPH_NODE_AMBIGUOUS);
-				}
+		List<ObservedAccess> records = index.records(); // by launch, as index.records(launch) for each launch
+		for (int r = 0, n = records.size(); r < n; r++) {
+			ObservedAccess a = records.get(r);
+			int launch = (int) a.launchEvent();
+			if (a.inputsUnknown()) {
+				out.put(launch, Reason.INPUTS_UNKNOWN);
+			}
+			String tool = a.tool();
+			if (InputTaint.REPLAY_TOOL.equals(tool)) {
+				replay.computeIfAbsent(launch, k -> new ArrayList<>()).add(a);
+			} else if (tool.equals("sanitizer") && multiNodeGraphNode(trace, launch)) {
+				out.putIfAbsent(launch, Reason.GRAPH_NODE_AMBIGUOUS);
 			}
 		}
 		if (!replay.isEmpty()) {
