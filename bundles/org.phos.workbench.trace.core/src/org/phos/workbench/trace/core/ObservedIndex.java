@@ -52,6 +52,7 @@ public final class ObservedIndex {
         String first = null;
         long position = 0;
         List<ObservedAccess> all = trace.observedAccesses();
+        String lastTool = null;
         // (event << 32 | position) of every valid record: sorting them groups each launch's records in trace order
         long[] keys = new long[Math.min(all.size(), Integer.MAX_VALUE - 8)];
         ObservedAccess[] valid = new ObservedAccess[keys.length];
@@ -71,7 +72,10 @@ public final class ObservedIndex {
                 }
                 continue;
             }
-            tools.add(a.tool());
+            if (!a.tool().equals(lastTool)) { // runs of one tool: hash its name (a string per record) once a run
+                tools.add(a.tool());
+                lastTool = a.tool();
+            }
             keys[n] = e << 32 | n;
             valid[n] = a;
             n++;
@@ -135,6 +139,14 @@ public final class ObservedIndex {
         }
         int i = Arrays.binarySearch(events, event);
         return sorted.subList(starts[i], starts[i + 1]);
+    }
+
+    /**
+     * @return every record used, grouped by launch in ascending order of launch event and in the trace's order
+     *         within a launch (random access): one pass over all of them without a look-up per launch
+     */
+    public List<ObservedAccess> records() {
+        return sorted;
     }
 
     /** @return the records used (naming launches) */

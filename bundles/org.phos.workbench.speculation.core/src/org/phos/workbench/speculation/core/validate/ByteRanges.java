@@ -13,10 +13,13 @@ public final class ByteRanges {
 	private long[] ends = new long[8];
 	private int count;
 	private boolean normal = true;
+	/** {@link #size()} once asked, until the next change; -1 when not known (asked 4 times per judged pair). */
+	private long size;
 
 	public void clear() {
 		count = 0;
 		normal = true;
+		size = 0;
 	}
 
 	public boolean isEmpty() {
@@ -33,6 +36,7 @@ public final class ByteRanges {
 		}
 		begins[count] = begin;
 		ends[count++] = end;
+		size = -1;
 		normal = count == 1 || (normal && begin > ends[count - 2]);
 	}
 
@@ -74,11 +78,15 @@ public final class ByteRanges {
 
 	/** @return the number of bytes in the set */
 	public long size() {
+		if (size >= 0) {
+			return size;
+		}
 		normalize();
 		long total = 0;
 		for (int i = 0; i < count; i++) {
 			total += ends[i] - begins[i];
 		}
+		size = total;
 		return total;
 	}
 
@@ -102,6 +110,46 @@ public final class ByteRanges {
 			}
 		}
 		return total;
+	}
+
+	/**
+	 * Makes this set the union of two others without going through {@link #add} and a sort: both are merged in
+	 * order, touching ranges joined, as {@link #add} then a normalisation would leave them.
+	 *
+	 * @param a one set (not this one)
+	 * @param b the other (not this one)
+	 */
+	void setUnion(ByteRanges a, ByteRanges b) {
+		a.normalize();
+		b.normalize();
+		int capacity = a.count + b.count;
+		if (begins.length < capacity) {
+			begins = new long[capacity];
+			ends = new long[capacity];
+		}
+		int n = 0;
+		int i = 0;
+		int j = 0;
+		while (i < a.count || j < b.count) {
+			long begin;
+			long end;
+			if (j >= b.count || i < a.count && a.begins[i] <= b.begins[j]) {
+				begin = a.begins[i];
+				end = a.ends[i++];
+			} else {
+				begin = b.begins[j];
+				end = b.ends[j++];
+			}
+			if (n > 0 && begin <= ends[n - 1]) {
+				ends[n - 1] = Math.max(ends[n - 1], end);
+			} else {
+				begins[n] = begin;
+				ends[n++] = end;
+			}
+		}
+		count = n;
+		normal = true;
+		size = -1;
 	}
 
 	/** @return the bytes of {@code other} not in this set */

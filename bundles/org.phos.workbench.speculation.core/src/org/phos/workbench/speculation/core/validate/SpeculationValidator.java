@@ -3,7 +3,6 @@ package org.phos.workbench.speculation.core.validate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -46,61 +45,35 @@ public final class SpeculationValidator {
 	private static final AccessSink DISCARD = (id, base, begin, end, mode, param, offset) -> {
 	};
 
-	/** Speculated or observed bytes of one allocation at one launch. */
-	private static final class Slot {
-		final ByteRanges read = new ByteRanges();
-		final ByteRanges written = new ByteRanges();
-		boolean indirectOnly = true;
-
-		void clear() {
-			read.clear();
-			written.clear();
-			indirectOnly = true;
-		}
-	}
-
 	/** One engine's state during the walk. */
 	private static final class Judge implements AccessSink {
 		final SpeculationEngine engine;
-		final Map<Long, Slot> speculated = new HashMap<>();
-		final List<Slot> pool = new ArrayList<>();
+		/** {@link SpeculationEngine#memory()}, read once as {@link TraceSpeculator} does. */
+		final SpeculationEngine.Memory memory;
+		/** What the engine speculated for the launch being judged. */
+		final AllocationRanges speculated = new AllocationRanges();
 		final Accuracy.Tally total = new Accuracy.Tally();
 		final Map<Integer, Accuracy.Tally> kernels = new HashMap<>();
 		long notCovered;
-		/** Scratch of {@link SpeculationValidator#judge}, reused from launch to launch. */
-		/** An empty slot for a base one side does not name (its own: ByteRanges normalise lazily, so not shared). */
-		final Slot none = new Slot();
-		final ByteRanges speculatedAll = new ByteRanges();
-		final ByteRanges observedAll = new ByteRanges();
-		long[] bases = new long[16];
 		/** The last kernel's tally, so that runs of one kernel look it up once. */
 		int lastFunction = Integer.MIN_VALUE;
 		Accuracy.@Nullable Tally lastKernel;
 
 		Judge(SpeculationEngine engine) {
 			this.engine = engine;
+			this.memory = engine.memory();
 		}
 
 		@Override
 		public void access(long id, long base, long begin, long end, int mode, int param, int offset) {
-			Slot s = speculated.get(base);
-			if (s == null) {
-				s = pool.isEmpty() ? new Slot() : pool.remove(pool.size() - 1);
-				s.clear();
-				speculated.put(base, s);
-			}
+			int s = speculated.slot(base);
 			if ((mode & SpeculatedAccess.READ) != 0) {
-				s.read.add(begin, end);
+				speculated.read(s).add(begin, end);
 			}
 			if ((mode & SpeculatedAccess.WRITE) != 0) {
-				s.written.add(begin, end);
+				speculated.written(s).add(begin, end);
 			}
-			s.indirectOnly &= (mode & SpeculatedAccess.INDIRECT) != 0;
-		}
-
-		void reset() {
-			pool.addAll(speculated.values());
-			speculated.clear();
+			speculated.reached(s, (mode & SpeculatedAccess.INDIRECT) != 0);
 		}
 
 		Accuracy.Tally kernel(int function) {
@@ -166,19 +139,19 @@ public final class SpeculationValidator {
 	 */
 	public static ValidationReport validate(Trace trace, List<SpeculationEngine> engines, @Nullable String tool,
 			int parts, @Nullable IProgressMonitor monitor, @Nullable VerdictListener listener) {
-		ObservedIndex observed = ObservedIndex.of(trace, tool);
-		TruthReliability reliability = TruthReliability.of(trace, observed);
+		Truth truth = new Truth(trace, tool);
 		Walk[] walks = new Walk[parts];
 		List<List<SpeculationEngine>> partEngines = PartedSpeculation.run(trace, engines, parts, monitor,
 				(part, mine) -> {
-					Walk w = new Walk(mine, observed, reliability, listener);
+					Walk w = new Walk(mine, truth, listener);
 					walks[part] = w;
 					return w;
 				});
+		ObservedIndex observed = truth.index();
+		TruthReliability reliability = truth.reliability();
 		TreeSet<String> tools = new TreeSet<>(observed.tools());
 		long unattributed = 0;
-		for (Walk w : walks) {
-			tools.addAll(w.tools);
+		for (Walk w : walks) { // a walk's tools are among the index's: its records are the index's
 			unattributed += w.unattributed;
 		}
 		List<EngineValidation> results = new ArrayList<>();
@@ -201,42 +174,93 @@ public final class SpeculationValidator {
 				results, reliability.unreliableCount(), reliability, observed.invalidCount(), observed.invalidWarning());
 	}
 
+	/**
+	 * The observed records indexed by launch and their reliability, made once per validation by the first part that
+	 * needs them, on its thread: part 0 (the calling thread) makes them at its first launch while the other parts
+	 * replay the events before theirs, which needs no truth.
+	 */
+	private static final class Truth {
+		private final Trace trace;
+		private final @Nullable String tool;
+		private @Nullable ObservedIndex index;
+		private @Nullable TruthReliability reliability;
+
+		Truth(Trace trace, @Nullable String tool) {
+			this.trace = trace;
+			this.tool = tool;
+		}
+
+		synchronized ObservedIndex index() {
+			ObservedIndex i = index;
+			if (i == null) {
+				i = ObservedIndex.of(trace, tool);
+				reliability = TruthReliability.of(trace, i);
+				index = i;
+			}
+			return i;
+		}
+
+		synchronized TruthReliability reliability() {
+			index();
+			return java.util.Objects.requireNonNull(reliability);
+		}
+	}
+
 	/** One part's walk: its engines' judges and what it counted. */
 	private static final class Walk implements TraceSpeculator.LaunchVisitor {
 		final List<Judge> judges;
-		final ObservedIndex observed;
-		final TruthReliability reliability;
+		final Truth truth;
+		@Nullable ObservedIndex observed;
+		@Nullable TruthReliability reliability;
 		final @Nullable VerdictListener listener;
-		final Map<Long, Slot> truth = new LinkedHashMap<>();
-		final List<Slot> pool = new ArrayList<>();
-		final TreeSet<String> tools = new TreeSet<>();
-		@Nullable String lastTool;
+		/** The observed bytes of the launch being judged. */
+		final AllocationRanges truthRanges = new AllocationRanges();
 		/** Functions launched so far in this walk (unknown ones as one bit), as TraceSpeculator marks them. */
 		final java.util.BitSet seen = new java.util.BitSet();
 		long unattributed;
+		/** Scratch of {@link SpeculationValidator#judge}, reused from launch to launch. */
+		final ByteRanges empty = new ByteRanges();
+		final ByteRanges speculatedAll = new ByteRanges();
+		long[] bases = new long[16];
 
-		Walk(List<SpeculationEngine> engines, ObservedIndex observed, TruthReliability reliability,
-				@Nullable VerdictListener listener) {
+		/** Whether an engine remembers every launch, or the first of each function (then {@link #seen} is kept). */
+		final boolean rememberEvery;
+		final boolean rememberFirst;
+
+		Walk(List<SpeculationEngine> engines, Truth truth, @Nullable VerdictListener listener) {
 			this.judges = engines.stream().map(Judge::new).toList();
-			this.observed = observed;
-			this.reliability = reliability;
+			this.rememberEvery = judges.stream().anyMatch(j -> j.memory == SpeculationEngine.Memory.EVERY_LAUNCH);
+			this.rememberFirst = judges.stream()
+					.anyMatch(j -> j.memory == SpeculationEngine.Memory.FIRST_LAUNCH_OF_FUNCTION);
+			this.truth = truth;
 			this.listener = listener;
 		}
 
 		@Override
 		public void launch(LaunchContext launch) {
-			List<ObservedAccess> records = observed.records(launch.event());
-			boolean excluded = !records.isEmpty() && !reliability.reliable(launch.event());
-			int bit = launch.functionId() < 0 ? Integer.MAX_VALUE - 1 : launch.functionId();
-			boolean firstOfFunction = !seen.get(bit);
-			seen.set(bit);
+			ObservedIndex index = observed;
+			TruthReliability reliable = reliability;
+			if (index == null || reliable == null) {
+				observed = index = truth.index();
+				reliability = reliable = truth.reliability();
+			}
+			List<ObservedAccess> records = index.records(launch.event());
+			boolean excluded = !records.isEmpty() && !reliable.reliable(launch.event());
+			boolean firstOfFunction = false;
+			if (rememberFirst) {
+				int bit = launch.functionId() < 0 ? Integer.MAX_VALUE - 1 : launch.functionId();
+				firstOfFunction = !seen.get(bit);
+				seen.set(bit);
+			}
+			if (records.isEmpty() && !rememberEvery && !firstOfFunction) {
+				return; // the most frequent case of a sparsely observed trace: no engine needs to see the launch
+			}
 			if (records.isEmpty() || excluded) {
 				// nothing judged: an engine sees the launch only if its memory needs it (SpeculationEngine.Memory,
 				// the contract PartedSpeculation relies on), which spares most launches of a sparsely observed trace
 				for (Judge j : judges) {
-					SpeculationEngine.Memory memory = j.engine.memory();
-					if (memory == SpeculationEngine.Memory.EVERY_LAUNCH
-							|| memory == SpeculationEngine.Memory.FIRST_LAUNCH_OF_FUNCTION && firstOfFunction) {
+					if (j.memory == SpeculationEngine.Memory.EVERY_LAUNCH
+							|| j.memory == SpeculationEngine.Memory.FIRST_LAUNCH_OF_FUNCTION && firstOfFunction) {
 						j.engine.speculate(launch, DISCARD);
 					}
 					if (excluded) {
@@ -246,36 +270,34 @@ public final class SpeculationValidator {
 				}
 				return;
 			}
-			pool.addAll(truth.values());
-			truth.clear();
-			for (ObservedAccess a : records) {
-				if (a.tool() != lastTool) { // records share their tool's string: add each tool once per run of it
-					tools.add(a.tool());
-					lastTool = a.tool();
-				}
+			AllocationRanges observedRanges = truthRanges;
+			observedRanges.clear();
+			for (int r = 0, n = records.size(); r < n; r++) {
+				ObservedAccess a = records.get(r);
 				if (a.allocation() == 0) {
 					unattributed++;
 					continue;
 				}
-				Slot s = truth.get(a.allocation());
-				if (s == null) {
-					s = pool.isEmpty() ? new Slot() : pool.remove(pool.size() - 1);
-					s.clear();
-					truth.put(a.allocation(), s);
+				int s = observedRanges.slot(a.allocation());
+				ByteRanges read = observedRanges.read(s);
+				List<AddressRange> ranges = a.read();
+				for (int i = 0, m = ranges.size(); i < m; i++) {
+					AddressRange range = ranges.get(i);
+					read.add(range.begin(), range.end());
 				}
-				for (AddressRange r : a.read()) {
-					s.read.add(r.begin(), r.end());
-				}
-				for (AddressRange r : a.written()) {
-					s.written.add(r.begin(), r.end());
+				ByteRanges written = observedRanges.written(s);
+				ranges = a.written();
+				for (int i = 0, m = ranges.size(); i < m; i++) {
+					AddressRange range = ranges.get(i);
+					written.add(range.begin(), range.end());
 				}
 			}
 			for (Judge j : judges) {
-				j.reset();
+				j.speculated.clear();
 				if (!j.engine.speculate(launch, j)) {
 					j.notCovered++;
 				}
-				judge(launch, j, truth, listener);
+				judge(launch, j, this);
 			}
 		}
 	}
@@ -304,52 +326,76 @@ public final class SpeculationValidator {
 		return AccessVerdict.EXACT;
 	}
 
-	private static void judge(LaunchContext launch, Judge j, Map<Long, Slot> truth,
-			@Nullable VerdictListener listener) {
+	/**
+	 * Judges one engine on one launch: every allocation either side names, in ascending (signed) order of base as a
+	 * {@code TreeSet<Long>} would give them, gets the verdict {@link #verdict} gives, from the sizes of the sorted
+	 * ranges and their intersections (each computed once).
+	 */
+	private static void judge(LaunchContext launch, Judge j, Walk w) {
 		Accuracy.Tally kernel = j.kernel(launch.functionId());
 		boolean unsafe = false;
-		ByteRanges speculatedAll = j.speculatedAll;
-		ByteRanges observedAll = j.observedAll;
-		// the bases either side names, in ascending (signed) order, as a TreeSet<Long> would give them
-		int n = truth.size() + j.speculated.size();
-		if (j.bases.length < n) {
-			j.bases = new long[Math.max(n, j.bases.length * 2)];
+		AllocationRanges truth = w.truthRanges;
+		AllocationRanges speculated = j.speculated;
+		int n = truth.count() + speculated.count();
+		if (w.bases.length < n) {
+			w.bases = new long[Math.max(n, w.bases.length * 2)];
 		}
-		long[] bases = j.bases;
+		long[] bases = w.bases;
 		n = 0;
-		for (long base : truth.keySet()) {
-			bases[n++] = base;
+		for (int s = 0; s < truth.count(); s++) {
+			bases[n++] = truth.base(s);
 		}
-		for (long base : j.speculated.keySet()) {
-			bases[n++] = base;
+		for (int s = 0; s < speculated.count(); s++) {
+			bases[n++] = speculated.base(s);
 		}
-		Arrays.sort(bases, 0, n);
+		sortSmall(bases, n);
+		ByteRanges empty = w.empty;
+		VerdictListener listener = w.listener;
 		for (int b = 0; b < n; b++) {
 			long base = bases[b];
 			if (b > 0 && bases[b - 1] == base) {
 				continue;
 			}
-			Slot spec = j.speculated.getOrDefault(base, j.none);
-			Slot obs = truth.getOrDefault(base, j.none);
-			long missedWrite = spec.written.missing(obs.written);
-			long missedRead = spec.read.missing(obs.read);
-			AccessVerdict verdict = verdict(spec.read, spec.written, obs.read, obs.written);
-			speculatedAll.clear();
-			speculatedAll.addAll(spec.read);
-			speculatedAll.addAll(spec.written);
-			observedAll.clear();
-			observedAll.addAll(obs.read);
-			observedAll.addAll(obs.written);
-			long speculatedBytes = speculatedAll.size();
-			long useful = speculatedAll.intersection(observedAll);
-			long writtenBytes = obs.written.size();
+			int spec = speculated.find(base);
+			int obs = truth.find(base);
+			ByteRanges specRead = spec < 0 ? empty : speculated.read(spec);
+			ByteRanges specWritten = spec < 0 ? empty : speculated.written(spec);
+			ByteRanges obsRead = obs < 0 ? empty : truth.read(obs);
+			ByteRanges obsWritten = obs < 0 ? empty : truth.written(obs);
+			long specReadBytes = specRead.size();
+			long specWrittenBytes = specWritten.size();
+			long obsReadBytes = obsRead.size();
+			long obsWrittenBytes = obsWritten.size();
+			long missedWrite = obsWrittenBytes
+					- (specWrittenBytes == 0 || obsWrittenBytes == 0 ? 0 : specWritten.intersection(obsWritten));
+			long missedRead = obsReadBytes
+					- (specReadBytes == 0 || obsReadBytes == 0 ? 0 : specRead.intersection(obsRead));
+			AccessVerdict verdict; // as verdict(...) decides it, from the sizes at hand
+			if (missedWrite > 0) {
+				verdict = specWrittenBytes == 0 && specReadBytes != 0 ? AccessVerdict.WRONG_DIRECTION
+						: AccessVerdict.MISSED_WRITE;
+			} else if (missedRead > 0) {
+				verdict = AccessVerdict.MISSED_READ;
+			} else if (specWrittenBytes > obsWrittenBytes || specReadBytes > obsReadBytes) {
+				verdict = AccessVerdict.OVER_APPROXIMATED;
+			} else {
+				verdict = AccessVerdict.EXACT;
+			}
+			ByteRanges speculatedAll = specReadBytes == 0 ? specWritten
+					: specWrittenBytes == 0 ? specRead : union(w.speculatedAll, specRead, specWritten);
+			ByteRanges observedAll = obs < 0 ? empty : truth.all(obs);
+			long speculatedBytes = specReadBytes == 0 || specWrittenBytes == 0 ? specReadBytes + specWrittenBytes
+					: speculatedAll.size();
+			long observedBytes = obsReadBytes == 0 || obsWrittenBytes == 0 ? obsReadBytes + obsWrittenBytes
+					: observedAll.size();
+			long useful = speculatedBytes == 0 || observedBytes == 0 ? 0 : speculatedAll.intersection(observedAll);
 			unsafe |= verdict.unsafe();
-			count(j.total, verdict, obs, missedWrite, missedRead, writtenBytes, speculatedBytes, useful);
-			count(kernel, verdict, obs, missedWrite, missedRead, writtenBytes, speculatedBytes, useful);
+			count(j.total, verdict, obsWrittenBytes, obsReadBytes, missedWrite, missedRead, speculatedBytes, useful);
+			count(kernel, verdict, obsWrittenBytes, obsReadBytes, missedWrite, missedRead, speculatedBytes, useful);
 			if (listener != null) {
 				listener.verdict(j.engine.name(), new AllocationVerdict(launch.event(), launch.functionId(), base,
-						verdict, speculatedBytes, observedAll.size(), useful, missedWrite, missedRead,
-						spec != j.none && spec.indirectOnly));
+						verdict, speculatedBytes, observedBytes, useful, missedWrite, missedRead,
+						spec >= 0 && speculated.indirectOnly(spec)));
 			}
 		}
 		j.total.launches++;
@@ -358,14 +404,36 @@ public final class SpeculationValidator {
 		kernel.unsafeLaunches += unsafe ? 1 : 0;
 	}
 
-	private static void count(Accuracy.Tally t, AccessVerdict verdict, Slot obs, long missedWrite, long missedRead,
-			long writtenBytes, long speculatedBytes, long useful) {
+	private static ByteRanges union(ByteRanges into, ByteRanges a, ByteRanges b) {
+		into.setUnion(a, b);
+		return into;
+	}
+
+	/** Sorts the first {@code n} values: insertion sort for the few allocations of a launch, else Arrays.sort. */
+	private static void sortSmall(long[] values, int n) {
+		if (n > 24) {
+			Arrays.sort(values, 0, n);
+			return;
+		}
+		for (int i = 1; i < n; i++) {
+			long v = values[i];
+			int k = i - 1;
+			while (k >= 0 && values[k] > v) {
+				values[k + 1] = values[k];
+				k--;
+			}
+			values[k + 1] = v;
+		}
+	}
+
+	private static void count(Accuracy.Tally t, AccessVerdict verdict, long writtenBytes, long readBytes,
+			long missedWrite, long missedRead, long speculatedBytes, long useful) {
 		t.verdicts[verdict.ordinal()]++;
-		if (!obs.written.isEmpty()) {
+		if (writtenBytes != 0) {
 			t.writePairs++;
 			t.writePairsRecalled += missedWrite == 0 ? 1 : 0;
 		}
-		if (!obs.read.isEmpty()) {
+		if (readBytes != 0) {
 			t.readPairs++;
 			t.readPairsRecalled += missedRead == 0 ? 1 : 0;
 		}

@@ -41,11 +41,18 @@ public final class TruthReliability {
 	}
 
 	private final Map<Integer, Reason> unreliable;
+	/** The keys of {@link #unreliable}, asked once per observed launch by the validator without boxing. */
+	private final java.util.BitSet unreliableEvents = new java.util.BitSet();
 	private final int observed;
 
 	private TruthReliability(Map<Integer, Reason> unreliable, int observed) {
 		this.unreliable = Collections.unmodifiableMap(unreliable);
 		this.observed = observed;
+		for (int event : unreliable.keySet()) {
+			if (event >= 0) {
+				unreliableEvents.set(event);
+			}
+		}
 	}
 
 	/**
@@ -56,16 +63,18 @@ public final class TruthReliability {
 	public static TruthReliability of(Trace trace, ObservedIndex index) {
 		Map<Integer, Reason> out = new TreeMap<>();
 		Map<Integer, List<ObservedAccess>> replay = new HashMap<>();
-		for (int launch : index.launches()) {
-			for (ObservedAccess a : index.records(launch)) {
-				if (a.inputsUnknown()) {
-					out.put(launch, Reason.INPUTS_UNKNOWN);
-				}
-				if (InputTaint.REPLAY_TOOL.equals(a.tool())) {
-					replay.computeIfAbsent(launch, k -> new ArrayList<>()).add(a);
-				} else if (a.tool().equals("sanitizer") && multiNodeGraphNode(trace, launch)) {
-					out.putIfAbsent(launch, Reason.GRAPH_NODE_AMBIGUOUS);
-				}
+		List<ObservedAccess> records = index.records(); // by launch, as index.records(launch) for each launch
+		for (int r = 0, n = records.size(); r < n; r++) {
+			ObservedAccess a = records.get(r);
+			int launch = (int) a.launchEvent();
+			if (a.inputsUnknown()) {
+				out.put(launch, Reason.INPUTS_UNKNOWN);
+			}
+			String tool = a.tool();
+			if (InputTaint.REPLAY_TOOL.equals(tool)) {
+				replay.computeIfAbsent(launch, k -> new ArrayList<>()).add(a);
+			} else if (tool.equals("sanitizer") && multiNodeGraphNode(trace, launch)) {
+				out.putIfAbsent(launch, Reason.GRAPH_NODE_AMBIGUOUS);
 			}
 		}
 		if (!replay.isEmpty()) {
@@ -87,7 +96,7 @@ public final class TruthReliability {
 
 	/** @return whether launch event {@code event}'s truth (if any) can be used */
 	public boolean reliable(int event) {
-		return !unreliable.containsKey(event);
+		return event < 0 ? !unreliable.containsKey(event) : !unreliableEvents.get(event);
 	}
 
 	/** @return the unreliable launch events with their reason, ascending */

@@ -186,7 +186,8 @@ public final class AnalysisBenchmark {
 					t.launchCount(), observed, t.observedAccesses().size());
 			ValidationReport[] reports = new ValidationReport[2];
 			int[] partCounts = { PartedSpeculation.parts(t, engines(t), threads), 1 };
-			int rounds = 3;
+			int rounds = 5; // i11-validate: 5 rounds (was 3), the load average given with the figure
+			double loadBefore = loadAverage();
 			double[][] seconds = new double[2][rounds];
 			double[][] cpu = new double[2][rounds];
 			for (int r = 0; r < rounds; r++) { // alternating, so that warm-up and load fall on both
@@ -199,6 +200,7 @@ public final class AnalysisBenchmark {
 					cpu[i][r] = (processCpuNanos() - c0) / 1e9;
 				}
 			}
+			double loadAfter = loadAverage();
 			for (int i = 0; i < 2; i++) {
 				double s = median(seconds[i]);
 				out.add(new Figure("validate phos,arg-scan, whole trace", t.launchCount() / s / 1e6,
@@ -208,13 +210,20 @@ public final class AnalysisBenchmark {
 								Arrays.toString(Arrays.stream(seconds[i]).map(x -> Math.round(x * 100) / 100.0)
 										.toArray()),
 								median(cpu[i]), Arrays.toString(Arrays.stream(cpu[i])
-										.map(x -> Math.round(x * 100) / 100.0).toArray()), what)));
+										.map(x -> Math.round(x * 100) / 100.0).toArray()), what)
+								+ String.format(Locale.ROOT, "; load average %.2f before, %.2f after", loadBefore,
+										loadAfter)));
 			}
 			if (!reports[0].engines().equals(reports[1].engines()) || reports[0].observedLaunches() != observed) {
 				throw new IllegalStateException("the report in parts differs from the one-part report");
 			}
 		}
 		return out;
+	}
+
+	/** The system's load average of the last minute, or -1 where the JVM does not tell. */
+	private static double loadAverage() {
+		return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
 	}
 
 	/** CPU time of the whole process (every thread, GC and JIT included), or 0 when the JVM does not tell. */
