@@ -17,6 +17,15 @@ public final class ColumnFit {
 
 	/** Packs every column and gives column {@code stretch} the rest of the client width. */
 	public static void fill(Table table, int stretch) {
+		fill(table, stretch, MIN_STRETCHED);
+	}
+
+	/**
+	 * As {@link #fill(Table, int)}, the stretched column never narrower than {@code minStretched} px (unless its
+	 * content is): where that column is what a row is read by (a kernel's name), the table scrolls sideways rather
+	 * than cut it to a few letters.
+	 */
+	public static void fill(Table table, int stretch, int minStretched) {
 		if (table.isDisposed() || table.getColumnCount() <= stretch) {
 			return;
 		}
@@ -34,6 +43,6 @@ public final class ColumnFit {
 		}
 		TableColumn s = table.getColumn(stretch);
 		int packed = s.getWidth();
-		s.setWidth(Math.max(Math.min(packed, MIN_STRETCHED), width - used));
+		s.setWidth(Math.max(Math.min(packed, minStretched), width - used));
 	}
 }

@@ -160,7 +160,7 @@ public final class KernelsView extends ViewPart {
 	}
 
 	private void fit() {
-		org.phos.workbench.internal.ui.accuracy.ColumnFit.fill(table, 0);
+		org.phos.workbench.internal.ui.accuracy.ColumnFit.fill(table, 0, 180); // names readable, figures scroll
 	}
 
 	private void sortBy(int column) {
