@@ -259,8 +259,13 @@ public final class Snapshot {
         Display display = control.getDisplay();
         Point size = control.getSize();
         Rectangle where = display.map(control.getParent(), null, control.getBounds());
-        if (control instanceof Shell) {
-            where = control.getBounds();
+        if (control instanceof Shell shell) {
+            // the menu bar and the client area: without a window manager (Xvfb) nobody draws the trim below and
+            // beside them, which came out black
+            Rectangle client = display.map(shell, null, shell.getClientArea());
+            int top = Math.min(shell.getBounds().y, client.y);
+            where = new Rectangle(client.x, top, client.width, client.y + client.height - top);
+            size = new Point(where.width, where.height);
         }
         Image image = new Image(display, Math.max(1, size.x), Math.max(1, size.y));
         GC gc = new GC(display);
