@@ -3,12 +3,6 @@ package org.phos.workbench.ui.tests;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import org.eclipse.swt.SWT;
-import org.eclipse.swt.graphics.GC;
-import org.eclipse.swt.graphics.Image;
-import org.eclipse.swt.graphics.ImageData;
-import org.eclipse.swt.graphics.ImageLoader;
-import org.eclipse.swt.graphics.Rectangle;
 import org.eclipse.swt.widgets.Display;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
@@ -38,18 +32,7 @@ public final class ScreenshotOnFailure implements TestWatcher {
             Path dir = Path.of(System.getProperty("phos.screenshots", System.getProperty("java.io.tmpdir")));
             Files.createDirectories(dir);
             Path file = dir.resolve(name.replaceAll("[^A-Za-z0-9._-]", "_") + ".png");
-            Rectangle b = display.getBounds();
-            Image image = new Image(display, b.width, b.height);
-            GC gc = new GC(display);
-            try {
-                gc.copyArea(image, b.x, b.y);
-                ImageLoader loader = new ImageLoader();
-                loader.data = new ImageData[] { image.getImageData() };
-                loader.save(file.toString(), SWT.IMAGE_PNG);
-            } finally {
-                gc.dispose();
-                image.dispose();
-            }
+            UiRobot.savePng(display, display.getBounds(), file);
             System.out.println("UI test failed; screen saved: " + file);
         } catch (Exception | org.eclipse.swt.SWTError e) {
             // the failure itself is what matters; a missing screenshot must not hide it

@@ -52,12 +52,10 @@ class SpeculationViewsUiTest {
 
     @BeforeEach
     void bringWindowToFront() {
-        window = PlatformUI.getWorkbench().getWorkbenchWindows()[0];
-        shell = window.getShell();
-        robot = new UiRobot(shell.getDisplay());
-        shell.forceActive();
-        robot.waitUntil("the workbench window is visible", shell::isVisible);
-        robot.spin(200);
+        WorkbenchUi ui = WorkbenchUi.inFront();
+        window = ui.window();
+        shell = ui.shell();
+        robot = ui.robot();
     }
 
     static Path sample(String name) {

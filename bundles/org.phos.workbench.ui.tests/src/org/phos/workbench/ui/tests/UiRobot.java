@@ -213,6 +213,21 @@ public final class UiRobot {
         spin(15);
     }
 
+    /** Saves the screen's pixels inside {@code area} (display coordinates) as PNG {@code file}. */
+    static void savePng(Display display, Rectangle area, Path file) {
+        Image image = new Image(display, area.width, area.height);
+        GC gc = new GC(display);
+        try {
+            gc.copyArea(image, area.x, area.y);
+            ImageLoader loader = new ImageLoader();
+            loader.data = new ImageData[] { image.getImageData() };
+            loader.save(file.toString(), SWT.IMAGE_PNG);
+        } finally {
+            gc.dispose();
+            image.dispose();
+        }
+    }
+
     /**
      * Saves what is on screen inside {@code shell} as PNG into the folder named by system property
      * {@code phos.screenshots} (default: the temp folder); returns the file.
@@ -222,18 +237,7 @@ public final class UiRobot {
         Path dir = Path.of(System.getProperty("phos.screenshots", System.getProperty("java.io.tmpdir")));
         Files.createDirectories(dir);
         Path file = dir.resolve(name + ".png");
-        Rectangle b = shell.getBounds();
-        Image image = new Image(display, b.width, b.height);
-        GC gc = new GC(display);
-        try {
-            gc.copyArea(image, b.x, b.y);
-            ImageLoader loader = new ImageLoader();
-            loader.data = new ImageData[] { image.getImageData() };
-            loader.save(file.toString(), SWT.IMAGE_PNG);
-        } finally {
-            gc.dispose();
-            image.dispose();
-        }
+        savePng(display, shell.getBounds(), file);
         System.out.println("UI screenshot: " + file);
         return file;
     }

@@ -34,12 +34,10 @@ class TraceTimelineUiTest {
 
     @BeforeEach
     void bringWindowToFront() {
-        window = PlatformUI.getWorkbench().getWorkbenchWindows()[0];
-        shell = window.getShell();
-        robot = new UiRobot(shell.getDisplay());
-        shell.forceActive();
-        robot.waitUntil("the workbench window is visible", shell::isVisible);
-        robot.spin(200);
+        org.phos.workbench.ui.tests.WorkbenchUi ui = org.phos.workbench.ui.tests.WorkbenchUi.inFront();
+        window = ui.window();
+        shell = ui.shell();
+        robot = ui.robot();
     }
 
     @Test
