@@ -17,6 +17,19 @@ public final class HtmlEscape {
 	 * @return the text, safe inside an element or a double- or single-quoted attribute value
 	 */
 	public static String escape(String text) {
+		return escape(text, false);
+	}
+
+	/**
+	 * @param text any text
+	 * @return the text, safe inside a double- or single-quoted attribute value, with tab, line feed and carriage
+	 *         return as character references too (an XML parser would otherwise turn them into spaces)
+	 */
+	public static String attribute(String text) {
+		return escape(text, true);
+	}
+
+	private static String escape(String text, boolean attribute) {
 		StringBuilder out = null;
 		int n = text.length();
 		for (int i = 0; i < n; i++) {
@@ -27,6 +40,9 @@ public final class HtmlEscape {
 				case '>' -> "&gt;";
 				case '"' -> "&quot;";
 				case '\'' -> "&#39;";
+				case '\t' -> attribute ? "&#9;" : null;
+				case '\n' -> attribute ? "&#10;" : null;
+				case '\r' -> attribute ? "&#13;" : null;
 				default -> allowed(text, i) ? null : "\uFFFD";
 			};
 			if (replacement == null && Character.isHighSurrogate(c) && i + 1 < n

@@ -72,7 +72,7 @@ final class HtmlWriter {
 		out.append('<').append(tag);
 		for (int i = 0; i < attributes.length; i += 2) {
 			if (attributes[i + 1] != null) {
-				out.append(' ').append(attributes[i]).append("=\"").append(HtmlEscape.escape(attributes[i + 1]))
+				out.append(' ').append(attributes[i]).append("=\"").append(HtmlEscape.attribute(attributes[i + 1]))
 						.append('"');
 			}
 		}

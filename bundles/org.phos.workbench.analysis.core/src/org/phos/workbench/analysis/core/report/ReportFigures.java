@@ -1,5 +1,6 @@
 package org.phos.workbench.analysis.core.report;
 
+import java.util.List;
 import java.util.Locale;
 
 import org.phos.workbench.analysis.core.Overview;
@@ -78,9 +79,14 @@ public final class ReportFigures {
 		StringBuilder s = new StringBuilder();
 		s.append(count(r.launches())).append(" launches, ").append(r.overview().kernelCount()).append(" kernels");
 		if (!r.accuracy().isEmpty()) {
-			for (EngineValidation e : r.accuracy().get(0).report().engines()) {
-				Accuracy a = e.total();
-				s.append("; ").append(e.engine()).append(": ").append(a.unsafeLaunches()).append(" unsafe");
+			// the engines as the report's options name them (validate expands best into its combination)
+			List<EngineValidation> engines = r.accuracy().get(0).report().engines();
+			List<String> names = r.disagreement().engines();
+			s.append("; unsafe launches:");
+			for (int i = 0; i < engines.size(); i++) {
+				Accuracy a = engines.get(i).total();
+				s.append(i == 0 ? " " : ", ").append(i < names.size() ? names.get(i) : engines.get(i).engine())
+						.append(' ').append(a.unsafeLaunches());
 			}
 		} else {
 			s.append("; no ground truth");
