@@ -11,6 +11,8 @@ import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.jdt.annotation.Nullable;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.data.Range;
 import org.phos.workbench.analysis.core.AccuracyRow;
 import org.phos.workbench.analysis.core.AnalysisSession;
 import org.phos.workbench.analysis.core.KernelQuery;
@@ -253,8 +255,14 @@ public final class ReportBuilder {
 		if (!checkpoints.isEmpty()) {
 			DirtyBytesChartBuilder dirty = new DirtyBytesChartBuilder(palette).widthPx(width)
 					.title(name + ": dirty bytes after the checkpoint instant (" + machine.name() + ")");
-			charts.add(chart("Bytes written after the checkpoint instant that the image must still account for.",
-					dirty.build(checkpoints), width, Math.max(360, width * 9 / 32)));
+			JFreeChart chart = dirty.build(checkpoints);
+			// a trace whose writes after the instant all fall at one moment gives an empty-looking chart: left out
+			if (chart.getPlot() instanceof XYPlot plot && plot.getDataRange(plot.getDomainAxis()) instanceof Range x
+					&& x.getLength() > 0) {
+				charts.add(chart("Bytes written after the checkpoint instant that the image must still account for "
+						+ "(copied on write, or recopied by soft-recopy).", chart, width,
+						Math.max(360, width * 9 / 32)));
+			}
 		}
 		// the timeline of the first soft policy with speculated sets: what PhOS would do
 		TraceReport.CrRun shown = runs.stream().filter(r -> r.sets().startsWith("engine:")

@@ -73,7 +73,7 @@ public final class ReportFolder {
 			files.put("metrics", write(base + "-metrics.csv", csv.toString()));
 		}
 		String page = write(base + ".html", ReportHtml.page(report, files));
-		entries.add(new ReportHtml.IndexEntry(report.name(), page, null, ReportFigures.summary(report)));
+		entries.add(new ReportHtml.IndexEntry(report.name(), page, null, ReportHtml.Glance.of(report)));
 		return dir.resolve(page);
 	}
 

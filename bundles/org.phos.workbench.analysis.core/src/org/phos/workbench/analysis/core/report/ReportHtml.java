@@ -35,6 +35,7 @@ final class ReportHtml {
 			th,td{padding:3px 10px;border-bottom:1px solid #e5e8ee;text-align:left;vertical-align:top}
 			th{background:#eef1f5;font-weight:600;white-space:nowrap}tr:nth-child(even) td{background:#fafbfc}
 			td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+			td.wide{min-width:220px}td.fig{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums;font-size:12px}
 			td.k{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px;max-width:460px;
 			overflow-wrap:anywhere}
 			.grid{display:flex;flex-wrap:wrap;gap:8px 36px;align-items:flex-start}
@@ -42,6 +43,7 @@ final class ReportHtml {
 			figure{margin:14px 0 22px}figcaption{color:#4a5568;font-size:13px;margin-top:4px}
 			figure svg{max-width:100%;height:auto;border:1px solid #e5e8ee}
 			ul.unsafe{margin:4px 0 10px;padding-left:20px;font-size:13px}
+			#traces td{white-space:nowrap}th.group{text-align:center;border-bottom:1px solid #c9d0db}
 			.err{background:#fdecea;color:#8a1c12;padding:2px 6px;border-radius:3px}
 			""";
 
@@ -64,8 +66,43 @@ final class ReportHtml {
 		return tail(h);
 	}
 
-	/** One line of the index: the trace, its page or its error, its summary. */
-	record IndexEntry(String name, @Nullable String page, @Nullable String error, @Nullable String summary) {
+	/**
+	 * One line of the index: the trace, its page (or its error) and its figures at a glance.
+	 *
+	 * @param glance null for a failed trace
+	 */
+	record IndexEntry(String name, @Nullable String page, @Nullable String error, @Nullable Glance glance) {
+	}
+
+	/**
+	 * A trace at a glance, for the index (kept instead of the whole report, whose charts are large).
+	 *
+	 * @param unsafe unsafe launches per engine as the options name them (all tools), empty without ground truth
+	 * @param inconsistent C/R runs found inconsistent, -1 without a C/R comparison
+	 */
+	record Glance(String device, long launches, int kernels, long observedLaunches, Map<String, Long> unsafe,
+			int runs, long inconsistent) {
+
+		static Glance of(TraceReport r) {
+			Map<String, Long> unsafe = new java.util.LinkedHashMap<>();
+			if (!r.accuracy().isEmpty()) {
+				List<EngineValidation> engines = r.accuracy().get(0).report().engines();
+				List<String> names = r.disagreement().engines();
+				for (int i = 0; i < engines.size(); i++) {
+					unsafe.put(i < names.size() ? names.get(i) : engines.get(i).engine(),
+							engines.get(i).total().unsafeLaunches());
+				}
+			}
+			TraceReport.CrComparison c = r.cr();
+			String device = r.overview().header().getOrDefault("device", "-");
+			int comma = device.indexOf(", compute capability");
+			return new Glance(comma > 0 ? device.substring(0, comma) : device, r.launches(),
+					r.overview().kernelCount(), r.overview().truth().launches(), unsafe,
+					c == null ? 0 : c.runs().size(), c == null ? -1 : c.runs().stream()
+							.filter(run -> run.metrics().consistency().checked()
+									&& !run.metrics().consistency().consistent())
+							.count());
+		}
 	}
 
 	static String index(String title, List<IndexEntry> entries) {
@@ -74,22 +111,62 @@ final class ReportHtml {
 		long failed = entries.stream().filter(e -> e.error() != null).count();
 		h.element("p", entries.size() + " trace" + (entries.size() == 1 ? "" : "s")
 				+ (failed > 0 ? ", " + failed + " could not be reported" : "")
-				+ ". Each page: overview, accuracy of the speculation engines, the kernels where they disagree, and a "
-				+ "C/R comparison of the main policies with observed and speculated sets.", "class", "lead");
-		h.open("table", "id", "traces").open("thead").open("tr").element("th", "Trace").element("th", "Summary")
-				.close().close().open("tbody");
+				+ ". Each page: overview, accuracy of the speculation engines against the observed accesses, the "
+				+ "kernels where they disagree, and a C/R comparison of the main policies with observed and "
+				+ "speculated sets.", "class", "lead");
+		List<String> engines = entries.stream().filter(e -> e.glance() != null)
+				.flatMap(e -> e.glance().unsafe().keySet().stream()).distinct().toList();
+		String two = "2";
+		h.open("table", "id", "traces").open("thead").open("tr").element("th", "Trace", "rowspan", two)
+				.element("th", "Device", "rowspan", two).element("th", "Launches", "class", "n", "rowspan", two)
+				.element("th", "Kernels", "class", "n", "rowspan", two)
+				.element("th", "Observed", "class", "n", "rowspan", two);
+		if (!engines.isEmpty()) {
+			h.element("th", "Unsafe launches", "colspan", Integer.toString(engines.size()), "class", "group");
+		}
+		h.element("th", "C/R runs inconsistent", "class", "n", "rowspan", two).close().open("tr");
+		for (String e : engines) {
+			h.element("th", e, "class", "n");
+		}
+		h.close().close().open("tbody");
 		for (IndexEntry e : entries) {
 			h.open("tr", "data-trace", e.name());
-			if (e.page() != null) {
+			Glance g = e.glance();
+			if (e.page() != null && g != null) {
 				h.open("td").element("a", e.name(), "href", e.page()).close();
-				h.element("td", String.valueOf(e.summary()));
+				h.element("td", g.device());
+				number(h, ReportFigures.count(g.launches()), g.launches());
+				number(h, ReportFigures.count(g.kernels()), g.kernels());
+				number(h, ReportFigures.count(g.observedLaunches()), g.observedLaunches());
+				for (String engine : engines) {
+					Long unsafe = g.unsafe().get(engine);
+					if (unsafe == null) {
+						h.element("td", "-", "class", "n muted");
+					} else {
+						h.open("td", "class", "n", "data-v", Long.toString(unsafe))
+								.element("span", ReportFigures.count(unsafe), "class", unsafe > 0 ? "bad" : "good")
+								.close();
+					}
+				}
+				if (g.inconsistent() < 0) {
+					h.element("td", "-", "class", "n muted");
+				} else {
+					h.open("td", "class", "n", "data-v", Long.toString(g.inconsistent()))
+							.element("span", g.inconsistent() + " of " + g.runs(), "class",
+									g.inconsistent() > 0 ? "bad" : "good")
+							.close();
+				}
 			} else {
 				h.element("td", e.name());
-				h.open("td").element("span", "failed: " + e.error(), "class", "err").close();
+				h.open("td", "colspan", Integer.toString(5 + engines.size()))
+						.element("span", "failed: " + e.error(), "class", "err").close();
 			}
 			h.close();
 		}
 		h.close().close();
+		h.element("p", "Unsafe: launches where the engine missed a write or got its direction wrong (a concurrent "
+				+ "checkpoint could be inconsistent). C/R runs: each main policy with the observed and the speculated "
+				+ "sets; inconsistent: its image would miss a write.", "class", "note");
 		return tail(h);
 	}
 
@@ -227,9 +304,13 @@ final class ReportHtml {
 					.element("th", "Write recall", "class", "n").element("th", "Read recall", "class", "n")
 					.element("th", "Precision", "class", "n").element("th", "Not covered", "class", "n")
 					.element("th", "Excluded", "class", "n").close().close().open("tbody");
-			for (EngineValidation e : a.report().engines()) {
+			List<String> asked = r.disagreement().engines();
+			for (int i = 0; i < a.report().engines().size(); i++) {
+				EngineValidation e = a.report().engines().get(i);
 				Accuracy t = e.total();
-				h.open("tr", "data-engine", e.engine()).element("td", e.engine(), "class", "k");
+				String label = i < asked.size() && !asked.get(i).equals(e.engine())
+						? asked.get(i) + " = " + e.engine() : e.engine();
+				h.open("tr", "data-engine", e.engine()).element("td", label, "class", "k");
 				number(h, ReportFigures.count(t.launches()), t.launches(), "launches");
 				h.open("td", "class", "n", "data-col", "unsafe_launches", "data-v", Long.toString(t.unsafeLaunches()))
 						.element("span", ReportFigures.count(t.unsafeLaunches()), "class",
@@ -281,8 +362,8 @@ final class ReportHtml {
 			return;
 		}
 		h.element("p", "Spread: the largest difference between two engines in byte precision, read recall, write "
-				+ "recall or the share of unsafe launches. Per engine: precision / read recall / write recall, and "
-				+ "unsafe launches.", "class", "note");
+				+ "recall or the share of unsafe launches. Per engine: byte precision \u00b7 read recall \u00b7 write "
+				+ "recall, and its unsafe launches of those compared.", "class", "note");
 		h.open("table", "id", "disagreement").open("thead").open("tr").element("th", "Kernel")
 				.element("th", "Launches", "class", "n").element("th", "Spread", "class", "n");
 		for (String e : d.engines()) {
@@ -292,7 +373,7 @@ final class ReportHtml {
 		for (int i = 0; i < d.rows().size(); i++) {
 			KernelRow k = d.rows().get(i);
 			h.open("tr", "data-function", Integer.toString(k.functionId()))
-					.element("td", KernelNames.shorten(k.kernel(), 70), "class", "k", "title", k.kernel());
+					.element("td", KernelNames.shorten(k.kernel(), 70), "class", "k wide", "title", k.kernel());
 			number(h, ReportFigures.count(k.launches()), k.launches());
 			h.element("td", ReportFigures.percent(d.spreads().get(i)), "class", "n", "data-v",
 					Double.toString(d.spreads().get(i)));
@@ -301,9 +382,10 @@ final class ReportHtml {
 					h.element("td", "not compared", "class", "muted");
 					continue;
 				}
-				h.open("td", "class", "n").text(ReportFigures.percent(f.precision()) + " / "
-						+ ReportFigures.percent(f.readRecall()) + " / " + ReportFigures.percent(f.writeRecall()) + " ");
-				h.element("span", f.unsafeLaunches() + " unsafe", "class", f.unsafeLaunches() > 0 ? "bad" : "muted");
+				h.open("td", "class", "fig").text(ReportFigures.percent(f.precision()) + " \u00b7 "
+						+ ReportFigures.percent(f.readRecall()) + " \u00b7 " + ReportFigures.percent(f.writeRecall()));
+				h.empty("br").element("span", f.unsafeLaunches() + " unsafe of " + f.compared(), "class",
+						f.unsafeLaunches() > 0 ? "bad" : "muted");
 				h.close();
 			}
 			h.close();
