@@ -19,12 +19,14 @@ import org.phos.workbench.analysis.core.AccuracyRow;
 import org.phos.workbench.analysis.core.table.TableRenderer;
 import org.phos.workbench.cr.core.MetricsCsvWriter;
 import org.phos.workbench.cr.core.SimulationMetrics;
+import org.phos.workbench.cr.core.io.OutputFile;
 
 /**
  * A report's folder: {@code index.html} over all traces, and per trace {@code NAME.html} with its CSV files
  * ({@code NAME-accuracy.csv} as {@code validate --csv} writes it, {@code NAME-metrics.csv} as {@code simulate}'s
  * {@code metrics.csv}). Links are relative and the pages carry their style and charts, so the folder can be copied
- * or attached to a paper's artefact. Pages are written as each trace is done; the index last.
+ * or attached to a paper's artefact. Pages are written as each trace is done, the index last, each file through
+ * {@link OutputFile} (complete or not at all); a previous report's files of the same names are replaced.
  */
 public final class ReportFolder {
 	/** The index page's file name. */
@@ -94,7 +96,8 @@ public final class ReportFolder {
 	}
 
 	private String write(String name, String text) throws IOException {
-		Files.writeString(dir.resolve(name), text, StandardCharsets.UTF_8);
+		// as every output of the tool: under a temporary name, renamed into place when complete
+		OutputFile.write(dir.resolve(name), out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
 		return name;
 	}
 

@@ -402,9 +402,13 @@ final class ReportHtml {
 			h.element("p", String.valueOf(r.crNote()), "class", "note").close();
 			return;
 		}
+		List<String> sets = c.runs().stream().map(TraceReport.CrRun::sets).distinct().toList();
+		String first = sets.get(0);
 		h.open("p").text("Simulated on " + c.machine() + ", checkpoint (or restore point) at " + c.instant()
-				+ ", each policy once with the observed sets and once with the speculated ones, as ")
-				.element("code", "workbench simulate --sets observed,engine:NAME").text(" runs them. ");
+				+ ", each policy once with the " + (first.equals("observed") ? "observed sets"
+						: first + " sets (the trace holds no observed accesses)")
+				+ (sets.size() > 1 ? " and once with the speculated ones" : "") + ", as ")
+				.element("code", "workbench simulate --sets " + String.join(",", sets)).text(" runs them. ");
 		if (csv != null) {
 			h.text("Every metric: ").element("a", csv, "href", csv).text(" (simulate's metrics.csv).");
 		}
@@ -437,6 +441,20 @@ final class ReportHtml {
 		}
 		h.close().close();
 		h.element("h3", "Consistency verdicts");
+		if (c.runs().stream().noneMatch(run -> run.metrics().consistency().checked())) {
+			h.element("p", "Not checked: no launch carries observed accesses, so no run's image can be compared "
+					+ "with the truth (record the trace with instrumentation to check the speculated sets).", "class",
+					"note", "id", "consistency");
+		} else {
+			consistency(h, c);
+		}
+		for (TraceReport.Chart chart : c.charts()) {
+			h.open("figure").svg(chart.svg()).element("figcaption", chart.caption()).close();
+		}
+		h.close();
+	}
+
+	private static void consistency(HtmlWriter h, TraceReport.CrComparison c) {
 		h.open("ul", "id", "consistency");
 		for (TraceReport.CrRun run : c.runs()) {
 			ConsistencyReport cons = run.metrics().consistency();
@@ -464,10 +482,6 @@ final class ReportHtml {
 				h.close();
 			}
 			h.close();
-		}
-		h.close();
-		for (TraceReport.Chart chart : c.charts()) {
-			h.open("figure").svg(chart.svg()).element("figcaption", chart.caption()).close();
 		}
 		h.close();
 	}

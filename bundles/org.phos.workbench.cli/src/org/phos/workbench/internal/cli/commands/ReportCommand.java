@@ -210,8 +210,9 @@ public final class ReportCommand implements Command {
 
 	private static void checkEngine(String option, String name, AnalysisSession session) throws UsageException {
 		if (!session.catalog().canCreate(name)) {
-			throw new UsageException(option + " " + name + ": unknown engine (known: " + session.catalog().engines()
-					.stream().map(e -> e.name()).toList() + ", combinations A/B and X+indirect, best)");
+			throw new UsageException(option + " " + name + ": unknown engine (known: " + String.join(", ",
+					session.catalog().engines().stream().map(e -> e.name()).toList())
+					+ ", combinations A/B and X+indirect, best)");
 		}
 	}
 }
