@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
 import org.phos.workbench.analysis.core.AnalysisSession;
 import org.phos.workbench.analysis.core.report.ReportBuilder;
@@ -121,7 +122,13 @@ public final class ReportCommand implements Command {
 			try {
 				Trace trace = TraceLoader.load(path, context).trace();
 				ReportBuilder builder = new ReportBuilder(session, options, step -> err.println(prefix + step));
-				TraceReport report = builder.build(trace, name, context.progress());
+				IProgressMonitor monitor = context.progress();
+				TraceReport report;
+				try {
+					report = builder.build(trace, name, monitor);
+				} finally {
+					monitor.done(); // clears the terminal's progress line
+				}
 				folder.add(report);
 				session.forget(trace);
 				lines.add(name + ": " + ReportFigures.summary(report));
