@@ -22,10 +22,13 @@ import org.phos.workbench.analysis.core.OverviewQuery;
 import org.phos.workbench.analysis.core.ValidationAnswer;
 import org.phos.workbench.analysis.core.ValidationQuery;
 import org.phos.workbench.analysis.core.cr.EngineAccessSource;
+import org.phos.workbench.cr.charts.ByteUnitScale;
 import org.phos.workbench.cr.charts.ChartFiles;
 import org.phos.workbench.cr.charts.ChartPalette;
 import org.phos.workbench.cr.charts.ComparisonChartBuilder;
 import org.phos.workbench.cr.charts.DirtyBytesChartBuilder;
+import org.phos.workbench.cr.charts.SmallChartBuilder;
+import org.phos.workbench.cr.charts.TimeUnitScale;
 import org.phos.workbench.cr.charts.TimelineChartBuilder;
 import org.phos.workbench.cr.core.CrPolicies;
 import org.phos.workbench.cr.core.CrPolicy;
@@ -40,6 +43,7 @@ import org.phos.workbench.cr.core.trace.WholeAllocationParameterPlaceholder;
 import org.phos.workbench.speculation.core.SpeculationEngine;
 import org.phos.workbench.speculation.core.validate.EngineValidation;
 import org.phos.workbench.speculation.core.validate.SpeculationValidator;
+import org.phos.workbench.trace.core.AllocKind;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.Trace;
 
@@ -112,7 +116,8 @@ public final class ReportBuilder {
 		} else {
 			cr = simulate(trace, name, machine, pm);
 		}
-		return new TraceReport(name, trace.launchCount(), overview, accuracy, accuracyNote, disagreement, cr, crNote);
+		return new TraceReport(name, trace.launchCount(), overview, memoryChart(overview.memory()), accuracy,
+				accuracyNote, disagreement, cr, crNote);
 	}
 
 	private TraceReport.Accuracy accuracy(Trace trace, @Nullable String tool, IProgressMonitor pm) {
@@ -282,6 +287,37 @@ public final class ReportBuilder {
 		}
 		charts.add(chart(caption, timeline.build(model), width, TimelineChartBuilder.suggestedHeight(model)));
 		return charts;
+	}
+
+	/** Live bytes per allocation kind over host time, stacked (the curve keeps the peak), as the overview page. */
+	private TraceReport.@Nullable Chart memoryChart(Overview.Memory m) {
+		List<Overview.MemorySample> curve = m.curve();
+		if (curve.size() < 2 || m.peakLiveBytes() <= 0) {
+			return null;
+		}
+		System.setProperty("java.awt.headless", "true");
+		List<AllocKind> kinds = Overview.kinds();
+		List<AllocKind> shown = new ArrayList<>(m.byKind().keySet());
+		TimeUnitScale time = TimeUnitScale.forSpan(curve.get(curve.size() - 1).hostNs());
+		ByteUnitScale bytes = ByteUnitScale.forMax(m.peakLiveBytes());
+		double[] x = new double[curve.size()];
+		double[][] y = new double[shown.size()][curve.size()];
+		for (int i = 0; i < curve.size(); i++) {
+			x[i] = time.of(curve.get(i).hostNs());
+			for (int s = 0; s < shown.size(); s++) {
+				y[s][i] = bytes.of(curve.get(i).liveBytesByKind()[kinds.indexOf(shown.get(s))]);
+			}
+		}
+		ChartPalette palette = ChartPalette.LIGHT;
+		List<java.awt.Color> colors = new ArrayList<>();
+		for (int s = 0; s < shown.size(); s++) {
+			colors.add(palette.run(s));
+		}
+		JFreeChart chart = new SmallChartBuilder(palette).stackedArea("host time since the first event ("
+				+ time.label() + ")", "live (" + bytes.label() + ")",
+				shown.stream().map(k -> k.name().toLowerCase(java.util.Locale.ROOT)).toList(), x, y, colors);
+		return chart("Live device memory by allocation kind over host time (stacked; the peak is one of the samples).",
+				chart, Math.min(options.chartWidth(), 760), 260);
 	}
 
 	private static TraceReport.Chart chart(String caption, JFreeChart chart, int width, int height) {

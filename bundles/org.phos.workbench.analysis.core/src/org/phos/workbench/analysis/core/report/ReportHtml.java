@@ -59,7 +59,7 @@ final class ReportHtml {
 				.close();
 		h.element("h1", r.name());
 		h.element("p", ReportFigures.summary(r), "class", "lead");
-		overview(h, r.overview());
+		overview(h, r.overview(), r.memory());
 		accuracy(h, r, files.get("accuracy"));
 		disagreement(h, r);
 		cr(h, r, files.get("metrics"));
@@ -185,7 +185,7 @@ final class ReportHtml {
 
 	// ------------------------------------------------------------------ overview
 
-	private static void overview(HtmlWriter h, Overview o) {
+	private static void overview(HtmlWriter h, Overview o, TraceReport.@Nullable Chart memory) {
 		h.open("section", "id", "overview").element("h2", "Overview");
 		h.open("table", "id", "header").open("tbody");
 		for (Map.Entry<String, String> e : o.header().entrySet()) {
@@ -259,6 +259,9 @@ final class ReportHtml {
 		}
 		h.close().close();
 
+		if (memory != null) {
+			h.open("figure").svg(memory.svg()).element("figcaption", memory.caption()).close();
+		}
 		h.element("h3", "Kernels by GPU time (" + o.kernelCount() + " kernels)");
 		h.open("table", "id", "kernels-by-time").open("thead").open("tr").element("th", "Kernel")
 				.element("th", "Launches", "class", "n").element("th", "GPU time", "class", "n").close().close()

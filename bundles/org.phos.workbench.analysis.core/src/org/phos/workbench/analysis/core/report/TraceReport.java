@@ -18,13 +18,14 @@ import org.phos.workbench.speculation.core.validate.ValidationReport;
  * @param name the trace's file name
  * @param launches launches in the trace
  * @param overview the overview ({@code OverviewQuery})
+ * @param memory live device memory by kind over host time (a stacked chart), null without allocations
  * @param accuracy validation with all tools united first, then per tool when the trace has several
  * @param accuracyNote why there is no accuracy section, or null
  * @param disagreement the kernels where the engines disagree most
  * @param cr the C/R comparison, or null
  * @param crNote why there is no C/R comparison, or null
  */
-public record TraceReport(String name, long launches, Overview overview, List<Accuracy> accuracy,
+public record TraceReport(String name, long launches, Overview overview, @Nullable Chart memory, List<Accuracy> accuracy,
 		@Nullable String accuracyNote, Disagreement disagreement, @Nullable CrComparison cr, @Nullable String crNote) {
 
 	/** Copies. */
