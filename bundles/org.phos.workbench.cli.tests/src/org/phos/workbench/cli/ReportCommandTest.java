@@ -243,7 +243,9 @@ class ReportCommandTest {
 					}
 				}
 			}
-			List<Element> charts = elements(page, "svg").stream()
+			Element section = elements(page, "section").stream().filter(e -> e.getAttribute("id").equals("cr"))
+					.findFirst().orElseThrow();
+			List<Element> charts = elements(section, "svg").stream()
 					.filter(s -> s.getParentNode() instanceof Element p && p.getTagName().equals("figure")).toList();
 			assertTrue(charts.size() >= 2, name + ": the comparison and the timeline inline (dirty bytes when they "
 					+ "vary in time): " + charts.size());
