@@ -96,6 +96,8 @@ class ReportUnsafeTest {
 				"--sets", "observed,engine:arg-scan", "--out", sim.toString());
 		assertEquals(ExitCode.OK, simulate.exit(), simulate.toString());
 		assertEquals(Files.readString(sim.resolve("metrics.csv")), Files.readString(out.resolve("indirect-metrics.csv")));
+		assertEquals(Files.readString(sim.resolve("violations.csv")),
+				Files.readString(out.resolve("indirect-violations.csv")));
 		Element row = ReportCommandTest.elements(ReportCommandTest.table(page, "cr-metrics"), "tr").stream()
 				.filter(r -> r.getAttribute("data-run").equals("soft-cow [engine:arg-scan]")).findFirst().orElseThrow();
 		Element verdict = ReportCommandTest.cells(row).stream()

@@ -23,8 +23,8 @@ import org.phos.workbench.cr.core.io.OutputFile;
 
 /**
  * A report's folder: {@code index.html} over all traces, and per trace {@code NAME.html} with its CSV files
- * ({@code NAME-accuracy.csv} as {@code validate --csv} writes it, {@code NAME-metrics.csv} as {@code simulate}'s
- * {@code metrics.csv}). Links are relative and the pages carry their style and charts, so the folder can be copied
+ * ({@code NAME-accuracy.csv} as {@code validate --csv} writes it, {@code NAME-metrics.csv} and {@code NAME-violations.csv} as
+ * {@code simulate}'s {@code metrics.csv} and {@code violations.csv}). Links are relative and the pages carry their style and charts, so the folder can be copied
  * or attached to a paper's artefact. Pages are written as each trace is done, the index last, each file through
  * {@link OutputFile} (complete or not at all); a previous report's files of the same names are replaced.
  */
@@ -73,6 +73,9 @@ public final class ReportFolder {
 			StringWriter csv = new StringWriter();
 			MetricsCsvWriter.write(csv, metrics);
 			files.put("metrics", write(base + "-metrics.csv", csv.toString()));
+			StringWriter violations = new StringWriter();
+			MetricsCsvWriter.writeViolations(violations, metrics);
+			files.put("violations", write(base + "-violations.csv", violations.toString()));
 		}
 		String page = write(base + ".html", ReportHtml.page(report, files));
 		entries.add(new ReportHtml.IndexEntry(report.name(), page, null, ReportHtml.Glance.of(report)));

@@ -62,7 +62,7 @@ final class ReportHtml {
 		overview(h, r.overview(), r.memory());
 		accuracy(h, r, files.get("accuracy"));
 		disagreement(h, r);
-		cr(h, r, files.get("metrics"));
+		cr(h, r, files.get("metrics"), files.get("violations"));
 		return tail(h);
 	}
 
@@ -398,7 +398,7 @@ final class ReportHtml {
 
 	// ------------------------------------------------------------------ C/R
 
-	private static void cr(HtmlWriter h, TraceReport r, @Nullable String csv) {
+	private static void cr(HtmlWriter h, TraceReport r, @Nullable String csv, @Nullable String violations) {
 		h.open("section", "id", "cr").element("h2", "Checkpoint/restore: the main policies");
 		TraceReport.CrComparison c = r.cr();
 		if (c == null) {
@@ -449,7 +449,7 @@ final class ReportHtml {
 					+ "with the truth (record the trace with instrumentation to check the speculated sets).", "class",
 					"note", "id", "consistency");
 		} else {
-			consistency(h, c);
+			consistency(h, c, violations);
 		}
 		for (TraceReport.Chart chart : c.charts()) {
 			h.open("figure").svg(chart.svg()).element("figcaption", chart.caption()).close();
@@ -457,7 +457,7 @@ final class ReportHtml {
 		h.close();
 	}
 
-	private static void consistency(HtmlWriter h, TraceReport.CrComparison c) {
+	private static void consistency(HtmlWriter h, TraceReport.CrComparison c, @Nullable String violations) {
 		h.open("ul", "id", "consistency");
 		for (TraceReport.CrRun run : c.runs()) {
 			ConsistencyReport cons = run.metrics().consistency();
@@ -474,8 +474,7 @@ final class ReportHtml {
 				int shown = 0;
 				for (ConsistencyViolation v : cons.violations()) {
 					if (shown++ == 5) {
-						h.element("li", "... " + (cons.violations().size() - 5) + " more (all in the metrics CSV's "
-								+ "consistency figures and simulate's violations.csv)");
+						h.element("li", "... " + (cons.violations().size() - 5) + " more");
 						break;
 					}
 					h.element("li", "checkpoint " + v.checkpoint() + ", buffer " + v.buffer() + ", op " + v.opIndex()
@@ -487,6 +486,10 @@ final class ReportHtml {
 			h.close();
 		}
 		h.close();
+		if (violations != null) {
+			h.open("p").text("Every violation of every run: ").element("a", violations, "href", violations)
+					.text(" (simulate's violations.csv).").close();
+		}
 	}
 
 	private static void number(HtmlWriter h, String text, long value) {

@@ -75,7 +75,7 @@ public final class ReportCommand implements Command {
 				with the unsafe launches listed (as validate; per tool when the trace has several), the kernels where
 				the engines disagree most, and a C/R comparison of the main policies with the observed and the
 				speculated sets (as simulate --sets observed,engine:NAME) with its charts (SVG) and consistency
-				verdicts; beside it NAME-accuracy.csv (validate --csv) and NAME-metrics.csv (simulate's metrics.csv).
+				verdicts; beside it NAME-accuracy.csv (validate --csv), NAME-metrics.csv and NAME-violations.csv (simulate's).
 				Progress goes to stderr, the path of index.html and one line per trace to stdout. A trace that fails
 				to load gets its error on the index page, the others still get their pages; the exit code is then 1.""";
 	}
