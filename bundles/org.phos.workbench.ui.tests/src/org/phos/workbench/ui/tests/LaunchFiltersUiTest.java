@@ -313,6 +313,12 @@ class LaunchFiltersUiTest {
         Table table = role(Table.class, "launches");
         Text goTo = role(Text.class, "goToLaunch");
 
+        // the window of native rows follows the table's size, which GTK may settle a turn of the event loop later
+        try {
+            robot.waitUntil("the native rows fill the table", () -> fillsTable(table), Duration.ofSeconds(5));
+        } catch (AssertionError e) {
+            // said below with the sizes
+        }
         assertTrue(fillsTable(table), "the native rows fill the table: " + table.getItemCount() + " rows of "
                 + table.getItemHeight() + " px in " + table.getSize() + ", header " + table.getHeaderHeight()
                 + ", border " + table.getBorderWidth() + ", horizontal bar " + (table.getHorizontalBar() == null ? "none"
