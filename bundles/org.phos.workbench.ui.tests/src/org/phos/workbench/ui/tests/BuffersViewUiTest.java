@@ -30,7 +30,6 @@ import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.PlatformUI;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phos.workbench.analysis.core.BufferRow;
@@ -51,17 +50,11 @@ import org.phos.workbench.internal.ui.trace.TraceOverview;
 @org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
 class BuffersViewUiTest {
     private static final String SAMPLE = "cupy-ops.phos";
-    private IWorkbenchWindow window;
-    private Shell shell;
-    private UiRobot robot;
-
-    @BeforeEach
-    void bringWindowToFront() {
-        WorkbenchUi ui = WorkbenchUi.inFront();
-        window = ui.window();
-        shell = ui.shell();
-        robot = ui.robot();
-    }
+    // a new instance per test, made on the UI thread: the window is brought to the front before each test
+    private final WorkbenchUi ui = WorkbenchUi.inFront();
+    private final IWorkbenchWindow window = ui.window();
+    private final Shell shell = ui.shell();
+    private final UiRobot robot = ui.robot();
 
     @AfterEach
     void closeEditors() {
@@ -73,21 +66,7 @@ class BuffersViewUiTest {
     }
 
     private TraceEditor openThroughTracesView(Path folder, String name) {
-        Text folderText = robot.findByData(shell, Text.class, TracesView.ROLE, "folder");
-        Table traces = robot.findByData(shell, Table.class, TracesView.ROLE, "traces");
-        robot.click(folderText);
-        robot.keyWith(SWT.CTRL, 'a', 'a');
-        robot.type(folder.toString());
-        robot.key(SWT.CR);
-        robot.waitUntil("the Traces view lists " + name, () -> Arrays.stream(traces.getItems())
-                .anyMatch(i -> i.getText(0).equals(name)));
-        int row = Arrays.asList(traces.getItems()).indexOf(Arrays.stream(traces.getItems())
-                .filter(i -> i.getText(0).equals(name)).findFirst().orElseThrow());
-        traces.setSelection(row);
-        traces.showSelection();
-        Rectangle r = traces.getItem(row).getBounds(0);
-        robot.click(traces, r.x + 10, r.y + r.height / 2);
-        robot.key(SWT.CR);
+        LaunchFiltersUiTest.openThroughTracesView(robot, shell, folder, name);
         IWorkbenchPage page = window.getActivePage();
         robot.waitUntil("a trace editor is active", () -> page.getActiveEditor() instanceof TraceEditor);
         TraceEditor editor = (TraceEditor) page.getActiveEditor();
@@ -97,12 +76,7 @@ class BuffersViewUiTest {
 
     /** Runs one command line of the CLI in-process; returns its standard output (exit code must be 0). */
     private static String cli(String... argv) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new Main(BuiltinCommands.all()).run(argv, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), false);
-        assertEquals(0, code, String.join(" ", argv) + ": " + err.toString(StandardCharsets.UTF_8));
-        return out.toString(StandardCharsets.UTF_8);
+        return LaunchFiltersUiTest.cli(argv);
     }
 
     private static Path samples() {
@@ -299,26 +273,6 @@ class BuffersViewUiTest {
     }
 
     private static List<String> csvCells(String line) {
-        List<String> cells = new ArrayList<>();
-        StringBuilder b = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (c == '"') {
-                if (quoted && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                    b.append('"');
-                    i++;
-                } else {
-                    quoted = !quoted;
-                }
-            } else if (c == ',' && !quoted) {
-                cells.add(b.toString());
-                b.setLength(0);
-            } else {
-                b.append(c);
-            }
-        }
-        cells.add(b.toString());
-        return cells;
+        return SpeculationViewsUiTest.csvCells(line);
     }
 }

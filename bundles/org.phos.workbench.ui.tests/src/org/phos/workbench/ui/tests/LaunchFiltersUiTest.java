@@ -28,7 +28,6 @@ import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.PlatformUI;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phos.workbench.analysis.core.LaunchVerdict;
@@ -46,17 +45,11 @@ import org.phos.workbench.internal.ui.trace.TraceEditor;
  */
 @org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
 class LaunchFiltersUiTest {
-    private IWorkbenchWindow window;
-    private Shell shell;
-    private UiRobot robot;
-
-    @BeforeEach
-    void bringWindowToFront() {
-        WorkbenchUi ui = WorkbenchUi.inFront();
-        window = ui.window();
-        shell = ui.shell();
-        robot = ui.robot();
-    }
+    // a new instance per test, made on the UI thread: the window is brought to the front before each test
+    private final WorkbenchUi ui = WorkbenchUi.inFront();
+    private final IWorkbenchWindow window = ui.window();
+    private final Shell shell = ui.shell();
+    private final UiRobot robot = ui.robot();
 
     @AfterEach
     void closeEditors() {

@@ -16,7 +16,6 @@ import org.eclipse.swt.widgets.TableItem;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.internal.ui.launches.LaunchesView;
@@ -29,17 +28,11 @@ import org.phos.workbench.internal.ui.trace.TraceEditor;
 @org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
 class PropertiesUiTest {
     private static final String SAMPLE = "cupy-ops.phos";
-    private IWorkbenchWindow window;
-    private Shell shell;
-    private UiRobot robot;
-
-    @BeforeEach
-    void bringWindowToFront() {
-        WorkbenchUi ui = WorkbenchUi.inFront();
-        window = ui.window();
-        shell = ui.shell();
-        robot = ui.robot();
-    }
+    // a new instance per test, made on the UI thread: the window is brought to the front before each test
+    private final WorkbenchUi ui = WorkbenchUi.inFront();
+    private final IWorkbenchWindow window = ui.window();
+    private final Shell shell = ui.shell();
+    private final UiRobot robot = ui.robot();
 
     @AfterEach
     void closeEditors() {

@@ -54,16 +54,14 @@ import org.phos.workbench.ui.PhoenixUi;
  */
 @org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
 class TraceOpeningUiTest {
-    private IWorkbenchWindow window;
-    private Shell shell;
-    private UiRobot robot;
+    // a new instance per test, made on the UI thread: the window is brought to the front before each test
+    private final WorkbenchUi ui = WorkbenchUi.inFront();
+    private final IWorkbenchWindow window = ui.window();
+    private final Shell shell = ui.shell();
+    private final UiRobot robot = ui.robot();
 
     @BeforeEach
-    void bringWindowToFront() {
-        WorkbenchUi ui = WorkbenchUi.inFront();
-        window = ui.window();
-        shell = ui.shell();
-        robot = ui.robot();
+    void forgetRecentTraces() {
         RecentTraces.standard().clear();
     }
 

@@ -21,7 +21,6 @@ import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.PlatformUI;
 import org.eclipse.ui.handlers.IHandlerService;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.internal.ui.accesses.AccessesView;
@@ -45,17 +44,11 @@ import org.phos.workbench.ui.tests.UiRobot;
  */
 @org.junit.jupiter.api.extension.ExtendWith(org.phos.workbench.ui.tests.ScreenshotOnFailure.class)
 class DarkThemeUiTest {
-    private IWorkbenchWindow window;
-    private Shell shell;
-    private UiRobot robot;
-
-    @BeforeEach
-    void bringWindowToFront() {
-        org.phos.workbench.ui.tests.WorkbenchUi ui = org.phos.workbench.ui.tests.WorkbenchUi.inFront();
-        window = ui.window();
-        shell = ui.shell();
-        robot = ui.robot();
-    }
+    // a new instance per test, made on the UI thread: the window is brought to the front before each test
+    private final org.phos.workbench.ui.tests.WorkbenchUi ui = org.phos.workbench.ui.tests.WorkbenchUi.inFront();
+    private final IWorkbenchWindow window = ui.window();
+    private final Shell shell = ui.shell();
+    private final UiRobot robot = ui.robot();
 
     @AfterEach
     void backToLight() throws Exception {

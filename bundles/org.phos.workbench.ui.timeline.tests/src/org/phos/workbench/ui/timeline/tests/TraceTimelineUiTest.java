@@ -12,7 +12,6 @@ import org.eclipse.swt.widgets.Shell;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.PlatformUI;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.phos.workbench.internal.ui.timeline.TimeWindow;
 import org.phos.workbench.internal.ui.timeline.TimelineLayout;
@@ -28,17 +27,11 @@ import org.phos.workbench.ui.timeline.TimelineUi;
 /** The Trace Timeline driven by real keys and clicks on a recorded PyTorch trace (637 launches, several streams). */
 @org.junit.jupiter.api.extension.ExtendWith(org.phos.workbench.ui.tests.ScreenshotOnFailure.class)
 class TraceTimelineUiTest {
-    private IWorkbenchWindow window;
-    private Shell shell;
-    private UiRobot robot;
-
-    @BeforeEach
-    void bringWindowToFront() {
-        org.phos.workbench.ui.tests.WorkbenchUi ui = org.phos.workbench.ui.tests.WorkbenchUi.inFront();
-        window = ui.window();
-        shell = ui.shell();
-        robot = ui.robot();
-    }
+    // a new instance per test, made on the UI thread: the window is brought to the front before each test
+    private final org.phos.workbench.ui.tests.WorkbenchUi ui = org.phos.workbench.ui.tests.WorkbenchUi.inFront();
+    private final IWorkbenchWindow window = ui.window();
+    private final Shell shell = ui.shell();
+    private final UiRobot robot = ui.robot();
 
     @Test
     void perspectiveShowsTheTimelineBelowTheEditorArea() {
