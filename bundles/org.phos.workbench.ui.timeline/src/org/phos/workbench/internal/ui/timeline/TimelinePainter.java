@@ -41,7 +41,9 @@ public final class TimelinePainter {
         for (TimelineLane l : index.lanes()) {
             w = Math.max(w, gc.textExtent(l.label()).x);
         }
-        w = Math.max(w, gc.textExtent("window 999.999 ms  (lanes 99-99/99)").x);
+        // sized by the lanes' names: the head above them says which lanes are shown only where it has room, so a
+        // narrow view keeps its width for the data
+        w = Math.max(w, gc.textExtent("window 999.999 ms").x);
         return w + 12;
     }
 
@@ -71,9 +73,17 @@ public final class TimelinePainter {
         gc.fillRectangle(0, 0, layout.labelWidth() - 1, TimelineLayout.RULER_HEIGHT - 1);
         gc.setForeground(palette.foreground());
         int hidden = lanes.size() - layout.firstLane() - layout.visibleLanes();
-        String head = "window " + TimeFormat.duration(w.span())
-                + (layout.firstLane() > 0 || hidden > 0 ? "  (lanes " + (layout.firstLane() + 1) + "-"
-                        + Math.min(lanes.size(), layout.firstLane() + layout.visibleLanes()) + "/" + lanes.size() + ")" : "");
+        String head = "window " + TimeFormat.duration(w.span());
+        if (layout.firstLane() > 0 || hidden > 0) {
+            String shown = (layout.firstLane() + 1) + "-"
+                    + Math.min(lanes.size(), layout.firstLane() + layout.visibleLanes()) + "/" + lanes.size();
+            int room = layout.labelWidth() - 12;
+            if (gc.textExtent(head + "  (lanes " + shown + ")").x <= room) {
+                head += "  (lanes " + shown + ")";
+            } else if (gc.textExtent(head + "  " + shown).x <= room) {
+                head += "  " + shown;
+            }
+        }
         gc.drawText(head, 6, Math.max(1, TimelineLayout.RULER_HEIGHT - 7 - gc.getFontMetrics().getHeight()), true);
         gc.setForeground(palette.grid());
         gc.drawLine(layout.labelWidth() - 1, 0, layout.labelWidth() - 1, layout.height());

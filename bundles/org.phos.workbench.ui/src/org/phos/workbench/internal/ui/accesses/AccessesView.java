@@ -17,9 +17,6 @@ import org.eclipse.jface.layout.GridLayoutFactory;
 import org.eclipse.jface.viewers.ISelection;
 import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.swt.SWT;
-import org.eclipse.swt.dnd.Clipboard;
-import org.eclipse.swt.dnd.TextTransfer;
-import org.eclipse.swt.dnd.Transfer;
 import org.eclipse.swt.graphics.Color;
 import org.eclipse.swt.graphics.GC;
 import org.eclipse.swt.widgets.Composite;
@@ -126,13 +123,8 @@ public final class AccessesView extends ViewPart {
 		});
 		bar.add(export.action("Export this launch's accesses as CSV (as accesses --launch N --engine ... --tool ... "
 				+ "--format csv)"));
-		Action copy = new Action("Copy") {
-			@Override
-			public void run() {
-				copy();
-			}
-		};
-		copy.setToolTipText("Copy the table as CSV");
+		Action copy = org.phos.workbench.internal.ui.accuracy.CsvExport.copyAction(table,
+		        "Copy the table as CSV", this::csv);
 		bar.add(copy);
 		getViewSite().getActionBars().updateActionBars();
 	}
@@ -270,10 +262,28 @@ public final class AccessesView extends ViewPart {
 	}
 
 	private void selectionChanged(IWorkbenchPart part, ISelection selection) {
-		if (part != this && selection instanceof IStructuredSelection s && s.getFirstElement() instanceof LaunchSelection l
-				&& !l.equals(shown)) {
-			show(l.trace(), l.trace().trace().launchIndex(l.event()));
+		if (part == this || !(selection instanceof IStructuredSelection s)) {
+			return;
 		}
+		if (s.getFirstElement() instanceof LaunchSelection l && !l.equals(shown)) {
+			show(l.trace(), l.trace().trace().launchIndex(l.event()));
+		} else if (s.getFirstElement() instanceof LoadedTrace t && shown != null && shown.trace() != t) {
+			// another trace became the current one: a launch of the previous trace would read as one of this
+			forget("Select a launch of " + t.name() + " to compare speculated with observed accesses.");
+		}
+	}
+
+	private void forget(String message) {
+		Job old = job;
+		if (old != null) {
+			old.cancel();
+		}
+		shown = null;
+		answer = null;
+		rows.clear();
+		table.removeAll();
+		header.setText(message);
+		header.getParent().layout(true, true);
 	}
 
 	/** Shows launch {@code launch} (dense index) of {@code trace}; the analysis layer answers in a Job. */
@@ -518,15 +528,6 @@ public final class AccessesView extends ViewPart {
 		TableRenderer.CSV.render(a.table(), out);
 		out.flush();
 		return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
-	}
-
-	private void copy() {
-		Clipboard c = new Clipboard(table.getDisplay());
-		try {
-			c.setContents(new Object[] { csv() }, new Transfer[] { TextTransfer.getInstance() });
-		} finally {
-			c.dispose();
-		}
 	}
 
 	@Override

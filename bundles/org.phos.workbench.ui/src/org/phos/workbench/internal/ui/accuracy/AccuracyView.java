@@ -17,9 +17,6 @@ import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.custom.SashForm;
-import org.eclipse.swt.dnd.Clipboard;
-import org.eclipse.swt.dnd.TextTransfer;
-import org.eclipse.swt.dnd.Transfer;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Label;
 import org.eclipse.swt.widgets.Table;
@@ -120,18 +117,8 @@ public final class AccuracyView extends ViewPart {
 		});
 		IToolBarManager bar = getViewSite().getActionBars().getToolBarManager();
 		bar.add(export.action("Export validate's accuracy table as CSV (as validate --engine ... --tool ... --csv)"));
-		Action copy = new Action("Copy") {
-			@Override
-			public void run() {
-				Clipboard c = new Clipboard(engineTable.getDisplay());
-				try {
-					c.setContents(new Object[] { csv() }, new Transfer[] { TextTransfer.getInstance() });
-				} finally {
-					c.dispose();
-				}
-			}
-		};
-		copy.setToolTipText("Copy validate's accuracy table as CSV");
+		Action copy = CsvExport.copyAction(engineTable,
+		        "Copy validate's accuracy table as CSV", this::csv);
 		bar.add(copy);
 		getViewSite().getActionBars().updateActionBars();
 		getSite().getPage().addSelectionListener(listener);

@@ -37,6 +37,27 @@ public final class CsvExport {
 	 */
 	public static volatile @Nullable Function<String, @Nullable String> chooserForTests;
 
+	/**
+	 * The "Copy" tool bar action every table view has: puts {@code csv} (what the view's Export CSV would write) on
+	 * the clipboard as text.
+	 */
+	public static Action copyAction(Control owner, String toolTip, Supplier<String> csv) {
+		Action copy = new Action("Copy") {
+			@Override
+			public void run() {
+				org.eclipse.swt.dnd.Clipboard clipboard = new org.eclipse.swt.dnd.Clipboard(owner.getDisplay());
+				try {
+					clipboard.setContents(new Object[] { csv.get() },
+							new org.eclipse.swt.dnd.Transfer[] { org.eclipse.swt.dnd.TextTransfer.getInstance() });
+				} finally {
+					clipboard.dispose();
+				}
+			}
+		};
+		copy.setToolTipText(toolTip);
+		return copy;
+	}
+
 	/** What a view exports now, or null when it shows nothing. */
 	public record Export(String suggestedName, Path trace, Table<?> table) {
 	}

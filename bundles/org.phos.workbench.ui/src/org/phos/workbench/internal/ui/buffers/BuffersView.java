@@ -24,9 +24,6 @@ import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.custom.SashForm;
-import org.eclipse.swt.dnd.Clipboard;
-import org.eclipse.swt.dnd.TextTransfer;
-import org.eclipse.swt.dnd.Transfer;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Display;
 import org.eclipse.swt.widgets.FileDialog;
@@ -135,18 +132,8 @@ public final class BuffersView extends ViewPart {
             }
         };
         export.setToolTipText("Export the allocations as CSV (as the CLI's buffers --sort COL --format csv)");
-        Action copy = new Action("Copy") {
-            @Override
-            public void run() {
-                Clipboard clipboard = new Clipboard(table.getDisplay());
-                try {
-                    clipboard.setContents(new Object[] { csv() }, new Transfer[] { TextTransfer.getInstance() });
-                } finally {
-                    clipboard.dispose();
-                }
-            }
-        };
-        copy.setToolTipText("Copy the allocations as CSV");
+        Action copy = org.phos.workbench.internal.ui.accuracy.CsvExport.copyAction(table,
+                "Copy the allocations as CSV", this::csv);
         getViewSite().getActionBars().getToolBarManager().add(export);
         getViewSite().getActionBars().getToolBarManager().add(copy);
         getViewSite().getActionBars().updateActionBars();

@@ -17,9 +17,6 @@ import org.eclipse.jface.viewers.ISelection;
 import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.swt.SWT;
-import org.eclipse.swt.dnd.Clipboard;
-import org.eclipse.swt.dnd.TextTransfer;
-import org.eclipse.swt.dnd.Transfer;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Label;
 import org.eclipse.swt.widgets.Table;
@@ -108,18 +105,8 @@ public final class KernelsView extends ViewPart {
 		});
 		IToolBarManager bar = getViewSite().getActionBars().getToolBarManager();
 		bar.add(export.action("Export the kernel table as CSV (the analysis layer's KernelQuery for these engines and tool)"));
-		Action copy = new Action("Copy") {
-			@Override
-			public void run() {
-				Clipboard c = new Clipboard(table.getDisplay());
-				try {
-					c.setContents(new Object[] { csv() }, new Transfer[] { TextTransfer.getInstance() });
-				} finally {
-					c.dispose();
-				}
-			}
-		};
-		copy.setToolTipText("Copy the kernel table as CSV");
+		Action copy = org.phos.workbench.internal.ui.accuracy.CsvExport.copyAction(table,
+		        "Copy the kernel table as CSV", this::csv);
 		bar.add(copy);
 		getViewSite().getActionBars().updateActionBars();
 		getSite().getPage().addSelectionListener(listener);

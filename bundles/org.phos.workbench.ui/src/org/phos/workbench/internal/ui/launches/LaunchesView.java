@@ -179,19 +179,8 @@ public final class LaunchesView extends ViewPart {
             }
         };
         export.setToolTipText("Export the filtered launches as CSV (as the CLI's launches --format csv)");
-        org.eclipse.jface.action.Action copy = new org.eclipse.jface.action.Action("Copy") {
-            @Override
-            public void run() {
-                org.eclipse.swt.dnd.Clipboard clipboard = new org.eclipse.swt.dnd.Clipboard(table.getDisplay());
-                try {
-                    clipboard.setContents(new Object[] { csv() },
-                            new org.eclipse.swt.dnd.Transfer[] { org.eclipse.swt.dnd.TextTransfer.getInstance() });
-                } finally {
-                    clipboard.dispose();
-                }
-            }
-        };
-        copy.setToolTipText("Copy the filtered launches as CSV");
+        org.eclipse.jface.action.Action copy = org.phos.workbench.internal.ui.accuracy.CsvExport.copyAction(table,
+                "Copy the filtered launches as CSV", this::csv);
         getViewSite().getActionBars().getToolBarManager().add(export);
         getViewSite().getActionBars().getToolBarManager().add(copy);
         getViewSite().getActionBars().updateActionBars();
