@@ -22,7 +22,12 @@ public final class PhoenixPerspective implements IPerspectiveFactory {
         String editors = layout.getEditorArea();
         layout.setEditorAreaVisible(true);
         layout.addView(PhoenixUi.TRACES_VIEW_ID, IPageLayout.LEFT, 0.2f, editors);
-        layout.addView(PropertiesView.ID, IPageLayout.BOTTOM, 0.55f, PhoenixUi.TRACES_VIEW_ID);
+        // i12-experiments: begin: the saved C/R experiments under the traces, stacked with Properties
+        IFolderLayout left = layout.createFolder("org.phos.workbench.ui.left", IPageLayout.BOTTOM, 0.55f,
+                PhoenixUi.TRACES_VIEW_ID);
+        left.addView(PropertiesView.ID);
+        left.addView(PhoenixUi.EXPERIMENTS_VIEW_ID);
+        // i12-experiments: end
         // what the selected launch did, and the per-kernel and per-engine tables under it
         layout.addView(AccessesView.ID, IPageLayout.RIGHT, 0.55f, editors);
         IFolderLayout tables = layout.createFolder("org.phos.workbench.ui.tables", IPageLayout.BOTTOM, 0.5f,
