@@ -15,6 +15,7 @@ public final class LaneSlices {
     private int sliceCount;
     private int[] busy = new int[64];
     private int busyCount;
+    private @org.eclipse.jdt.annotation.Nullable LaneSlices overlay;
 
     void addSlice(int x0, int x1, int category, int event) {
         if (4 * sliceCount + 4 > slices.length) {
@@ -44,6 +45,15 @@ public final class LaneSlices {
         busy[k + 1] = x + 1;
         busy[k + 2] = category;
         busy[k + 3] = level;
+    }
+
+    /** What is painted over this lane (its content's overlay), or null. */
+    public @org.eclipse.jdt.annotation.Nullable LaneSlices overlay() {
+        return overlay;
+    }
+
+    void setOverlay(LaneSlices overlay) {
+        this.overlay = overlay;
     }
 
     public int sliceCount() {

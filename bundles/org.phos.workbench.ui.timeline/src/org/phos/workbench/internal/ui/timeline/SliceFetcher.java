@@ -15,17 +15,23 @@ public final class SliceFetcher {
     /** Above this many events per pixel column on average, a lane is drawn by columns only. */
     static final int DETAIL_PER_PIXEL = 4;
 
-    private final TimelineIndex index;
+    private final TimelineContent content;
 
-    public SliceFetcher(TimelineIndex index) {
-        this.index = index;
+    public SliceFetcher(TimelineContent content) {
+        this.content = content;
     }
 
-    /** One {@link LaneSlices} per lane of the index, in its order. */
+    /** One {@link LaneSlices} per lane of the content, in its order, each with its overlay's slices when it has one. */
     public List<LaneSlices> fetch(TimeWindow w, int width) {
-        List<LaneSlices> out = new ArrayList<>(index.lanes().size());
-        for (TimelineLane lane : index.lanes()) {
-            out.add(fetch(lane, w, width));
+        List<TimelineLane> lanes = content.lanes();
+        List<LaneSlices> out = new ArrayList<>(lanes.size());
+        for (int l = 0; l < lanes.size(); l++) {
+            LaneSlices s = fetch(lanes.get(l), w, width);
+            TimelineLane overlay = content.overlay(l);
+            if (overlay != null) {
+                s.setOverlay(fetch(overlay, w, width));
+            }
+            out.add(s);
         }
         return out;
     }

@@ -15,7 +15,8 @@ import org.eclipse.swt.widgets.Event;
  * The timeline's input: W/S zoom in/out around the mouse (or the centre), A/D pan, Ctrl+wheel zoom at the mouse, a
  * drag selects a time range, a click picks a slice, a double-click on the ruler shows the whole trace, {@code .} and
  * {@code ,} step to the next/previous launch. It owns no data: it asks the {@link SliceFetcher} and hands the result
- * to the {@link TimelinePainter} (double-buffered canvas).
+ * to the {@link TimelinePainter} (double-buffered canvas). What it draws is a {@link TimelineContent}: the trace
+ * timeline's {@link TimelineIndex} or a simulated run's lanes; window listeners let views move timelines together.
  */
 public final class TimelineCanvas {
     /** What the canvas reports to its view. */
@@ -33,11 +34,13 @@ public final class TimelineCanvas {
     private TimelinePainter painter;
     private TimelinePalette palette;
     private final Callbacks callbacks;
-    private TimelineIndex index;
+    private TimelineContent index;
+    private final List<java.util.function.Consumer<TimeWindow>> windowListeners = new java.util.ArrayList<>();
     private SliceFetcher fetcher;
     private TimelineNavigator navigator;
     private TimelinePainter.Marks marks = TimelinePainter.Marks.NONE;
     private int labelWidth = 100;
+    private String emptyText = "No trace: open one in an editor or select it in the Traces view.";
     private int dragStart = -1;
     private int dragNow = -1;
     private int firstLane;
@@ -62,6 +65,12 @@ public final class TimelineCanvas {
         canvas.addListener(SWT.Resize, e -> canvas.redraw());
     }
 
+    /** The line shown while there is nothing to draw. */
+    public void setEmptyText(String text) {
+        emptyText = text;
+        canvas.redraw();
+    }
+
     /** Paints with {@code palette} from now on (the theme changed). */
     public void setPalette(TimelinePalette palette) {
         this.palette = palette;
@@ -78,11 +87,20 @@ public final class TimelineCanvas {
         return canvas;
     }
 
-    public void setIndex(TimelineIndex index) {
+    /** Draws {@code index} (a trace's lanes, a simulated run's), showing all of it. */
+    public void setIndex(TimelineContent index) {
+        setIndex(index, index.start(), index.end());
+    }
+
+    /**
+     * Draws {@code index} with navigation bounds {@code [from, to)} (wider than the content where two timelines share
+     * one time axis), showing all of them.
+     */
+    public void setIndex(TimelineContent index, long from, long to) {
         this.index = index;
         this.fetcher = new SliceFetcher(index);
         this.fetchedLanes = null;
-        this.navigator = new TimelineNavigator(index.start(), index.end());
+        this.navigator = new TimelineNavigator(from, to);
         this.marks = TimelinePainter.Marks.NONE;
         this.firstLane = 0;
         GC gc = new GC(canvas);
@@ -94,8 +112,38 @@ public final class TimelineCanvas {
         canvas.redraw();
     }
 
-    public TimelineIndex index() {
+    /** What is drawn, or null before the first {@link #setIndex}. */
+    public TimelineContent index() {
         return index;
+    }
+
+    /**
+     * Calls {@code listener} with the new window after each zoom or pan made by input on this canvas (keys, wheel,
+     * double-click on the ruler), so that views can move other timelines with it; {@link #showWindow} does not call it.
+     */
+    public void addWindowListener(java.util.function.Consumer<TimeWindow> listener) {
+        windowListeners.add(listener);
+    }
+
+    public void removeWindowListener(java.util.function.Consumer<TimeWindow> listener) {
+        windowListeners.remove(listener);
+    }
+
+    /** Shows {@code [from, to)} (clamped to the bounds) because another timeline moved; tells no window listener. */
+    public void showWindow(long from, long to) {
+        if (navigator != null) {
+            navigator.show(from, to);
+            canvas.redraw();
+        }
+    }
+
+    private void windowMoved(TimeWindow before) {
+        TimeWindow now = navigator.window();
+        if (!now.equals(before)) {
+            for (var l : List.copyOf(windowListeners)) {
+                l.accept(now);
+            }
+        }
     }
 
     public TimelineNavigator navigator() {
@@ -128,7 +176,7 @@ public final class TimelineCanvas {
             e.gc.setBackground(palette.background());
             e.gc.setForeground(palette.foreground());
             e.gc.fillRectangle(canvas.getClientArea());
-            e.gc.drawText("No trace: open one in an editor or select it in the Traces view.", 8, 8, true);
+            e.gc.drawText(emptyText, 8, 8, true);
             return;
         }
         paintInto(e.gc, layout);
@@ -180,6 +228,7 @@ public final class TimelineCanvas {
         if (index == null) {
             return;
         }
+        TimeWindow before = navigator.window();
         switch (Character.toLowerCase(e.character)) {
             case 'w' -> navigator.zoom(TimelineNavigator.ZOOM_STEP, anchor());
             case 's' -> navigator.zoom(1 / TimelineNavigator.ZOOM_STEP, anchor());
@@ -193,6 +242,7 @@ public final class TimelineCanvas {
         }
         e.doit = false;
         canvas.redraw();
+        windowMoved(before);
     }
 
     private void mouseDown(Event e) {
@@ -251,7 +301,10 @@ public final class TimelineCanvas {
             int lane = l.laneAt(e.y, index.lanes().size());
             if (lane >= 0) {
                 long pxNs = Math.max(1, navigator.window().span() / l.dataWidth());
-                callbacks.picked(SlicePicker.pick(index.lanes().get(lane), timeAt(e.x), 2 * pxNs));
+                // what is painted over the lane (a stall over the host's work) is what the click means
+                TimelineLane overlay = index.overlay(lane);
+                int picked = overlay == null ? -1 : SlicePicker.pick(overlay, timeAt(e.x), 2 * pxNs);
+                callbacks.picked(picked >= 0 ? picked : SlicePicker.pick(index.lanes().get(lane), timeAt(e.x), 2 * pxNs));
             }
         }
         canvas.redraw();
@@ -259,8 +312,10 @@ public final class TimelineCanvas {
 
     private void doubleClick(Event e) {
         if (index != null && layout().inRuler(e.y)) {
+            TimeWindow before = navigator.window();
             navigator.reset();
             canvas.redraw();
+            windowMoved(before);
         }
     }
 
@@ -281,10 +336,12 @@ public final class TimelineCanvas {
             canvas.redraw();
         } else if (index != null && (e.stateMask & SWT.CTRL) != 0 && e.count != 0) {
             TimelineLayout l = layout();
+            TimeWindow before = navigator.window();
             double factor = e.count > 0 ? TimelineNavigator.ZOOM_STEP : 1 / TimelineNavigator.ZOOM_STEP;
             navigator.zoom(factor, e.x >= l.labelWidth() ? l.fraction(e.x) : 0.5);
             e.doit = false;
             canvas.redraw();
+            windowMoved(before);
         }
     }
 }

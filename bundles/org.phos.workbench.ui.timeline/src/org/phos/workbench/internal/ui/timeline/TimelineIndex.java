@@ -16,7 +16,10 @@ import org.phos.workbench.trace.core.Trace;
  * kernels, copies, memsets, syncs, graph launches and graph kernel nodes, at their GPU times when measured, else at
  * the host time. Streams are ordered by handle, the default stream (0) first.
  */
-public final class TimelineIndex {
+public final class TimelineIndex implements TimelineContent {
+    private static final List<String> CATEGORY_KEYS = java.util.Arrays.stream(SliceCategory.values())
+            .map(SliceCategory::colorKey).toList();
+
     private final Trace trace;
     private final List<TimelineLane> lanes;
     private final long start;
@@ -158,16 +161,19 @@ public final class TimelineIndex {
     }
 
     /** Host-API lane first, then one lane per stream. */
+    @Override
     public List<TimelineLane> lanes() {
         return lanes;
     }
 
     /** Earliest start over all lanes (ns). */
+    @Override
     public long start() {
         return start;
     }
 
     /** Latest end over all lanes (ns), {@code > start()}. */
+    @Override
     public long end() {
         return end;
     }
@@ -184,5 +190,31 @@ public final class TimelineIndex {
             }
         }
         return lanes.get(0);
+    }
+
+    @Override
+    public List<String> categoryColorKeys() {
+        return CATEGORY_KEYS;
+    }
+
+    @Override
+    public String sliceName(int event) {
+        return TimelinePainter.sliceName(trace, event);
+    }
+
+    /** The stream lane of event {@code event} (host lane for events not on a stream). */
+    @Override
+    public int laneIndexOf(int event) {
+        return lanes.indexOf(laneOf(event));
+    }
+
+    @Override
+    public long itemStart(int event) {
+        return laneIndexOf(event) == 0 ? trace.hostNs(event) : startNs(trace, event);
+    }
+
+    @Override
+    public long itemEnd(int event) {
+        return laneIndexOf(event) == 0 ? trace.hostNs(event) : endNs(trace, event);
     }
 }

@@ -13,7 +13,7 @@ import org.phos.workbench.trace.core.Trace;
 
 /**
  * Draws the timeline into a GC from what the {@link SliceFetcher} chose: ruler with ticks in readable units (time
- * since the trace's first event), a label column, then per lane the busy runs (density shades)
+ * since the content's origin: a trace's first event, a simulated run's 0), a label column, then per lane the busy runs (density shades)
  * and the slices; kernel names inside slices wide enough; the selected slice outlined and a selected time range
  * shaded. It reads nothing but its arguments, so a benchmark paints exactly what the view paints.
  */
@@ -36,9 +36,9 @@ public final class TimelinePainter {
     }
 
     /** Label column width for these lanes' labels. */
-    public static int labelWidth(GC gc, TimelineIndex index) {
+    public static int labelWidth(GC gc, TimelineContent content) {
         int w = 80;
-        for (TimelineLane l : index.lanes()) {
+        for (TimelineLane l : content.lanes()) {
             w = Math.max(w, gc.textExtent(l.label()).x);
         }
         // sized by the lanes' names: the head above them says which lanes are shown only where it has room, so a
@@ -47,7 +47,7 @@ public final class TimelinePainter {
         return w + 12;
     }
 
-    public void paint(GC gc, TimelineLayout layout, TimelineIndex index, TimeWindow w, List<LaneSlices> lanes,
+    public void paint(GC gc, TimelineLayout layout, TimelineContent index, TimeWindow w, List<LaneSlices> lanes,
             Marks marks) {
         gc.setBackground(palette.background());
         gc.fillRectangle(0, 0, layout.width(), layout.height());
@@ -61,13 +61,14 @@ public final class TimelinePainter {
             int top = layout.laneTop(l);
             gc.setBackground(palette.laneBackground());
             gc.fillRectangle(layout.labelWidth(), top, layout.dataWidth(), TimelineLayout.LANE_HEIGHT);
-            paintLane(gc, layout, index.trace(), lanes.get(l), top, textHeight);
+            paintLane(gc, layout, index, lanes.get(l), top, textHeight);
             gc.setForeground(palette.foreground());
             gc.setBackground(palette.background());
             gc.setClipping(0, top, layout.labelWidth() - 4, TimelineLayout.LANE_HEIGHT);
             gc.drawText(index.lanes().get(l).label(), 6, top + (TimelineLayout.LANE_HEIGHT - textHeight) / 2, true);
             gc.setClipping((org.eclipse.swt.graphics.Rectangle) null);
         }
+        paintContentMarks(gc, layout, index, w);
         paintMarks(gc, layout, index, w, marks);
         gc.setBackground(palette.background());
         gc.fillRectangle(0, 0, layout.labelWidth() - 1, TimelineLayout.RULER_HEIGHT - 1);
@@ -89,11 +90,11 @@ public final class TimelinePainter {
         gc.drawLine(layout.labelWidth() - 1, 0, layout.labelWidth() - 1, layout.height());
     }
 
-    private void paintRuler(GC gc, TimelineLayout layout, TimelineIndex index, TimeWindow w) {
+    private void paintRuler(GC gc, TimelineLayout layout, TimelineContent index, TimeWindow w) {
         int dw = layout.dataWidth();
         int x0 = layout.labelWidth();
         long step = TimeFormat.tickStep(75.0 * w.span() / dw);
-        long origin = index.start();
+        long origin = index.origin();
         long firstTick = origin + Math.floorDiv(w.fromNs() - origin + step - 1, step) * step;
         int bottom = TimelineLayout.RULER_HEIGHT - 1;
         gc.setForeground(palette.grid());
@@ -115,7 +116,8 @@ public final class TimelinePainter {
         }
     }
 
-    private void paintLane(GC gc, TimelineLayout layout, Trace trace, LaneSlices s, int top, int textHeight) {
+    private void paintLane(GC gc, TimelineLayout layout, TimelineContent content, LaneSlices s, int top,
+            int textHeight) {
         int x0 = layout.labelWidth();
         int h = TimelineLayout.LANE_HEIGHT;
         for (int b = 0; b < s.busyCount(); b++) {
@@ -129,13 +131,72 @@ public final class TimelinePainter {
             gc.setBackground(palette.category(s.sliceCategory(k)));
             gc.fillRectangle(x0 + sx, top + 2, sw, h - 4);
             if (sw >= NAMED_SLICE) {
-                String name = sliceName(trace, s.sliceEvent(k));
+                String name = content.sliceName(s.sliceEvent(k));
                 gc.setClipping(x0 + sx + 2, top, sw - 4, h);
                 gc.setForeground(palette.background());
                 gc.drawText(name, x0 + sx + 3, top + (h - textHeight) / 2, true);
                 gc.setClipping((org.eclipse.swt.graphics.Rectangle) null);
             }
         }
+        LaneSlices o = s.overlay();
+        if (o != null) { // over the lane's own work, the full lane height and outlined: it must not be missed
+            for (int b = 0; b < o.busyCount(); b++) {
+                gc.setBackground(palette.category(o.busyCategory(b)));
+                gc.fillRectangle(x0 + o.busyX0(b), top, o.busyX1(b) - o.busyX0(b), h);
+            }
+            for (int k = 0; k < o.sliceCount(); k++) {
+                int sx = o.sliceX0(k);
+                int sw = o.sliceX1(k) - sx;
+                gc.setBackground(palette.category(o.sliceCategory(k)));
+                gc.fillRectangle(x0 + sx, top, Math.max(2, sw), h);
+                if (sw >= 4) {
+                    gc.setForeground(palette.foreground());
+                    gc.drawRectangle(x0 + sx, top, sw - 1, h - 1);
+                }
+                if (sw >= NAMED_SLICE) {
+                    gc.setClipping(x0 + sx + 2, top, sw - 4, h);
+                    gc.setForeground(palette.background());
+                    gc.drawText(content.sliceName(o.sliceEvent(k)), x0 + sx + 3, top + (h - textHeight) / 2, true);
+                    gc.setClipping((org.eclipse.swt.graphics.Rectangle) null);
+                }
+            }
+        }
+    }
+
+    /**
+     * The content's vertical marks (checkpoint requested, instant, image complete): a dashed line over the lanes and
+     * its label just below the ruler, where it fits without covering the previous one.
+     */
+    private void paintContentMarks(GC gc, TimelineLayout layout, TimelineContent content, TimeWindow w) {
+        List<TimelineContent.Mark> marks = content.marks();
+        if (marks.isEmpty()) {
+            return;
+        }
+        int dw = layout.dataWidth();
+        int x0 = layout.labelWidth();
+        int lastEnd = Integer.MIN_VALUE;
+        gc.setLineStyle(SWT.LINE_DASH);
+        for (TimelineContent.Mark m : marks) {
+            if (m.timeNs() < w.fromNs() || m.timeNs() > w.toNs()) {
+                continue;
+            }
+            int x = x0 + (int) Math.clamp(Math.round(w.x(m.timeNs(), dw)), 0, dw - 1);
+            gc.setForeground(palette.category(m.category()));
+            gc.setLineWidth(2);
+            gc.drawLine(x, TimelineLayout.RULER_HEIGHT, x, layout.height());
+            gc.setLineWidth(1);
+            Point e = gc.textExtent(m.label());
+            int lx = Math.min(x + 3, layout.width() - e.x - 2);
+            if (lx > lastEnd + 4 && lx >= x0) {
+                gc.setLineStyle(SWT.LINE_SOLID);
+                gc.setBackground(palette.background());
+                gc.fillRectangle(lx - 1, TimelineLayout.RULER_HEIGHT + 1, e.x + 2, e.y);
+                gc.drawText(m.label(), lx, TimelineLayout.RULER_HEIGHT + 1, true);
+                gc.setLineStyle(SWT.LINE_DASH);
+                lastEnd = lx + e.x;
+            }
+        }
+        gc.setLineStyle(SWT.LINE_SOLID);
     }
 
     /** Short name drawn in a slice: the kernel's name without its template and parameter lists. */
@@ -147,7 +208,7 @@ public final class TimelinePainter {
         return trace.kind(event).name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    private void paintMarks(GC gc, TimelineLayout layout, TimelineIndex index, TimeWindow w, Marks marks) {
+    private void paintMarks(GC gc, TimelineLayout layout, TimelineContent index, TimeWindow w, Marks marks) {
         int dw = layout.dataWidth();
         int x0 = layout.labelWidth();
         if (marks.rangeTo() > marks.rangeFrom()) {
@@ -163,12 +224,10 @@ public final class TimelinePainter {
         }
         int e = marks.selectedEvent();
         if (e >= 0) {
-            Trace t = index.trace();
-            TimelineLane lane = index.laneOf(e);
-            int l = index.lanes().indexOf(lane);
-            long s = l == 0 ? t.hostNs(e) : TimelineIndex.startNs(t, e);
-            long en = l == 0 ? s : TimelineIndex.endNs(t, e);
-            if (en >= w.fromNs() && s < w.toNs() && layout.showsLane(l)) {
+            int l = index.laneIndexOf(e);
+            long s = index.itemStart(e);
+            long en = index.itemEnd(e);
+            if (l >= 0 && en >= w.fromNs() && s < w.toNs() && layout.showsLane(l)) {
                 int a = x0 + (int) Math.clamp(Math.floor(w.x(s, dw)), 0, dw - 1);
                 int b = x0 + (int) Math.clamp(Math.ceil(w.x(en, dw)), 0, dw);
                 gc.setForeground(palette.selection());

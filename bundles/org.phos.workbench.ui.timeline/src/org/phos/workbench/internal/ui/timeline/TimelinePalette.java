@@ -7,7 +7,8 @@ import org.phos.workbench.ui.timeline.TimelineUi;
 
 /**
  * The timeline's colours, all read from the theme registry (definitions in plugin.xml, org.eclipse.ui.themes, with
- * overrides in the dark theme): one per {@link SliceCategory}, background, text, grid lines, lane background and
+ * overrides in the dark theme): one per category of what is drawn ({@link SliceCategory} for a trace, the C/R
+ * categories for a simulated run), background, text, grid lines, lane background and
  * selection. Each category also comes in {@link LaneSlices#LEVELS} density shades blended towards the lane background
  * (sparse busy columns pale, dense ones full), computed once here, not per repaint. Colors need no disposal (SWT
  * 3.120+ colours hold no OS handle).
@@ -22,24 +23,37 @@ public final class TimelinePalette {
     private final Color[][] shade;
 
     /**
+     * The trace timeline's colours: one per {@link SliceCategory}.
+     *
      * @param registry the current theme's colours
      * @throws IllegalStateException naming a colour definition the registry lacks
      */
     public TimelinePalette(ColorRegistry registry) {
+        this(registry, java.util.Arrays.stream(SliceCategory.values()).map(SliceCategory::colorKey).toList());
+    }
+
+    /**
+     * Colours for the categories named by {@code categoryKeys} (a {@link TimelineContent}'s
+     * {@link TimelineContent#categoryColorKeys()}), indexed as they are.
+     *
+     * @param registry the current theme's colours
+     * @throws IllegalStateException naming a colour definition the registry lacks
+     */
+    public TimelinePalette(ColorRegistry registry, java.util.List<String> categoryKeys) {
         background = color(registry, "background");
         foreground = color(registry, "foreground");
         selection = color(registry, "selection");
         grid = color(registry, "grid");
         laneBackground = color(registry, "laneBackground");
-        SliceCategory[] cats = SliceCategory.values();
-        category = new Color[cats.length];
-        shade = new Color[cats.length][LaneSlices.LEVELS];
-        for (SliceCategory c : cats) {
-            Color base = color(registry, c.colorKey());
-            category[c.ordinal()] = base;
+        int n = categoryKeys.size();
+        category = new Color[n];
+        shade = new Color[n][LaneSlices.LEVELS];
+        for (int c = 0; c < n; c++) {
+            Color base = color(registry, categoryKeys.get(c));
+            category[c] = base;
             for (int l = 0; l < LaneSlices.LEVELS; l++) {
                 double f = 0.45 + 0.55 * l / (LaneSlices.LEVELS - 1);
-                shade[c.ordinal()][l] = new Color(blend(base.getRGB(), laneBackground.getRGB(), f));
+                shade[c][l] = new Color(blend(base.getRGB(), laneBackground.getRGB(), f));
             }
         }
     }

@@ -65,7 +65,7 @@ public final class TraceTimelineView extends ViewPart {
                 LoadedTrace t = loaded;
                 if (t != null) {
                     details.setText("Range " + TimeFormat.duration(toNs - fromNs) + " from +"
-                            + TimeFormat.duration(fromNs - canvas.index().start()));
+                            + TimeFormat.duration(fromNs - canvas.index().origin()));
                     selectionProvider.setSelection(new StructuredSelection(new TimeSelection(t, fromNs, toNs)));
                 }
             }
@@ -230,7 +230,7 @@ public final class TraceTimelineView extends ViewPart {
             markAndReveal(event);
         } else {
             canvas.setMarks(new TimelinePainter.Marks(event, canvas.marks().rangeFrom(), canvas.marks().rangeTo()));
-            details.setText(SliceDetails.describe(canvas.index(), event));
+            details.setText(SliceDetails.describe(traceIndex(), event));
         }
         if (launch >= 0) {
             selectionProvider.setSelection(new StructuredSelection(new LaunchSelection(t, launch)));
@@ -238,7 +238,7 @@ public final class TraceTimelineView extends ViewPart {
     }
 
     private void markAndReveal(int event) {
-        TimelineIndex index = canvas.index();
+        TimelineIndex index = traceIndex();
         Trace trace = index.trace();
         canvas.navigator().reveal(TimelineIndex.startNs(trace, event), TimelineIndex.endNs(trace, event));
         canvas.revealLane(index.lanes().indexOf(index.laneOf(event)));
@@ -248,9 +248,19 @@ public final class TraceTimelineView extends ViewPart {
 
     // accessors for tests and benchmarks
 
+    /** The index drawn: this view only ever gives its canvas a trace's. */
+    private TimelineIndex traceIndex() {
+        return (TimelineIndex) canvas.index();
+    }
+
     /** Whether a trace is indexed and drawn. */
     public boolean isReady() {
-        return canvas.index() != null && loaded != null && canvas.index().trace() == loaded.trace();
+        return canvas.index() != null && loaded != null && traceIndex().trace() == loaded.trace();
+    }
+
+    /** The trace drawn, or null. */
+    public @Nullable LoadedTrace shownTrace() {
+        return isReady() ? loaded : null;
     }
 
     /** The visible window. */
@@ -274,7 +284,7 @@ public final class TraceTimelineView extends ViewPart {
 
     /** Canvas point at the middle of event {@code event}'s slice in its stream lane, or null when not visible. */
     public @Nullable Point pointOf(int event) {
-        TimelineIndex index = canvas.index();
+        TimelineIndex index = traceIndex();
         TimelineLayout l = canvas.layout();
         int lane = index.lanes().indexOf(index.laneOf(event));
         TimeWindow w = visibleRange();

@@ -1,0 +1,342 @@
+package org.phos.workbench.internal.ui.timeline.cr;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.eclipse.jdt.annotation.Nullable;
+import org.eclipse.jface.dialogs.MessageDialog;
+import org.eclipse.jface.viewers.ISelection;
+import org.eclipse.jface.viewers.IStructuredSelection;
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.layout.GridData;
+import org.eclipse.swt.layout.GridLayout;
+import org.eclipse.swt.widgets.Button;
+import org.eclipse.swt.widgets.Composite;
+import org.eclipse.swt.widgets.FileDialog;
+import org.eclipse.swt.widgets.Label;
+import org.eclipse.swt.widgets.Menu;
+import org.eclipse.swt.widgets.MenuItem;
+import org.eclipse.ui.ISelectionListener;
+import org.eclipse.ui.IViewPart;
+import org.eclipse.ui.IWorkbenchPage;
+import org.eclipse.ui.IWorkbenchPart;
+import org.eclipse.ui.PartInitException;
+import org.eclipse.ui.part.ViewPart;
+import org.phos.workbench.internal.ui.timeline.SvgTimelineWriter;
+import org.phos.workbench.internal.ui.timeline.TimeFormat;
+import org.phos.workbench.internal.ui.timeline.TimeWindow;
+import org.phos.workbench.internal.ui.timeline.TimelineCanvas;
+import org.phos.workbench.internal.ui.timeline.TimelinePainter;
+import org.phos.workbench.internal.ui.timeline.TraceTimelineView;
+import org.phos.workbench.ui.PhoenixUi;
+import org.phos.workbench.ui.model.ExperimentComparison;
+import org.phos.workbench.ui.model.ExperimentSelection;
+import org.phos.workbench.ui.model.LoadedTrace;
+import org.phos.workbench.ui.timeline.TimelineUi;
+
+/**
+ * The C/R Timeline view: the lanes of a simulated run (host with its stalls, streams, copy engines, CoW D2D, commit
+ * D2H, restore H2D) and the checkpoint markers, for the experiment the page selects ({@link ExperimentSelection}; the
+ * left one of an {@link ExperimentComparison}), with a run picker when it has several runs. The Trace Timeline's
+ * navigation (W/S, A/D, Ctrl+wheel, drag, click). A click shows the item's details: buffer, bytes, the launch that
+ * caused a copy-on-write, why a stall happened.
+ * <p>
+ * <b>Axis lock</b>: "Lock to Trace Timeline" moves the Trace Timeline with this one and back. The simulator's clock
+ * starts at 0 at the first simulated call, so the mapping is an offset: trace time = simulated time + the host time of
+ * that call in the trace ({@link TraceTimeMapping}). It is exact at the start; the stalls the policy adds are not in
+ * the trace, so after each stall the same call lies later on the simulated clock than in the trace (by the stalls so
+ * far), and the two timelines show the same span of time, not the same calls.
+ */
+public final class CrTimelineView extends ViewPart {
+    private final ISelectionListener selectionListener = this::selectionChanged;
+    private CrTimelinePane pane;
+    private Label details;
+    private Button lock;
+    private Button export;
+    private @Nullable TraceTimeMapping mapping;
+    private @Nullable TraceTimelineView lockedTo;
+    private boolean syncing;
+    private final Consumer<TimeWindow> traceMoved = this::traceMoved;
+    private final Consumer<TimeWindow> crMoved = this::crMoved;
+
+    @Override
+    public void createPartControl(Composite parent) {
+        Composite root = new Composite(parent, SWT.NONE);
+        GridLayout gl = new GridLayout(3, false);
+        gl.marginWidth = 0;
+        gl.marginHeight = 0;
+        gl.verticalSpacing = 2;
+        root.setLayout(gl);
+        pane = new CrTimelinePane(root, "cr", new TimelineCanvas.Callbacks() {
+            @Override
+            public void picked(int item) {
+                select(item);
+            }
+
+            @Override
+            public void rangeSelected(long fromNs, long toNs) {
+                details.setText("Range " + TimeFormat.duration(toNs - fromNs) + " from " + TimeFormat.duration(fromNs)
+                        + " (simulated clock)");
+            }
+
+            @Override
+            public void step(int direction) {
+                // runs have no launch order of their own to step through
+            }
+        });
+        pane.control().setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true, 3, 1));
+        pane.onInstalled(p -> installed());
+        pane.canvas().addWindowListener(crMoved);
+        details = new Label(root, SWT.WRAP);
+        details.setData(TraceTimelineView.ROLE, "cr-details");
+        GridData dd = new GridData(SWT.FILL, SWT.CENTER, true, false);
+        dd.widthHint = 200;
+        org.eclipse.swt.graphics.GC gc = new org.eclipse.swt.graphics.GC(details);
+        dd.heightHint = 2 * gc.getFontMetrics().getHeight();
+        gc.dispose();
+        details.setLayoutData(dd);
+        details.setText("W/S zoom, A/D pan, Ctrl+wheel zoom, drag: select a range, click: details (buffer, bytes, the "
+                + "launch behind a copy-on-write, why a stall happened)");
+        lock = new Button(root, SWT.CHECK);
+        lock.setText("Lock to Trace Timeline");
+        lock.setData(TraceTimelineView.ROLE, "cr-lock");
+        lock.setToolTipText(TraceTimeMapping.EXPLANATION);
+        lock.addListener(SWT.Selection, e -> setAxisLocked(lock.getSelection()));
+        export = new Button(root, SWT.PUSH);
+        export.setText("Export...");
+        export.setData(TraceTimelineView.ROLE, "cr-export");
+        export.setToolTipText("PNG, SVG, Chrome JSON (ui.perfetto.dev) or CSV of what is shown: the zoomed window");
+        export.addListener(SWT.Selection, e -> exportMenu());
+        getSite().getPage().addSelectionListener(selectionListener);
+        root.addDisposeListener(e -> unlock());
+    }
+
+    @Override
+    public void dispose() {
+        getSite().getPage().removeSelectionListener(selectionListener);
+        super.dispose();
+    }
+
+    @Override
+    public void setFocus() {
+        pane.canvas().control().setFocus();
+    }
+
+    /** The page's selection changed: an experiment (or the left of a comparison) is shown. */
+    public void selectionChanged(IWorkbenchPart part, ISelection selection) {
+        if (part == this || !(selection instanceof IStructuredSelection s) || s.size() != 1) {
+            return;
+        }
+        Object o = s.getFirstElement();
+        if (o instanceof ExperimentSelection e && e != pane.experiment()) {
+            show(e);
+        } else if (o instanceof ExperimentComparison c && c.left() != pane.experiment()) {
+            show(c.left());
+        }
+    }
+
+    /** Shows experiment {@code e}'s first run (built in a Job: {@link #isReady()}). */
+    public void show(ExperimentSelection e) {
+        setContentDescription(e.result().name() + " on " + e.trace().name());
+        mapping = null;
+        pane.show(e, 0);
+    }
+
+    private void installed() {
+        ExperimentSelection e = pane.experiment();
+        CrTimelineContent c = pane.content();
+        if (e == null || c == null) {
+            return;
+        }
+        if (mapping == null || mapping.trace() != e.trace()) {
+            mapping = TraceTimeMapping.of(e.trace());
+        }
+        details.setText(c.lanes().size() + " lanes, " + c.itemCount() + " intervals and stalls, "
+                + c.marks().size() + " markers; W/S zoom, A/D pan, drag: range, click: details");
+        if (lockedTo != null) {
+            crMoved(pane.canvas().navigator().window());
+        }
+    }
+
+    private void select(int item) {
+        CrTimelineContent c = pane.content();
+        if (c == null) {
+            return;
+        }
+        TimelinePainter.Marks m = pane.canvas().marks();
+        pane.canvas().setMarks(new TimelinePainter.Marks(item, m.rangeFrom(), m.rangeTo()));
+        if (item < 0) {
+            details.setText("Nothing under the mouse.");
+            return;
+        }
+        ExperimentSelection e = pane.experiment();
+        details.setText(CrItemDetails.describe(c, item, e == null ? null : e.trace().trace()));
+    }
+
+    // axis lock
+
+    /**
+     * Locks (or unlocks) this timeline's time axis to the Trace Timeline's: the Trace Timeline is opened (and shows the
+     * experiment's trace), then each zoom or pan of either moves the other by the {@link TraceTimeMapping}.
+     */
+    public void setAxisLocked(boolean locked) {
+        lock.setSelection(locked);
+        if (!locked) {
+            unlock();
+            return;
+        }
+        IWorkbenchPage page = getSite().getPage();
+        try {
+            IViewPart v = page.showView(TimelineUi.VIEW_ID, null, IWorkbenchPage.VIEW_VISIBLE);
+            if (v instanceof TraceTimelineView t) {
+                unlock();
+                lockedTo = t;
+                t.timelineCanvas().addWindowListener(traceMoved);
+                ExperimentSelection e = pane.experiment();
+                if (e != null && t.shownTrace() != e.trace()) {
+                    t.show(e.trace());
+                }
+                if (pane.isReady()) {
+                    crMoved(pane.canvas().navigator().window());
+                }
+            }
+        } catch (PartInitException ex) {
+            lock.setSelection(false);
+            details.setText("Cannot open the Trace Timeline: " + ex.getMessage());
+        }
+    }
+
+    private void unlock() {
+        TraceTimelineView t = lockedTo;
+        lockedTo = null;
+        if (t != null && !t.timelineCanvas().control().isDisposed()) {
+            t.timelineCanvas().removeWindowListener(traceMoved);
+        }
+    }
+
+    public boolean isAxisLocked() {
+        return lockedTo != null;
+    }
+
+    private void crMoved(TimeWindow w) {
+        TraceTimelineView t = lockedTo;
+        TraceTimeMapping map = mapping;
+        if (t == null || map == null || syncing || t.timelineCanvas().index() == null) {
+            return;
+        }
+        syncing = true;
+        try {
+            t.timelineCanvas().showWindow(map.toTrace(w.fromNs()), map.toTrace(w.toNs()));
+        } finally {
+            syncing = false;
+        }
+    }
+
+    private void traceMoved(TimeWindow w) {
+        TraceTimeMapping map = mapping;
+        if (map == null || syncing || !pane.isReady()) {
+            return;
+        }
+        syncing = true;
+        try {
+            pane.canvas().showWindow(map.toSimulated(w.fromNs()), map.toSimulated(w.toNs()));
+        } finally {
+            syncing = false;
+        }
+    }
+
+    // export
+
+    private void exportMenu() {
+        Menu menu = new Menu(export);
+        for (CrTimelineExport.Format f : CrTimelineExport.Format.values()) {
+            MenuItem item = new MenuItem(menu, SWT.PUSH);
+            item.setText(f.label() + " ...");
+            item.addListener(SWT.Selection, e -> exportTo(f));
+        }
+        var at = export.toDisplay(0, export.getSize().y);
+        menu.setLocation(at);
+        menu.setVisible(true);
+    }
+
+    private void exportTo(CrTimelineExport.Format f) {
+        CrTimelineContent c = pane.content();
+        if (c == null) {
+            return;
+        }
+        FileDialog d = new FileDialog(export.getShell(), SWT.SAVE);
+        d.setOverwrite(true);
+        d.setFilterExtensions(new String[] { "*." + f.extension() });
+        d.setFileName(fileName(c.run().name()) + "." + f.extension());
+        String file = d.open();
+        if (file != null) {
+            try {
+                Path p = export(f, Path.of(file));
+                details.setText("Exported " + f.label() + " of " + c.run().name() + " to " + p);
+            } catch (IOException | RuntimeException ex) {
+                MessageDialog.openError(export.getShell(), "Export failed",
+                        "Cannot write " + file + ": " + ex.getMessage());
+            }
+        }
+    }
+
+    static String fileName(String run) {
+        return run.replaceAll("[^A-Za-z0-9._-]+", "_");
+    }
+
+    /** Writes what the view shows (its window) as {@code format} to {@code file} (extension added); returns the file. */
+    public Path export(CrTimelineExport.Format format, Path file) throws IOException {
+        CrTimelineContent c = pane.content();
+        if (c == null) {
+            throw new IllegalStateException("no C/R run is shown");
+        }
+        Path out = CrTimelineExport.withExtension(file, format);
+        TimeWindow w = visibleRange();
+        String title = pane.headText();
+        switch (format) {
+            case PNG -> CrTimelineExport.png(List.of(pane.canvas()), List.of(title), out);
+            case SVG -> CrTimelineExport.svg(List.of(new SvgTimelineWriter.Panel(title, c, w, pane.canvas().palette())),
+                    Math.max(800, pane.canvas().control().getSize().x), out);
+            case CHROME_JSON -> CrTimelineExport.chromeJson(c, w, out);
+            case CSV -> CrTimelineExport.csv(c, w, out);
+        }
+        return out;
+    }
+
+    // accessors for tests and benchmarks
+
+    public boolean isReady() {
+        return pane.isReady();
+    }
+
+    public CrTimelinePane pane() {
+        return pane;
+    }
+
+    public TimelineCanvas timelineCanvas() {
+        return pane.canvas();
+    }
+
+    public TimeWindow visibleRange() {
+        return pane.canvas().navigator().window();
+    }
+
+    public @Nullable TraceTimeMapping mapping() {
+        return mapping;
+    }
+
+    public String detailsText() {
+        return details.getText();
+    }
+
+    /** The loaded trace of the experiment shown, or null. */
+    public @Nullable LoadedTrace trace() {
+        ExperimentSelection e = pane.experiment();
+        return e == null ? null : e.trace();
+    }
+
+    /** The view id (the contract's). */
+    public static final String ID = PhoenixUi.CR_TIMELINE_VIEW_ID;
+}
