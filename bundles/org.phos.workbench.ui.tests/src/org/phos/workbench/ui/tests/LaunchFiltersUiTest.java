@@ -142,19 +142,9 @@ class LaunchFiltersUiTest {
         return csv.lines().count() - 1;
     }
 
-    /** Chooses {@code label} in a read-only combo by real input: click opens its list, arrow keys, Enter. */
+    /** Chooses {@code label} in a read-only combo by real input (the robot's). */
     private void choose(Combo combo, String label) {
-        int want = Arrays.asList(combo.getItems()).indexOf(label);
-        assertTrue(want >= 0, label + " is offered: " + Arrays.toString(combo.getItems()));
-        robot.click(combo);
-        robot.spin(400);
-        int from = Math.max(0, combo.getSelectionIndex());
-        for (int i = from; i != want; i += want > from ? 1 : -1) {
-            robot.key(want > from ? SWT.ARROW_DOWN : SWT.ARROW_UP);
-        }
-        robot.key(SWT.CR);
-        robot.waitUntil("the combo shows " + label + " (shows " + combo.getText() + ")",
-                () -> combo.getSelectionIndex() == want);
+        robot.choose(combo, label);
     }
 
     /** Types {@code text} into {@code field} (replacing what it holds) and presses Enter. */

@@ -180,6 +180,24 @@ public final class UiRobot {
         spin(100);
     }
 
+    // i12-crtimeline: begin (moved here from LaunchFiltersUiTest: the C/R views' tests pick runs the same way)
+    /** Chooses {@code label} in a read-only combo by real input: click opens its list, arrow keys, Enter. */
+    public void choose(org.eclipse.swt.widgets.Combo combo, String label) {
+        int want = java.util.Arrays.asList(combo.getItems()).indexOf(label);
+        if (want < 0) {
+            throw new AssertionError(label + " is not offered: " + java.util.Arrays.toString(combo.getItems()));
+        }
+        click(combo);
+        spin(400);
+        int from = Math.max(0, combo.getSelectionIndex());
+        for (int i = from; i != want; i += want > from ? 1 : -1) {
+            key(want > from ? SWT.ARROW_DOWN : SWT.ARROW_UP);
+        }
+        key(SWT.CR);
+        waitUntil("the combo shows " + label + " (shows " + combo.getText() + ")", () -> combo.getSelectionIndex() == want);
+    }
+    // i12-crtimeline: end
+
     /** Presses and releases a key given by its SWT key code (for example {@code SWT.F5}, {@code SWT.CR}). */
     public void key(int keyCode) {
         keyWith(0, keyCode, '\0');

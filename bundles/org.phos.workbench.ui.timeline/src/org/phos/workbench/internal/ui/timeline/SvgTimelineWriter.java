@@ -69,7 +69,7 @@ public final class SvgTimelineWriter {
         for (long t = firstTick; t < w.toNs(); t += step) {
             int x = labelWidth + (int) Math.round(w.x(t, dw));
             line(b, x, bottom - 6, x, end, pal.grid());
-            text(b, x + 3, bottom - 8, "+" + TimeFormat.duration(t - origin), pal.foreground(), false);
+            text(b, x + 3, bottom - 8, "+" + TimeFormat.tick(t - origin, step), pal.foreground(), false);
         }
         text(b, 6, bottom - 8, "window " + TimeFormat.duration(w.span()), pal.foreground(), false);
         for (int l = 0; l < lanes; l++) {

@@ -106,7 +106,7 @@ public final class TimelinePainter {
             gc.setForeground(palette.grid());
             gc.drawLine(x, bottom - 6, x, layout.height());
             gc.setForeground(palette.foreground());
-            String label = "+" + TimeFormat.duration(t - origin);
+            String label = "+" + TimeFormat.tick(t - origin, step);
             Point e = gc.textExtent(label);
             int lx = x + 3;
             if (lx > lastLabelEnd + 6 && lx + e.x <= layout.width()) { // a label never overlaps nor is cut

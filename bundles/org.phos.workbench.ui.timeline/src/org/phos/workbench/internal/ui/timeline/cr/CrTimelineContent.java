@@ -78,8 +78,11 @@ public final class CrTimelineContent implements TimelineContent {
                 hi = Math.max(hi, l.prefixMaxEnd()[l.size() - 1]);
             }
         }
+        boolean one = run.metrics().checkpoints().size() <= 1;
         for (Marker m : model.markers()) {
-            marks.add(new Mark(m.timeNs(), m.label(), CrCategory.of(m).ordinal()));
+            // one checkpoint: "requested (stop-the-world)", "image complete"; several keep their numbers
+            String label = one ? m.label().replaceFirst("^checkpoint \\d+:? ", "") : m.label();
+            marks.add(new Mark(m.timeNs(), label, CrCategory.of(m).ordinal()));
             hi = Math.max(hi, m.timeNs() + 1);
             lo = Math.min(lo, m.timeNs());
         }

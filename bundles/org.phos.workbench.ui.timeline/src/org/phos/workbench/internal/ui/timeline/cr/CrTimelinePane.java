@@ -31,6 +31,7 @@ import org.phos.workbench.ui.model.ExperimentSelection;
  */
 public final class CrTimelinePane {
     private final Composite root;
+    private final Composite bar;
     private final Label head;
     private final Combo runs;
     private final TimelineCanvas canvas;
@@ -43,25 +44,33 @@ public final class CrTimelinePane {
     /** @param role the widgets' {@link TraceTimelineView#ROLE} prefix for tests ("cr", "left", "right") */
     public CrTimelinePane(Composite parent, String role, TimelineCanvas.Callbacks callbacks) {
         root = new Composite(parent, SWT.NONE);
-        GridLayout gl = new GridLayout(2, false);
+        GridLayout gl = new GridLayout(1, false);
         gl.marginWidth = 0;
         gl.marginHeight = 0;
         gl.verticalSpacing = 2;
         root.setLayout(gl);
-        head = new Label(root, SWT.NONE);
-        head.setLayoutData(new GridData(SWT.FILL, SWT.CENTER, true, false));
+        bar = new Composite(root, SWT.NONE);
+        GridLayout bl = new GridLayout(2, false);
+        bl.marginWidth = 2;
+        bl.marginHeight = 0;
+        bar.setLayout(bl);
+        bar.setLayoutData(new GridData(SWT.FILL, SWT.CENTER, true, false));
+        head = new Label(bar, SWT.NONE);
+        GridData hd = new GridData(SWT.FILL, SWT.CENTER, true, false);
+        hd.widthHint = 100; // the head is cut rather than widening the view; its tooltip has all of it
+        head.setLayoutData(hd);
         head.setData(TraceTimelineView.ROLE, role + "-head");
-        runs = new Combo(root, SWT.READ_ONLY | SWT.DROP_DOWN);
+        runs = new Combo(bar, SWT.READ_ONLY | SWT.DROP_DOWN);
         runs.setData(TraceTimelineView.ROLE, role + "-runs");
         runs.setToolTipText("The experiment's run shown here");
         GridData rd = new GridData(SWT.RIGHT, SWT.CENTER, false, false);
-        rd.widthHint = 260;
+        rd.widthHint = 220;
         runs.setLayoutData(rd);
         runs.addListener(SWT.Selection, e -> showRun(runs.getSelectionIndex()));
         var themes = PlatformUI.getWorkbench().getThemeManager();
         canvas = new TimelineCanvas(root, palette(), callbacks);
         canvas.control().setData(TraceTimelineView.ROLE, role + "-canvas");
-        canvas.control().setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true, 2, 1));
+        canvas.control().setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true));
         canvas.setEmptyText("No C/R run: open an experiment in the Experiments view.");
         org.eclipse.jface.util.IPropertyChangeListener themeListener = e -> root.getDisplay().asyncExec(() -> {
             if (!root.isDisposed()) {
@@ -88,6 +97,17 @@ public final class CrTimelinePane {
         return root;
     }
 
+    /**
+     * Adds a control made by {@code factory} (on the head bar) right of the run picker: a view's lock, export, ...
+     */
+    public <T extends org.eclipse.swt.widgets.Control> T addToBar(java.util.function.Function<Composite, T> factory) {
+        T c = factory.apply(bar);
+        ((GridLayout) bar.getLayout()).numColumns = bar.getChildren().length;
+        c.setLayoutData(new GridData(SWT.RIGHT, SWT.CENTER, false, false));
+        bar.layout(true);
+        return c;
+    }
+
     public TimelineCanvas canvas() {
         return canvas;
     }
@@ -107,6 +127,7 @@ public final class CrTimelinePane {
         boolean several = e.result().runs().size() > 1;
         runs.setVisible(several);
         ((GridData) runs.getLayoutData()).exclude = !several;
+        bar.layout(true);
         root.layout(true);
         int r = Math.clamp(run, 0, e.result().runs().size() - 1);
         runs.select(r);
@@ -152,7 +173,7 @@ public final class CrTimelinePane {
         canvas.setMarks(TimelinePainter.Marks.NONE);
         head.setText(headline(e, c));
         head.setToolTipText(head.getText());
-        root.layout(true);
+        bar.layout(true);
         for (Consumer<CrTimelinePane> l : List.copyOf(installed)) {
             l.accept(this);
         }

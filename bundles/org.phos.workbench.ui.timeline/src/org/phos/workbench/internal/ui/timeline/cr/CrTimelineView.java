@@ -64,7 +64,7 @@ public final class CrTimelineView extends ViewPart {
     @Override
     public void createPartControl(Composite parent) {
         Composite root = new Composite(parent, SWT.NONE);
-        GridLayout gl = new GridLayout(3, false);
+        GridLayout gl = new GridLayout(1, false);
         gl.marginWidth = 0;
         gl.marginHeight = 0;
         gl.verticalSpacing = 2;
@@ -86,29 +86,29 @@ public final class CrTimelineView extends ViewPart {
                 // runs have no launch order of their own to step through
             }
         });
-        pane.control().setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true, 3, 1));
+        pane.control().setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true));
         pane.onInstalled(p -> installed());
         pane.canvas().addWindowListener(crMoved);
+        lock = pane.addToBar(bar -> new Button(bar, SWT.CHECK));
+        lock.setText("Lock to Trace Timeline");
+        lock.setData(TraceTimelineView.ROLE, "cr-lock");
+        lock.setToolTipText(TraceTimeMapping.EXPLANATION);
+        lock.addListener(SWT.Selection, e -> setAxisLocked(lock.getSelection()));
+        export = pane.addToBar(bar -> new Button(bar, SWT.PUSH));
+        export.setText("Export...");
+        export.setData(TraceTimelineView.ROLE, "cr-export");
+        export.setToolTipText("PNG, SVG, Chrome JSON (ui.perfetto.dev) or CSV of what is shown: the zoomed window");
+        export.addListener(SWT.Selection, e -> exportMenu());
         details = new Label(root, SWT.WRAP);
         details.setData(TraceTimelineView.ROLE, "cr-details");
         GridData dd = new GridData(SWT.FILL, SWT.CENTER, true, false);
         dd.widthHint = 200;
         org.eclipse.swt.graphics.GC gc = new org.eclipse.swt.graphics.GC(details);
-        dd.heightHint = 2 * gc.getFontMetrics().getHeight();
+        dd.heightHint = 3 * gc.getFontMetrics().getHeight(); // three lines: a copy-on-write's launch fits at 500 px
         gc.dispose();
         details.setLayoutData(dd);
         details.setText("W/S zoom, A/D pan, Ctrl+wheel zoom, drag: select a range, click: details (buffer, bytes, the "
                 + "launch behind a copy-on-write, why a stall happened)");
-        lock = new Button(root, SWT.CHECK);
-        lock.setText("Lock to Trace Timeline");
-        lock.setData(TraceTimelineView.ROLE, "cr-lock");
-        lock.setToolTipText(TraceTimeMapping.EXPLANATION);
-        lock.addListener(SWT.Selection, e -> setAxisLocked(lock.getSelection()));
-        export = new Button(root, SWT.PUSH);
-        export.setText("Export...");
-        export.setData(TraceTimelineView.ROLE, "cr-export");
-        export.setToolTipText("PNG, SVG, Chrome JSON (ui.perfetto.dev) or CSV of what is shown: the zoomed window");
-        export.addListener(SWT.Selection, e -> exportMenu());
         getSite().getPage().addSelectionListener(selectionListener);
         root.addDisposeListener(e -> unlock());
     }
@@ -139,7 +139,7 @@ public final class CrTimelineView extends ViewPart {
 
     /** Shows experiment {@code e}'s first run (built in a Job: {@link #isReady()}). */
     public void show(ExperimentSelection e) {
-        setContentDescription(e.result().name() + " on " + e.trace().name());
+        // no content description: the pane's head line names experiment, trace and run (one line less above the lanes)
         mapping = null;
         pane.show(e, 0);
     }
