@@ -165,7 +165,7 @@ public final class TimelinePainter {
 
     /**
      * The content's vertical marks (checkpoint requested, instant, image complete): a dashed line over the lanes and
-     * its label just below the ruler, where it fits without covering the previous one.
+     * its label below the lanes, where it fits without covering the previous one.
      */
     private void paintContentMarks(GC gc, TimelineLayout layout, TimelineContent content, TimeWindow w) {
         List<TimelineContent.Mark> marks = content.marks();
@@ -174,7 +174,11 @@ public final class TimelinePainter {
         }
         int dw = layout.dataWidth();
         int x0 = layout.labelWidth();
-        int lastEnd = Integer.MIN_VALUE;
+        int[] lastEnd = { Integer.MIN_VALUE, Integer.MIN_VALUE, Integer.MIN_VALUE }; // three rows of labels
+        int textHeight = gc.getFontMetrics().getHeight();
+        // labels under the last lane (where the lanes leave room; at the bottom edge otherwise), not over the work
+        int labelY = Math.max(TimelineLayout.RULER_HEIGHT + 1,
+                Math.min(layout.height() - textHeight - 2, layout.laneTop(content.lanes().size())));
         gc.setLineStyle(SWT.LINE_DASH);
         for (TimelineContent.Mark m : marks) {
             if (m.timeNs() < w.fromNs() || m.timeNs() > w.toNs()) {
@@ -187,13 +191,17 @@ public final class TimelinePainter {
             gc.setLineWidth(1);
             Point e = gc.textExtent(m.label());
             int lx = Math.min(x + 3, layout.width() - e.x - 2);
-            if (lx > lastEnd + 4 && lx >= x0) {
-                gc.setLineStyle(SWT.LINE_SOLID);
-                gc.setBackground(palette.background());
-                gc.fillRectangle(lx - 1, TimelineLayout.RULER_HEIGHT + 1, e.x + 2, e.y);
-                gc.drawText(m.label(), lx, TimelineLayout.RULER_HEIGHT + 1, true);
-                gc.setLineStyle(SWT.LINE_DASH);
-                lastEnd = lx + e.x;
+            for (int row = 0; row < lastEnd.length; row++) {
+                int y = labelY + row * (textHeight + 1);
+                if (lx > lastEnd[row] + 4 && lx >= x0 && y + textHeight <= layout.height()) {
+                    gc.setLineStyle(SWT.LINE_SOLID);
+                    gc.setBackground(palette.background());
+                    gc.fillRectangle(lx - 1, y, e.x + 2, e.y);
+                    gc.drawText(m.label(), lx, y, true);
+                    gc.setLineStyle(SWT.LINE_DASH);
+                    lastEnd[row] = lx + e.x;
+                    break;
+                }
             }
         }
         gc.setLineStyle(SWT.LINE_SOLID);
