@@ -49,6 +49,10 @@ public final class Snapshot {
         VIEWS.put("accuracy", "org.phos.workbench.ui.accuracyView");
         VIEWS.put("timeline", "org.phos.workbench.ui.timeline.traceTimeline");
         VIEWS.put("buffers", "org.phos.workbench.ui.buffersView"); // i11-buffers
+        // i12-crtimeline: begin (a small experiment is run for them: SnapshotExperiment)
+        VIEWS.put("cr-timeline", PhoenixUi.CR_TIMELINE_VIEW_ID);
+        VIEWS.put("cr-compare", PhoenixUi.CR_COMPARE_VIEW_ID);
+        // i12-crtimeline: end
     }
 
     private static final long TIMEOUT_MS = 120_000;
@@ -180,6 +184,14 @@ public final class Snapshot {
                 lv.selectAndPublish(launch);
             }
         }
+        // i12-crtimeline: begin
+        try {
+            SnapshotExperiment.publishIfAsked(window, editor.loadedTrace(), views);
+        } catch (PartInitException | RuntimeException e) {
+            fail("cannot run the experiment for the C/R views: " + e);
+            return;
+        }
+        // i12-crtimeline: end
         display.timerExec(800, this::shoot);
     }
 
