@@ -55,6 +55,7 @@ class CrCompareUiTest {
             assertEquals(CrTimelineUiTest.STOP_THE_WORLD, view.left().content().run().name(), "left: the first run");
             assertEquals(CrTimelineUiTest.SOFT_COW, view.right().content().run().name(), "right: the second");
             checkDifferences(view, r.runs().get(0).metrics(), r.runs().get(1).metrics());
+            page.activate(view);
             robot.screenshot(shell, "cr-compare-two-runs");
 
             // one time axis: W on the upper timeline zooms the lower one to the same window
@@ -112,6 +113,7 @@ class CrCompareUiTest {
             assertTrue(view.left().headText().contains(a.name()) && view.right().headText().contains(b.name()),
                     "each names its trace: " + view.left().headText() + " / " + view.right().headText());
             checkDifferences(view, ra.runs().get(0).metrics(), rb.runs().get(0).metrics());
+            page.activate(view);
             robot.screenshot(shell, "cr-compare-two-traces");
         } finally {
             page.setPartState(page.getReference(view), IWorkbenchPage.STATE_RESTORED);

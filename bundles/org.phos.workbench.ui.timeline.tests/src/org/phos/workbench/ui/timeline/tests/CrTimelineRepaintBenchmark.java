@@ -40,7 +40,7 @@ class CrTimelineRepaintBenchmark {
 
     @Test
     void repaintTimes() throws Exception {
-        String bench = System.getProperty("phos.crtimeline.bench", "");
+        String bench = RepaintFigures.property("phos.crtimeline.bench");
         if (bench.isBlank()) {
             System.out.println("C/R timeline repaint benchmark skipped: no -Dphos.crtimeline.bench=1M|TRACE");
             return; // a measurement: the default run stays fast

@@ -25,6 +25,15 @@ final class RepaintFigures {
     /** Median of each zoom's repaints after a one-pixel pan, filled by {@link #measure}, in ns: whole, mid, deep. */
     final long[] pannedMedians = new long[3];
 
+    /**
+     * A benchmark's system property, "" when unset: the pom passes its empty default, which Tycho hands to the test
+     * runtime as the text {@code null}.
+     */
+    static String property(String name) {
+        String v = System.getProperty(name, "").trim();
+        return v.equals("null") ? "" : v;
+    }
+
     static String figures(long[] ns) {
         long[] s = ns.clone();
         Arrays.sort(s);

@@ -25,7 +25,7 @@ class TimelineRepaintBenchmark {
 
     @Test
     void repaintTimes() throws Exception {
-        String file = System.getProperty("phos.timeline.bench", "");
+        String file = RepaintFigures.property("phos.timeline.bench");
         if (file.isBlank()) {
             System.out.println("timeline repaint benchmark skipped: no -Dphos.timeline.bench=TRACE");
             return; // a measurement, not a check: the default run stays fast

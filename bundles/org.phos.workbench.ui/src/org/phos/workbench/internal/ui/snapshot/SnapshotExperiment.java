@@ -54,5 +54,10 @@ final class SnapshotExperiment {
         IViewPart v = page.showView(PhoenixUi.EXPERIMENTS_VIEW_ID);
         page.activate(v);
         ((ExperimentsView) v).show(trace, result);
+        var ref = page.findViewReference(views.get(0).equals("cr-compare") ? PhoenixUi.CR_COMPARE_VIEW_ID
+                : PhoenixUi.CR_TIMELINE_VIEW_ID);
+        if (VIEWS.containsAll(views) && ref != null) { // only C/R views pictured: their stack maximized, lanes seen
+            page.setPartState(ref, IWorkbenchPage.STATE_MAXIMIZED);
+        }
     }
 }

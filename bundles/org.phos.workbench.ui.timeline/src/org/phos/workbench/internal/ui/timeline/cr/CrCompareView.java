@@ -150,16 +150,13 @@ public final class CrCompareView extends ViewPart {
 
     /** Compares runs {@code l} and {@code r} of experiment {@code e}. */
     public void compare(ExperimentSelection e, int l, int r) {
-        setContentDescription(e.result().name() + " on " + e.trace().name());
-        rows = List.of();
+        rows = List.of(); // no content description: each pane's head names its experiment, trace and run
         left.show(e, l);
         right.show(e, r);
     }
 
     /** Compares the first runs of two experiments (of one trace or two). */
     public void compare(ExperimentComparison c) {
-        setContentDescription(c.left().result().name() + " (" + c.left().trace().name() + ") vs "
-                + c.right().result().name() + " (" + c.right().trace().name() + ")");
         rows = List.of();
         left.show(c.left(), 0);
         right.show(c.right(), 0);

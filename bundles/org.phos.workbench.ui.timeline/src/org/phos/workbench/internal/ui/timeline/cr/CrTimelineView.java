@@ -104,7 +104,7 @@ public final class CrTimelineView extends ViewPart {
         GridData dd = new GridData(SWT.FILL, SWT.CENTER, true, false);
         dd.widthHint = 200;
         org.eclipse.swt.graphics.GC gc = new org.eclipse.swt.graphics.GC(details);
-        dd.heightHint = 3 * gc.getFontMetrics().getHeight(); // three lines: a copy-on-write's launch fits at 500 px
+        dd.heightHint = 2 * gc.getFontMetrics().getHeight(); // two lines; the tooltip holds a longer one whole
         gc.dispose();
         details.setLayoutData(dd);
         details.setText("W/S zoom, A/D pan, Ctrl+wheel zoom, drag: select a range, click: details (buffer, bytes, the "
@@ -173,6 +173,7 @@ public final class CrTimelineView extends ViewPart {
         }
         ExperimentSelection e = pane.experiment();
         details.setText(CrItemDetails.describe(c, item, e == null ? null : e.trace().trace()));
+        details.setToolTipText(details.getText());
     }
 
     // axis lock
@@ -223,6 +224,11 @@ public final class CrTimelineView extends ViewPart {
     private void crMoved(TimeWindow w) {
         TraceTimelineView t = lockedTo;
         TraceTimeMapping map = mapping;
+        if (t != null && t.timelineCanvas().control().isDisposed()) { // the Trace Timeline was closed
+            unlock();
+            lock.setSelection(false);
+            return;
+        }
         if (t == null || map == null || syncing || t.timelineCanvas().index() == null) {
             return;
         }
