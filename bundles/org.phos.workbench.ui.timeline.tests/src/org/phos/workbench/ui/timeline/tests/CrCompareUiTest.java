@@ -86,6 +86,16 @@ class CrCompareUiTest {
             assertEquals(List.of(tmp.resolve("cmp.png")), png);
             List<Path> csv = view.export(CrTimelineExport.Format.CSV, tmp.resolve("cmp.csv"));
             assertEquals(3, csv.size(), "left, right, metrics: " + csv);
+            List<Path> svg = view.export(CrTimelineExport.Format.SVG, tmp.resolve("cmp.svg"));
+            var dom = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(svg.get(0).toFile());
+            String text = dom.getDocumentElement().getTextContent();
+            assertTrue(text.contains("Left: ") && text.contains("Right: "), "both timelines in one SVG");
+            List<Path> json = view.export(CrTimelineExport.Format.CHROME_JSON, tmp.resolve("cmp.json"));
+            assertEquals(List.of(tmp.resolve("cmp-left.json"), tmp.resolve("cmp-right.json")), json);
+            for (Path p : json) {
+                Object doc = StrictJson.parse(Files.readString(p));
+                assertTrue(((Map<?, ?>) doc).get("traceEvents") instanceof List<?> events && !events.isEmpty(), p + " has events");
+            }
             List<String> table = Files.readAllLines(tmp.resolve("cmp-metrics.csv"));
             assertEquals("metric,unit,left,right,difference,percent", table.get(0));
             assertEquals(view.rows().size() + 1, table.size(), "one line per row of the table");

@@ -125,6 +125,23 @@ class CrTimelineUiTest {
         assertTrue(d.contains(CrItemDetails.cause(stall.cause())) && d.contains(stall.cause().name()),
                 "why it stalled (" + stall.cause() + "): " + d);
         robot.screenshot(shell, "cr-timeline-stall-selected");
+
+        // '.' and ',' walk the stalls in time order, each revealed and described
+        List<StallInterval> stalls = c.hostStalls();
+        stalls.sort(Comparator.comparingLong(StallInterval::startNs));
+        int at = stalls.indexOf(stall);
+        robot.type(",");
+        if (at > 0) {
+            assertEquals(stalls.get(at - 1), c.item(view.timelineCanvas().marks().selectedEvent()), "',': the previous stall");
+            assertTrue(view.visibleRange().contains(stalls.get(at - 1).startNs()), "revealed");
+            robot.type(".");
+        }
+        assertEquals(stall, c.item(view.timelineCanvas().marks().selectedEvent()), "back to the longest");
+        robot.type(".");
+        if (at + 1 < stalls.size()) {
+            assertEquals(stalls.get(at + 1), c.item(view.timelineCanvas().marks().selectedEvent()), "'.': the next stall");
+            assertTrue(view.detailsText().startsWith("Stall"), view.detailsText());
+        }
     }
 
     @Test

@@ -28,6 +28,7 @@ import org.phos.workbench.internal.ui.timeline.SvgTimelineWriter;
 import org.phos.workbench.internal.ui.timeline.TimeFormat;
 import org.phos.workbench.internal.ui.timeline.TimeWindow;
 import org.phos.workbench.internal.ui.timeline.TimelineCanvas;
+import org.phos.workbench.internal.ui.timeline.TimelineLane;
 import org.phos.workbench.internal.ui.timeline.TimelinePainter;
 import org.phos.workbench.internal.ui.timeline.TraceTimelineView;
 import org.phos.workbench.ui.PhoenixUi;
@@ -83,7 +84,7 @@ public final class CrTimelineView extends ViewPart {
 
             @Override
             public void step(int direction) {
-                // runs have no launch order of their own to step through
+                stepStall(direction);
             }
         });
         pane.control().setLayoutData(new GridData(SWT.FILL, SWT.FILL, true, true));
@@ -108,7 +109,7 @@ public final class CrTimelineView extends ViewPart {
         gc.dispose();
         details.setLayoutData(dd);
         details.setText("W/S zoom, A/D pan, Ctrl+wheel zoom, drag: select a range, click: details (buffer, bytes, the "
-                + "launch behind a copy-on-write, why a stall happened)");
+                + "launch behind a copy-on-write, why a stall happened), . / , : next/previous stall");
         getSite().getPage().addSelectionListener(selectionListener);
         root.addDisposeListener(e -> unlock());
     }
@@ -154,9 +155,42 @@ public final class CrTimelineView extends ViewPart {
             mapping = TraceTimeMapping.of(e.trace());
         }
         details.setText(c.lanes().size() + " lanes, " + c.itemCount() + " intervals and stalls, "
-                + c.marks().size() + " markers; W/S zoom, A/D pan, drag: range, click: details");
+                + c.marks().size() + " markers; W/S zoom, A/D pan, drag: range, click: details, . / , : stalls");
         if (lockedTo != null) {
             crMoved(pane.canvas().navigator().window());
+        }
+    }
+
+    /**
+     * Selects the next ({@code direction > 0}) or previous host stall after the selected item (or from the window's
+     * start), revealing it: a researcher walks a run's stalls one by one.
+     */
+    private void stepStall(int direction) {
+        CrTimelineContent c = pane.content();
+        if (c == null) {
+            return;
+        }
+        TimelineLane o = c.overlay(0);
+        if (o == null || o.size() == 0) {
+            details.setText("This run has no stalls.");
+            return;
+        }
+        int selected = pane.canvas().marks().selectedEvent();
+        long from = selected >= 0 ? c.itemStart(selected) : pane.canvas().navigator().window().fromNs() - (direction > 0 ? 1 : 0);
+        int k = o.firstStartingAtOrAfter(from + (direction > 0 ? 1 : 0));
+        int pick = direction > 0 ? k : k - 1;
+        if (selected < 0 && direction < 0) {
+            pick = o.firstStartingAtOrAfter(pane.canvas().navigator().window().toNs()) - 1;
+        }
+        pick = Math.clamp(pick, 0, o.size() - 1);
+        int item = o.events()[pick];
+        TimelineCanvas canvas = pane.canvas();
+        TimeWindow before = canvas.navigator().window();
+        canvas.navigator().reveal(c.itemStart(item), c.itemEnd(item));
+        canvas.revealLane(0);
+        select(item);
+        if (!before.equals(canvas.navigator().window())) {
+            crMoved(canvas.navigator().window());
         }
     }
 
