@@ -94,7 +94,8 @@ class CrCompareUiTest {
             assertEquals(List.of(tmp.resolve("cmp-left.json"), tmp.resolve("cmp-right.json")), json);
             for (Path p : json) {
                 Object doc = StrictJson.parse(Files.readString(p));
-                assertTrue(((Map<?, ?>) doc).get("traceEvents") instanceof List<?> events && !events.isEmpty(), p + " has events");
+                assertTrue(((Map<?, ?>) doc).get("traceEvents") instanceof List<?> events && !events.isEmpty(),
+                        p + " has events");
             }
             List<String> table = Files.readAllLines(tmp.resolve("cmp-metrics.csv"));
             assertEquals("metric,unit,left,right,difference,percent", table.get(0));

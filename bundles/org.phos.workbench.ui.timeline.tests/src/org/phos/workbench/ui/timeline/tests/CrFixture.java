@@ -89,7 +89,8 @@ final class CrFixture {
         int code = new Main(BuiltinCommands.all()).run(argv, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), false);
         if (code != 0) {
-            throw new AssertionError(String.join(" ", argv) + " exited " + code + ": " + err.toString(StandardCharsets.UTF_8));
+            throw new AssertionError(
+                    String.join(" ", argv) + " exited " + code + ": " + err.toString(StandardCharsets.UTF_8));
         }
         return out.toString(StandardCharsets.UTF_8);
     }

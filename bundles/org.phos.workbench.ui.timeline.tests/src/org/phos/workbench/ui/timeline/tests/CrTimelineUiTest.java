@@ -132,7 +132,8 @@ class CrTimelineUiTest {
         int at = stalls.indexOf(stall);
         robot.type(",");
         if (at > 0) {
-            assertEquals(stalls.get(at - 1), c.item(view.timelineCanvas().marks().selectedEvent()), "',': the previous stall");
+            assertEquals(stalls.get(at - 1), c.item(view.timelineCanvas().marks().selectedEvent()),
+                    "',': the previous stall");
             assertTrue(view.visibleRange().contains(stalls.get(at - 1).startNs()), "revealed");
             robot.type(".");
         }
@@ -324,7 +325,8 @@ class CrTimelineUiTest {
     private Canvas canvas(String role) {
         Canvas c = robot.findByData(shell, Canvas.class, TraceTimelineView.ROLE, role);
         // the C/R Timeline shares the space below the editors with the Trace Timeline: two lanes at least
-        assertTrue(c.getSize().x > 400 && c.getSize().y > TimelineLayout.preferredHeight(2), role + " laid out: " + c.getSize());
+        assertTrue(c.getSize().x > 400 && c.getSize().y > TimelineLayout.preferredHeight(2),
+                role + " laid out: " + c.getSize());
         return c;
     }
 }

@@ -104,7 +104,8 @@ public final class SvgTimelineWriter {
             if (m.timeNs() >= w.fromNs() && m.timeNs() <= w.toNs()) {
                 int x = labelWidth + (int) Math.clamp(Math.round(w.x(m.timeNs(), dw)), 0, dw - 1);
                 b.append(String.format(Locale.ROOT,
-                        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"6,3\"><title>%s</title></line>\n",
+                        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\" "
+                                + "stroke-dasharray=\"6,3\"><title>%s</title></line>\n",
                         x, top + TimelineLayout.RULER_HEIGHT, x, end, hex(pal.category(m.category())), escape(m.label())));
             }
         }

@@ -89,7 +89,8 @@ public final class CrCompareView extends ViewPart {
         export = new Button(root, SWT.PUSH);
         export.setText("Export...");
         export.setData(TraceTimelineView.ROLE, "compare-export");
-        export.setToolTipText("PNG or SVG of both timelines as shown; Chrome JSON or CSV of each side's window (and the table)");
+        export.setToolTipText(
+                "PNG or SVG of both timelines as shown; Chrome JSON or CSV of each side's window (and the table)");
         export.addListener(SWT.Selection, e -> exportMenu());
         left.canvas().addWindowListener(w -> follow(right, w));
         right.canvas().addWindowListener(w -> follow(left, w));

@@ -182,6 +182,7 @@ public final class CrTimelineExport {
     /** {@code file}, with {@code format}'s extension added when it has none. */
     public static Path withExtension(Path file, Format format) {
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-        return name.endsWith("." + format.extension()) ? file : file.resolveSibling(file.getFileName() + "." + format.extension());
+        return name.endsWith("." + format.extension()) ? file
+                : file.resolveSibling(file.getFileName() + "." + format.extension());
     }
 }

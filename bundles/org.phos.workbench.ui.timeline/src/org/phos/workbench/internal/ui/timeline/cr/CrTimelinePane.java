@@ -184,7 +184,8 @@ public final class CrTimelinePane {
         var st = c.hostStalls();
         long total = st.stream().mapToLong(s -> s.durationNs()).sum();
         long longest = st.stream().mapToLong(s -> s.durationNs()).max().orElse(0);
-        return e.result().name() + " · " + e.trace().name() + " · " + c.run().name() + ": " + st.size() + " stalls, total "
+        String stalls = st.size() + (st.size() == 1 ? " stall" : " stalls");
+        return e.result().name() + " · " + e.trace().name() + " · " + c.run().name() + ": " + stalls + ", total "
                 + TimeFormat.duration(total) + ", longest " + TimeFormat.duration(longest) + "; run ends at "
                 + TimeFormat.duration(c.run().metrics().endNs());
     }

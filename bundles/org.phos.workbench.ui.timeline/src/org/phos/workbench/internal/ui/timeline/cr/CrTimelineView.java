@@ -176,7 +176,8 @@ public final class CrTimelineView extends ViewPart {
             return;
         }
         int selected = pane.canvas().marks().selectedEvent();
-        long from = selected >= 0 ? c.itemStart(selected) : pane.canvas().navigator().window().fromNs() - (direction > 0 ? 1 : 0);
+        long from = selected >= 0 ? c.itemStart(selected)
+                : pane.canvas().navigator().window().fromNs() - (direction > 0 ? 1 : 0);
         int k = o.firstStartingAtOrAfter(from + (direction > 0 ? 1 : 0));
         int pick = direction > 0 ? k : k - 1;
         if (selected < 0 && direction < 0) {

@@ -28,7 +28,10 @@ public record MetricDifference(String metric, String unit, double left, double r
         return left == 0 ? Double.NaN : (right - left) / Math.abs(left) * 100;
     }
 
-    /** The rows the view shows: stall, longest stall, stall count, completion, application end, slowdown, CoW, bytes by lane. */
+    /**
+     * The rows the view shows: stall, longest stall, stall count, completion, application end, slowdown, CoW, bytes by
+     * lane.
+     */
     public static List<MetricDifference> of(SimulationMetrics l, SimulationMetrics r) {
         List<MetricDifference> rows = new ArrayList<>();
         rows.add(new MetricDifference("stall total", "ns", l.stallTotalNs(), r.stallTotalNs()));
