@@ -70,7 +70,7 @@ static void install_signals(void) {
 
 /* a forked child records nothing; it closes its copy of the trace's descriptor so that the lock (phos_output.c) goes
    with the parent, and a later run may replace the parent's finished trace even while the child lives on */
-static void in_child(void) { atomic_store(&g_state, 3); writer_running = 0; phos_out_close(&out); }
+static void in_child(void) { atomic_store(&g_state, 3); writer_running = 0; phos_out_close(&out); stream_in_child(); }
 
 static void start_once(void) {
     if (getenv("PHOS_DISABLE") && atoi(getenv("PHOS_DISABLE"))) { atomic_store(&g_state, 3); return; }

@@ -33,9 +33,14 @@ void write_unit(uint16_t type, const uint8_t *p, size_t n) {
 }
 static pbuf wout;
 static void write_chunk(uint16_t type, const pbuf *payload, int compress) {
-    if (out.err) return;   /* nothing is written after a failed write: the file keeps its intact prefix */
+    /* nothing is written after a failed write: the file keeps its intact prefix (attached readers still get it) */
+    if (out.err && !stream_active()) return;
     pb_reset(&wout);
-    if (phos_frame_chunk(&wout, type, payload->p, payload->n, compress) == 0) write_unit(type, wout.p, wout.n);
+    if (phos_frame_chunk(&wout, type, payload->p, payload->n, compress) != 0) return;
+    uint64_t off = out.whole;
+    int in_file = 0;
+    if (!out.err) { write_unit(type, wout.p, wout.n); in_file = !out.err; }
+    stream_chunk(type, wout.p, wout.n, off, in_file, batch_first, batch_count);
 }
 
 typedef CUresult (*pfn_drvver)(int *);
@@ -276,6 +281,8 @@ static int encode_slot(slot_t *s, int force) {
     pb_u64(&evb, 1, s->host_ns > g_start_mono ? s->host_ns - g_start_mono : 0);
     pb_u64(&evb, 2, s->thread);
     pb_msg(&evb, (uint32_t)field, &body);
+    if (s->type == EV_ALLOC) stream_alloc(s->a0, ev_index, evb.p, evb.n);
+    else if (s->type == EV_FREE) stream_free(s->a0);
     if (!batch_count) batch_first = ev_index;
     pb_msg(&batch, 2, &evb);
     batch_count++;
@@ -309,6 +316,7 @@ void *writer_main(void *arg) {
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
     t_internal = 1;
+    stream_init();
     write_header();
     cupti_init();
     uint64_t last_flush = mono_ns(), last_rebase = last_flush;
@@ -318,6 +326,7 @@ void *writer_main(void *arg) {
         int force = stop || req != atomic_load(&flush_ack);
         drain_ring();
         process_pending(force);
+        stream_poll();
         uint64_t now = mono_ns();
         if (force || now - last_flush >= (uint64_t)cfg.flush_ms * 1000000ull) {
             flush_batch();
@@ -349,5 +358,6 @@ void *writer_main(void *arg) {
     pb_u64(&tmpb, 2, end_dropped);
     pb_u64(&tmpb, 3, mono_ns() - g_start_mono);
     write_chunk(PHOS_CHUNK_END, &tmpb, 0);
+    stream_finish();
     return NULL;
 }

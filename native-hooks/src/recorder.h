@@ -5,6 +5,7 @@
  *   rec_functions.c   functions: lock-free lookup, names, parameter layouts, launch parameter bytes
  *   rec_timing.c      GPU timing (CUDA events, CUPTI activity records), stream/pointer classification
  *   rec_writer.c      the writer thread: drains the ring, encodes protobuf, writes chunks
+ *   rec_stream.c      live attach: the per-process Unix socket that offers the chunks to readers of the same user
  *   rec_lifecycle.c   start, stop, fatal signals, fork
  *   rec_wrap_memory.c wrappers: allocations, copies, sets
  *   rec_wrap_exec.c   wrappers: launches, modules and libraries, streams/events/sync, graphs
@@ -424,9 +425,19 @@ extern atomic_uint_fast64_t flush_req, flush_ack;
 extern phos_out out;               /* phos_output.c: exclusive, regular, whole chunks only */
 extern uint64_t lost_from;         /* first event missing from the file after a failed write */
 extern uint64_t end_dropped;       /* dropped events as counted in the TraceEnd written */
-extern uint64_t ev_index, batch_first;
+extern uint64_t ev_index, batch_first, batch_count;
 void write_unit(uint16_t type, const uint8_t *p, size_t n);
 void *writer_main(void *arg);
+
+/* ------------------------------------------------------------------ live attach (rec_stream.c; writer thread only) */
+void stream_init(void);
+int stream_active(void);
+void stream_poll(void);
+void stream_chunk(uint16_t type, const uint8_t *p, size_t n, uint64_t off, int in_file, uint64_t first, uint64_t count);
+void stream_alloc(uint64_t addr, uint64_t index, const uint8_t *ev, size_t n);
+void stream_free(uint64_t addr);
+void stream_finish(void);
+void stream_in_child(void);
 
 /* ------------------------------------------------------------------ wrappers (rec_wrap_*.c, rec_exports.c) */
 /* ------------------------------------------------------------------ wrappers */
