@@ -22,7 +22,7 @@
 #include <sys/un.h>
 
 #define MAX_READERS 8
-#define READER_EVENT_LIMIT (8u << 20)    /* queued EventBatch bytes per reader; a batch beyond is dropped for it */
+#define READER_EVENT_LIMIT (8u << 20)    /* PHOS_ATTACH_QUEUE: queued EventBatch bytes per reader; a batch beyond is dropped for it */
 #define READER_HARD_LIMIT (256u << 20)   /* queued bytes of any kind per reader; beyond, the reader is disconnected */
 #define GAP_ATTACHED_LATE 1
 #define GAP_READER_BEHIND 2
@@ -65,6 +65,7 @@ static size_t meta_n, meta_cap;
 static kvmap live_allocs;            /* address -> event index (val), encoded Event with its length first (ptr) */
 static uint64_t stream_readers_total, stream_refused;
 static pbuf sbuf, spay;
+static uint64_t event_limit = READER_EVENT_LIMIT;
 
 /* ------------------------------------------------------------------ the socket */
 /* $XDG_RUNTIME_DIR/phos, else /tmp/phos-UID: created 0700; refused unless a directory of this user that nobody
@@ -97,6 +98,7 @@ void stream_init(void) {
     if (a && *a && !strcmp(a, "0")) return;
     char dir[PATH_MAX];
     if (attach_dir(dir, sizeof dir) != 0) return;
+    event_limit = phos_env_u64("PHOS_ATTACH_QUEUE", READER_EVENT_LIMIT);
     struct sockaddr_un sa;
     memset(&sa, 0, sizeof sa);
     sa.sun_family = AF_UNIX;
@@ -360,7 +362,7 @@ void stream_chunk(uint16_t type, const uint8_t *p, size_t n, uint64_t off, int i
     for (int i = 0; i < n_readers; i++) {
         reader_t *r = &readers[i];
         if (type == PHOS_CHUNK_EVENTS) {
-            if (r->q_event_bytes + n > READER_EVENT_LIMIT) {
+            if (r->q_event_bytes + n > event_limit) {
                 if (!r->gap_count) r->gap_first = first;
                 r->gap_count += count;
                 r->missed += count;
