@@ -14,7 +14,8 @@
  * then every chunk from then on. Each reader has a bounded queue: an EventBatch that does not fit is dropped for
  * that reader and counted, and an EventGap chunk tells it which events it missed before its next batch. Metadata
  * (Module, Function, TraceEnd) is never dropped; a reader that lets more than READER_HARD_LIMIT bytes of it pile up
- * is disconnected. Writes are non-blocking with MSG_NOSIGNAL: a reader that goes away costs a closed descriptor.
+ * is disconnected. Writes are non-blocking with MSG_NOSIGNAL, made as each chunk is written to the file (and again at each writer turn
+ * for what the socket did not take): a reader that goes away costs a closed descriptor.
  */
 #include <poll.h>
 #include <sys/socket.h>
@@ -45,6 +46,7 @@ typedef struct {
     size_t q_bytes, q_event_bytes;
     uint64_t gap_first, gap_count;   /* events dropped for this reader, not yet announced by an EventGap */
     uint64_t missed;                 /* events dropped for this reader in all */
+    int dead;                        /* a send failed: closed at the next poll */
 } reader_t;
 
 typedef struct {
@@ -325,7 +327,7 @@ void stream_poll(void) {
     for (int i = 0; i < n_readers;) {
         reader_t *r = &readers[i];
         if (r->q_bytes > READER_HARD_LIMIT) { reader_close(r, "disconnected: it read nothing while its queue grew past the limit"); continue; }
-        if (reader_pump(r) < 0) { reader_close(r, NULL); continue; }
+        if (r->dead || reader_pump(r) < 0) { reader_close(r, NULL); continue; }
         if (reader_idle(r)) {
             /* nothing to send: a reader that closed shows as readable with 0 bytes (whatever it sends is ignored) */
             char b[256];
@@ -361,6 +363,7 @@ void stream_chunk(uint16_t type, const uint8_t *p, size_t n, uint64_t off, int i
     }
     for (int i = 0; i < n_readers; i++) {
         reader_t *r = &readers[i];
+        if (r->dead) continue;
         if (type == PHOS_CHUNK_EVENTS) {
             if (r->q_event_bytes + n > event_limit) {
                 if (!r->gap_count) r->gap_first = first;
@@ -369,16 +372,6 @@ void stream_chunk(uint16_t type, const uint8_t *p, size_t n, uint64_t off, int i
                 continue;
             }
             announce_gap(r);
-            if (reader_idle(r)) {
-                /* the usual case of a reader that keeps up: straight into the socket, no copy */
-                ssize_t k = send(r->fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-                if (k == (ssize_t)n) continue;
-                size_t sent = k > 0 ? (size_t)k : 0;
-                if (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) continue;   /* gone: poll closes it */
-                uint8_t *rest = malloc(n - sent);
-                if (rest) { memcpy(rest, p + sent, n - sent); r->cur_mem = rest; r->cur = rest; r->cur_n = n - sent; r->cur_off = 0; }
-                continue;
-            }
             enqueue(r, p, n, 1);
         } else if (type == PHOS_CHUNK_MODULE || type == PHOS_CHUNK_FUNCTION) {
             /* a reader still sending its snapshot gets this one after it, in order with the events */
@@ -386,7 +379,11 @@ void stream_chunk(uint16_t type, const uint8_t *p, size_t n, uint64_t off, int i
         } else if (type == PHOS_CHUNK_END) {
             announce_gap(r);
             enqueue(r, p, n, 0);
+        } else {
+            continue;
         }
+        /* into the socket now, as into the file: what a SIGKILL leaves the reader is what the file has */
+        if (reader_pump(r) < 0) r->dead = 1;
     }
 }
 
@@ -420,7 +417,7 @@ void stream_finish(void) {
         int busy = 0;
         for (int i = 0; i < n_readers;) {
             reader_t *r = &readers[i];
-            if (reader_pump(r) < 0 || reader_idle(r)) { reader_close(r, NULL); continue; }
+            if (r->dead || reader_pump(r) < 0 || reader_idle(r)) { reader_close(r, NULL); continue; }
             busy = 1;
             i++;
         }
