@@ -162,6 +162,7 @@ class AttachCommandTest {
 		stdin.flush();
 		assertTrue(app.waitFor(30, TimeUnit.SECONDS));
 		CliRun r = run.get(30, TimeUnit.SECONDS);
+		System.out.println("attach --list:\n" + list.out() + "attach:\n" + r.out());
 		assertEquals(0, r.exit(), r.toString());
 		assertTrue(r.out().contains("closed its trace: " + (n + 1) + " events in all"), r.toString());
 		assertTrue(r.out().lines().anyMatch(l -> l.contains("launches 510 ") && l.contains("top: axpy 510")), r.toString());
