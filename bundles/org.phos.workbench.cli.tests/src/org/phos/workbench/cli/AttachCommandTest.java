@@ -263,6 +263,7 @@ class AttachCommandTest {
 	@Test
 	void aDeadPidOrASocketNobodyListensOnIsOneClearLine() throws Exception {
 		Path dir = Files.createDirectories(tmp.resolve("phos"));
+		Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
 		CliRun none = CliRun.of("attach", "999999999", "--dir", dir.toString());
 		assertEquals(ExitCode.FAILURE, none.exit(), none.toString());
 		assertTrue(none.err().contains("no process 999999999"), none.toString());
@@ -278,6 +279,15 @@ class AttachCommandTest {
 		assertEquals(ExitCode.FAILURE, deaf.exit(), deaf.toString());
 		assertTrue(deaf.err().contains("stale socket") && deaf.err().contains("nobody listens"), deaf.toString());
 		assertEquals(1, deaf.err().lines().count(), deaf.toString());
+
+		// a directory others may write to: its sockets are not trusted
+		Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+		CliRun open = CliRun.of("attach", Long.toString(self), "--dir", dir.toString());
+		assertEquals(ExitCode.FAILURE, open.exit(), open.toString());
+		assertTrue(open.err().contains("not attaching through") && open.err().contains("open to other users"), open.toString());
+		CliRun openList = CliRun.of("attach", "--list", "--dir", dir.toString());
+		assertTrue(openList.out().contains("not listing " + dir) && openList.out().contains("open to other users"),
+				openList.toString());
 
 		CliRun bad = CliRun.of("attach", "abc", "--dir", dir.toString());
 		assertEquals(ExitCode.USAGE, bad.exit(), bad.toString());

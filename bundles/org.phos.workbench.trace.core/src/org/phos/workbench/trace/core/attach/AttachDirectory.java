@@ -4,12 +4,18 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * Where the recording processes of this user offer their streams: {@code $XDG_RUNTIME_DIR/phos}, else
@@ -67,6 +73,34 @@ public final class AttachDirectory {
         }
         pids.sort(null);
         return pids;
+    }
+
+    /**
+     * Why {@code dir} is not a directory that only this user can enter (the recorder uses no other: a socket in a
+     * directory that others can write to may not be the process's), or null when it is, or does not exist.
+     */
+    public static @Nullable String whyNotPrivate(Path dir) {
+        try {
+            PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (!a.isDirectory()) {
+                return dir + " is not a directory";
+            }
+            long owner = ((Number) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue();
+            if (owner != uid()) {
+                return dir + " belongs to uid " + owner + ", not to this user (uid " + uid() + ")";
+            }
+            for (PosixFilePermission p : a.permissions()) {
+                if (p.name().startsWith("GROUP") || p.name().startsWith("OTHERS")) {
+                    return dir + " is open to other users (" + PosixFilePermissions.toString(a.permissions())
+                            + "; the recorder uses only a directory of mode 0700)";
+                }
+            }
+            return null;
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException | UnsupportedOperationException e) {
+            return dir + " cannot be checked: " + e.getMessage();
+        }
     }
 
     /** Whether process {@code pid} exists (Linux: /proc/PID). */

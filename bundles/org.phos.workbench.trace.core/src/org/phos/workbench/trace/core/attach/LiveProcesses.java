@@ -53,6 +53,11 @@ public final class LiveProcesses {
         List<LiveProcess> live = new ArrayList<>();
         List<Long> stale = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        String foreign = AttachDirectory.whyNotPrivate(dir);
+        if (foreign != null) {
+            problems.add("not listing " + dir + ": " + foreign);
+            return new Listing(dir, live, stale, problems);
+        }
         ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "phos attach --list watchdog");
             t.setDaemon(true);

@@ -65,6 +65,10 @@ public final class LiveStream implements AutoCloseable {
                     : "no process " + pid + " (and no socket " + socket + "); `workbench attach --list` shows the "
                             + "live recording processes");
         }
+        String foreign = AttachDirectory.whyNotPrivate(dir);
+        if (foreign != null) {
+            throw new AttachException("not attaching through " + socket + ": " + foreign);
+        }
         if (!alive) {
             throw new AttachException("stale socket " + socket + ": process " + pid + " has ended (it was killed: "
                     + "its trace file holds what it recorded)");
