@@ -545,6 +545,11 @@ def summary(t, path):
         lines.append("  module %d %s %s size %d stored %d hash %016x" % (m.get("id", 0), enum("ModuleKind", m.get("kind", 0)),
                                                                    m.get("origin", ""), m.get("image_size", 0),
                                                                    len(m.get("image", b"")), m.get("hash", 0)))
+    if t.stream_start is not None:
+        ss = t.stream_start
+        lines.append("  live stream of pid %d: joined at event %d (%d allocations live then; trace file %s), %d events"
+                     " not held in %d gaps" % (ss.get("pid", 0), ss.get("first_live_index", 0), ss.get("live_allocations", 0),
+                                                ss.get("trace_path", ""), t.skipped, len(t.gaps)))
     if t.end:
         lines.append("  end: %d events, %d dropped" % (t.end.get("event_count", 0), t.end.get("dropped_events", 0)))
     for w in t.warnings:
