@@ -209,6 +209,35 @@ int main(int argc, char **argv) {
         if (getenv("FAKE_CUDA_QUERY_BLOCK_MS")) /* the recorder's writer is now blocked in the driver (on the copy's timing) */
             for (int w = 0; w < 5000 && calls("cuEventQuery") == 0; w++) usleep(1000);
         int n = 64;
+        if (!strcmp(mode, "live")) {
+            /* driven by commands on stdin, one per line (the live attach tests): "launch N", "alloc BYTES", "free"
+               (the last allocation), "exit"; each answers "ok EVENTS" with the events issued so far */
+            CUdeviceptr held[256];
+            int nheld = 0;
+            long events = 4, k = 0;   /* 3 allocations, 1 copy (a module load is a Module chunk, not an event) */
+            char line[128];
+            setvbuf(stdout, NULL, _IOLBF, 0);
+            printf("ready %d\n", (int)getpid());
+            while (fgets(line, sizeof line, stdin)) {
+                long v = 0;
+                if (sscanf(line, "launch %ld", &v) == 1) {
+                    for (long i = 0; i < v; i++, k++) {
+                        struct { float *s; int k; } st = {(float *)(uintptr_t)sc, (int)k};
+                        void *kp[] = {&x, &y, &n, &st};
+                        OK(pLaunch(axpy, 1, 1, 1, 64, 1, 1, 0, NULL, kp, NULL));
+                    }
+                    events += v;
+                } else if (sscanf(line, "alloc %ld", &v) == 1 && nheld < 256) {
+                    OK(pAlloc(&held[nheld++], (size_t)v));
+                    events++;
+                } else if (!strncmp(line, "free", 4) && nheld > 0) {
+                    OK(cuMemFree_v2(held[--nheld]));
+                    events++;
+                } else if (!strncmp(line, "exit", 4)) break;
+                printf("ok %ld\n", events);
+            }
+            n_iter = 0;
+        }
         for (long i = 0; i < n_iter; i++) {
             struct { float *s; int k; } st = {(float *)(uintptr_t)sc, (int)i};
             void *kp[] = {&x, &y, &n, &st};

@@ -5,7 +5,8 @@ They run the real recorder, preloaded, over a fake libcuda (tests/fake_cuda.c) a
 (tests/fake_app.c), then read the traces back with the independent reader tools/phos_read.py. Covered: format
 primitives and framing, damage handling, the dlsym/cuGetProcAddress table logic, what each intercepted call records,
 chunking of many events, flushing on SIGSEGV and the intact prefix after SIGKILL, the environment variables, the
-output file's guarantees (two processes under one name, re-recording, a FIFO, a full disk) and a full event ring.
+output file's guarantees (two processes under one name, re-recording, a FIFO, a full disk), a full event ring and the
+live attach socket (late readers, detach/reattach, SIGKILL, a stalled reader, another uid, PHOS_ATTACH=0).
 Prints `N passed, N failed` and exits non-zero on any failure.
 """
 import argparse
@@ -426,6 +427,272 @@ def test_ring_overflow(env):
           "overflow: stderr says how many events were dropped: %s" % r.stderr.strip())
 
 
+# ------------------------------------------------------------------ live attach (src/rec_stream.c)
+class LiveApp:
+    """fake_app in its "live" mode under the recorder: commands on stdin, "ok EVENTS" on stdout."""
+
+    def __init__(self, env, name, extra=None):
+        self.xdg = tempfile.mkdtemp(prefix="xdg-", dir=env.tmp)
+        os.chmod(self.xdg, 0o700)
+        self.out = env.trace_path(name + ".phos")
+        e = env.env_of(True, {"PHOS_TRACE_OUT": self.out, "XDG_RUNTIME_DIR": self.xdg, "PHOS_FLUSH_MS": "20",
+                              "PHOS_TIMING": "0", "PHOS_DEBUG": "1"})
+        e.update(extra or {})
+        self.p = subprocess.Popen([env.app, "live", "/dev/null"], env=e, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        line = self.p.stdout.readline().split()
+        self.pid = int(line[1]) if len(line) == 2 and line[0] == "ready" else -1
+        self.sock = os.path.join(self.xdg, "phos", "%d.sock" % self.pid)
+        # the writer thread opens the socket when it starts, right after the first cuInit
+        for _ in range(200):
+            if os.path.exists(self.sock) or e.get("PHOS_ATTACH") == "0" or self.p.poll() is not None:
+                break
+            time.sleep(0.01)
+
+    def cmd(self, c):
+        self.p.stdin.write(c + "\n")
+        self.p.stdin.flush()
+        line = self.p.stdout.readline().split()
+        return int(line[1]) if len(line) == 2 and line[0] == "ok" else -1
+
+    def finish(self):
+        try:
+            out, err = self.p.communicate("exit\n", timeout=60)
+        except (OSError, ValueError):
+            out, err = self.p.communicate(timeout=60)
+        return err
+
+
+class StreamReader:
+    """Connects to a recording process's socket and collects what it sends on a thread."""
+
+    def __init__(self, path, read=True):
+        import socket
+        import threading
+        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.s.connect(path)
+        self.data = bytearray()
+        self.eof = False
+        self.error = None
+        self.go = threading.Event()
+        if read:
+            self.go.set()
+        self.t = threading.Thread(target=self._run, daemon=True)
+        self.t.start()
+
+    def _run(self):
+        self.go.wait()
+        try:
+            while True:
+                b = self.s.recv(1 << 16)
+                if not b:
+                    self.eof = True
+                    return
+                self.data += b
+        except OSError as e:
+            self.error = e
+
+    def wait_start(self, timeout=5):
+        """until the recorder accepted this reader (its StreamStart arrived): events issued after it come live"""
+        t0 = time.time()
+        while time.time() - t0 < timeout:
+            try:
+                t = self.trace()
+                if t.stream_start is not None:
+                    return t.stream_start
+            except pr.DecodeError:
+                pass
+            time.sleep(0.01)
+        return {}
+
+    def trace(self):
+        return pr.read_bytes(bytes(self.data), "<stream>")
+
+    def wait_events(self, n, timeout=10):
+        """until the stream holds events up to index n - 1 (a gap counts), or it ended"""
+        t0 = time.time()
+        while time.time() - t0 < timeout:
+            try:
+                t = self.trace()
+                if len(t.events) + t.skipped >= n or self.eof:
+                    return t
+            except pr.DecodeError:
+                pass
+            time.sleep(0.02)
+        return self.trace()
+
+    def close(self):
+        import socket
+        try:
+            self.s.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.s.close()
+        self.go.set()
+        self.t.join(5)
+
+
+def same_events(stream, file_trace):
+    """every event the stream holds is the file's event of the same index"""
+    return all(i < len(file_trace.events) and file_trace.events[i] == e for i, e in zip(stream.index, stream.events))
+
+
+def test_attach(env):
+    app = LiveApp(env, "attach")
+    check(app.pid > 0 and os.path.exists(app.sock), "attach: the recording process offers %s" % app.sock)
+    st = os.stat(os.path.dirname(app.sock))
+    check(st.st_mode & 0o777 == 0o700 and st.st_uid == os.geteuid(), "attach: the socket directory is 0700 and ours (%o)" % (st.st_mode & 0o777))
+    n0 = app.cmd("launch 100")
+    time.sleep(0.2)   # the writer has written them (PHOS_FLUSH_MS=20): the reader joins after a whole batch
+    a = StreamReader(app.sock)
+    ss = a.wait_start()
+    n1 = app.cmd("launch 50")
+    ta = a.wait_events(n1)
+    first = ss.get("first_live_index", 0)
+    check(3 < first <= n0 and ss.get("pid") == app.pid and ss.get("trace_path") == app.out and ss.get("events_so_far", 0) >= first,
+          "attach: StreamStart says where the reader joined (%s, %d events issued)" % (ss, n0))
+    check(len(ta.modules) == 1 and len(ta.functions) == 1, "attach: a late reader gets the modules and functions so far")
+    check(ta.index[:3] == [0, 1, 2] and all("alloc" in e for e in ta.events[:3]) and ss.get("live_allocations") == 3,
+          "attach: a late reader gets the live allocations at their own indices (%s)" % ta.index[:4])
+    check(ta.gaps == [(3, first - 3, 1)], "attach: the events before it are one EventGap 'attached late' (%s)" % ta.gaps)
+    ls = launches_of(ta)
+    check(ta.index[3:] == list(range(first, n1)) and [u32(l["params"], 32) for l in ls] == list(range(first - 4, 150)),
+          "attach: then every event from there on, in order (%d launches)" % len(ls))
+    a.close()   # detach
+    n2 = app.cmd("launch 30")
+    app.cmd("alloc 4096")
+    app.cmd("alloc 8192")
+    n3 = app.cmd("free")
+    time.sleep(0.2)
+    b = StreamReader(app.sock)   # reattach
+    sb = b.wait_start()
+    n4 = app.cmd("launch 20")
+    tb = b.wait_events(n4)
+    check(n2 < sb.get("first_live_index", 0) <= n3, "reattach: joins at the present (%s, %d)" % (sb, n3))
+    check(tb.index[:4] == [0, 1, 2, n2] and tb.index[-20:] == list(range(n3, n4)),
+          "reattach: live allocations (the freed one left out) and the new launches (%s)" % tb.index[:5])
+    check(app.p.poll() is None, "attach: detach and reattach leave the process running")
+    err = app.finish()
+    tb = b.wait_events(10 ** 9, timeout=5)
+    b.close()
+    tf = pr.read_trace(app.out)
+    check(b.eof and tb.end is not None and tb.end.get("event_count") == len(tf.events) and not tb.warnings,
+          "attach: at exit the reader gets TraceEnd and a clean end (%s, %s)" % (tb.end, tb.warnings))
+    check(same_events(ta, tf) and same_events(tb, tf), "attach: every streamed event is the trace file's event of that index")
+    check(not os.path.exists(app.sock), "attach: the socket is removed at exit")
+    check(not tf.warnings and len(tf.events) == n4 + 1, "attach: the trace file is written as before (%d events)" % len(tf.events))
+
+    # SIGKILL mid-stream: the reader keeps what it got and sees the end of the stream
+    app = LiveApp(env, "attach-kill")
+    c = StreamReader(app.sock)
+    c.wait_start()
+    app.p.stdin.write("launch 3000000\n")
+    app.p.stdin.flush()
+    c.wait_events(20000)   # mid-stream: the process is still launching
+    alive = app.p.poll() is None
+    app.p.kill()
+    app.p.wait()
+    tc = c.wait_events(10 ** 9, timeout=5)
+    c.close()
+    tf = pr.read_trace(app.out)
+    check(alive and c.eof and c.error is None and tc.end is None and len(launches_of(tc)) >= 20000 - 4,
+          "SIGKILL: the reader sees the end of the stream, no error (%d launches received, %d bytes, eof %s, error %s, %s)"
+          % (len(launches_of(tc)), len(c.data), c.eof, c.error, tc.warnings))
+    check(same_events(tc, tf) and tc.damage_offset is None or any("truncated" in w for w in tc.warnings),
+          "SIGKILL: what it received reads as whole chunks, the same events as the file (%s)" % tc.warnings)
+
+    # a reader that never reads: the program is not slowed, its missed events are counted and said
+    app = LiveApp(env, "attach-stall", {"PHOS_ATTACH_QUEUE": "64k"})
+    times = {"none": [], "stalled": []}
+    stalled = None
+    for rnd in range(3):
+        for mode in ("none", "stalled"):
+            if mode == "stalled" and stalled is None:
+                stalled = StreamReader(app.sock, read=False)
+                time.sleep(0.1)   # accepted by the writer (within its 2 ms turn)
+            t0 = time.perf_counter()
+            app.cmd("launch 100000")
+            times[mode].append(time.perf_counter() - t0)
+    med = {k: sorted(v)[1] for k, v in times.items()}
+    print("  stalled reader: 100000 launches in %.3f s without a reader, %.3f s with one that never reads (medians of 3)"
+          % (med["none"], med["stalled"]))
+    check(med["stalled"] < med["none"] * 1.5 + 0.05, "stalled reader: the program is not slowed (%.3f vs %.3f s)" % (med["stalled"], med["none"]))
+    n = app.cmd("launch 10")
+    stalled.go.set()   # it starts reading now
+    ts = stalled.wait_events(n)
+    behind = [g for g in ts.gaps if g[2] == 2]
+    check(behind and sum(g[1] for g in behind) > 0 and len(ts.events) + ts.skipped == n and ts.events[-1].get("launch"),
+          "stalled reader: it is told what it missed (EventGap 'reader behind': %d events), then gets the rest (%d + %d of %d)"
+          % (sum(g[1] for g in behind), len(ts.events), ts.skipped, n))
+    err = app.finish()
+    stalled.close()
+    check("events dropped for it" in err, "stalled reader: the recorder counts its drops (PHOS_DEBUG line)")
+    tf = pr.read_trace(app.out)
+    # (the file's own ring may drop under a machine loaded by others: counted in TraceEnd, unrelated to the reader)
+    check(tf.end is not None and tf.damage_offset is None and len(tf.events) + tf.end.get("dropped_events", 0) == n + 1,
+          "stalled reader: the trace file is whole (%s, %s, %d events)" % (tf.warnings, tf.end, len(tf.events)))
+
+    # another user: refused on the credentials of the connection (root only: a child becomes nobody)
+    app = LiveApp(env, "attach-uid")
+    if os.geteuid() == 0:
+        import ctypes
+        import socket
+        libc = ctypes.CDLL(None, use_errno=True)
+        rd, wr = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            res = "?"
+            try:
+                os.close(rd)
+                s1 = socket.socket(socket.AF_UNIX)
+                os.setresuid(65534, 65534, 0)   # nobody, keeping root as the saved uid ...
+                try:
+                    s1.connect(app.sock)
+                    res = "plain:connected"
+                except PermissionError:
+                    res = "plain:denied"
+                libc.setfsuid(0)                # ... so the file system lets it reach the socket: only the peer check is left
+                s2 = socket.socket(socket.AF_UNIX)
+                s2.connect(app.sock)
+                s2.settimeout(5)
+                got = s2.recv(100)
+                res += " peer:" + ("closed" if got == b"" else "got %d bytes" % len(got))
+            except Exception as e:  # noqa: BLE001 - reported to the parent
+                res += " error:%s" % e
+            os.write(wr, res.encode())
+            os._exit(0)
+        os.close(wr)
+        os.waitpid(pid, 0)
+        res = os.read(rd, 200).decode()
+        os.close(rd)
+        n = app.cmd("launch 5")
+        d = StreamReader(app.sock)
+        td = d.wait_events(n)
+        err = app.finish()
+        d.close()
+        check(res == "plain:denied peer:closed", "another uid: the directory keeps it out, and on the socket itself the "
+              "peer check refuses it (%s)" % res)
+        check(len(phos_lines(err, "refused a connection from uid 65534")) == 1, "another uid: the refusal is said on stderr")
+        check(len(launches_of(td)) == 5 and d.eof, "another uid: the owner's reader still works after the refusal")
+    else:
+        app.finish()
+        print("  another uid: SKIPPED (needs root to become a second user)")
+
+    # PHOS_ATTACH=0: no socket; a directory open to others: no socket either, one line, recording goes on
+    app = LiveApp(env, "attach-off", {"PHOS_ATTACH": "0"})
+    check(app.pid > 0 and not os.path.exists(app.sock), "PHOS_ATTACH=0: no socket")
+    app.finish()
+    bad = tempfile.mkdtemp(prefix="xdg-open-", dir=env.tmp)
+    os.makedirs(os.path.join(bad, "phos"))
+    os.chmod(os.path.join(bad, "phos"), 0o755)
+    app = LiveApp(env, "attach-open", {"XDG_RUNTIME_DIR": bad})
+    n = app.cmd("launch 3")
+    err = app.finish()
+    check(not os.listdir(os.path.join(bad, "phos")) and len(phos_lines(err, "live attach off")) == 1 and
+          len(launches_of(pr.read_trace(app.out))) == 3,
+          "a socket directory open to others: attach off in one line, recording unchanged")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
@@ -433,7 +700,8 @@ def main():
     env = Env(a.build)
     for name, fn in (("format", test_format), ("basic", test_basic), ("many", test_many), ("signals", test_signals),
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
-                     ("write error", test_write_error), ("ring overflow", test_ring_overflow)):
+                     ("write error", test_write_error), ("ring overflow", test_ring_overflow),
+                     ("attach", test_attach)):
         before = (passed, failed)
         try:
             fn(env)

@@ -83,8 +83,14 @@ SCHEMA = {
                        4: ("written", "*Range"), 5: ("read_count", "u"), 6: ("write_count", "u"), 7: ("tool", "s")},
     "ObservedBatch": {1: ("accesses", "*ObservedAccess")},
     "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u")},
+    # live attach stream (docs/trace-format.md "Live attach")
+    "EventGap": {1: ("first_index", "u"), 2: ("count", "u"), 3: ("reason", "u")},
+    "StreamStart": {1: ("first_live_index", "u"), 2: ("events_so_far", "u"), 3: ("dropped_so_far", "u"),
+                    4: ("trace_path", "s"), 5: ("pid", "u"), 6: ("live_allocations", "u"), 7: ("attached_ns", "u")},
 }
-CHUNK_TYPES = {1: "TraceHeader", 2: "Module", 3: "Function", 4: "EventBatch", 5: "ObservedBatch", 6: "TraceEnd"}
+CHUNK_TYPES = {1: "TraceHeader", 2: "Module", 3: "Function", 4: "EventBatch", 5: "ObservedBatch", 6: "TraceEnd",
+               7: "EventGap", 8: "StreamStart"}
+GAP_REASONS = {1: "attached late", 2: "reader behind"}
 BODIES = ("alloc", "free", "memcpy", "memset", "launch", "sync", "graph_launch")
 ENUMS = {
     "ModuleKind": ["MODULE_UNKNOWN", "PTX", "CUBIN", "FATBIN"],
@@ -311,6 +317,12 @@ class Trace:
         self.warnings = []
         self.chunks = 0
         self.damage_offset = None  # byte offset of the chunk where reading stopped, or None
+        # a live attach stream: where the reader joined, the events it does not hold (first, count, reason) and the
+        # process's event index of each event it holds (events[i] is event index[i] of the process)
+        self.stream_start = None
+        self.gaps = []
+        self.skipped = 0
+        self.index = []
 
 
 def _read_input(path):
@@ -408,8 +420,11 @@ def read_bytes(data, path="<bytes>", check_crc=True):
             msg = decode(payload, name)
             if name == "EventBatch":
                 first = msg.get("first_index", 0)
-                if first != len(t.events):
-                    raise DecodeError("batch first_index is %d but %d events precede it" % (first, len(t.events)))
+                if first != len(t.events) + t.skipped:
+                    raise DecodeError("batch first_index is %d but %d events precede it" % (first, len(t.events) + t.skipped))
+            elif name == "EventGap":
+                if msg.get("first_index", 0) != len(t.events) + t.skipped:
+                    raise DecodeError("EventGap first_index is %d but %d events precede it" % (msg.get("first_index", 0), len(t.events) + t.skipped))
         except OutOfMemory:
             raise
         except MemoryError:
@@ -433,7 +448,13 @@ def read_bytes(data, path="<bytes>", check_crc=True):
         elif name == "Function":
             t.functions[msg.get("id", 0)] = msg
         elif name == "EventBatch":
+            t.index.extend(range(len(t.events) + t.skipped, len(t.events) + t.skipped + len(msg["events"])))
             t.events.extend(msg["events"])
+        elif name == "EventGap":
+            t.gaps.append((msg.get("first_index", 0), msg.get("count", 0), msg.get("reason", 0)))
+            t.skipped += msg.get("count", 0)
+        elif name == "StreamStart":
+            t.stream_start = msg
         elif name == "ObservedBatch":
             t.observed.extend(msg["accesses"])
         elif name == "TraceEnd":
@@ -442,8 +463,11 @@ def read_bytes(data, path="<bytes>", check_crc=True):
         raise DecodeError("%s: no TraceHeader chunk: the file ends after its 16-byte header" % path, 16)
     if t.end is None:
         t.warnings.append("trace was not closed cleanly")
-    elif t.end.get("event_count", 0) != len(t.events):
-        t.warnings.append("TraceEnd counts %d events, file has %d" % (t.end.get("event_count", 0), len(t.events)))
+    elif t.end.get("event_count", 0) != len(t.events) + t.skipped:
+        t.warnings.append("TraceEnd counts %d events, file has %d" % (t.end.get("event_count", 0), len(t.events) + t.skipped))
+    behind = sum(c for _, c, r in t.gaps if r != 1)
+    if behind:
+        t.warnings.append("the live stream missed %d events (the reader fell behind)" % behind)
     return t
 
 
@@ -521,6 +545,11 @@ def summary(t, path):
         lines.append("  module %d %s %s size %d stored %d hash %016x" % (m.get("id", 0), enum("ModuleKind", m.get("kind", 0)),
                                                                    m.get("origin", ""), m.get("image_size", 0),
                                                                    len(m.get("image", b"")), m.get("hash", 0)))
+    if t.stream_start is not None:
+        ss = t.stream_start
+        lines.append("  live stream of pid %d: joined at event %d (%d allocations live then; trace file %s), %d events"
+                     " not held in %d gaps" % (ss.get("pid", 0), ss.get("first_live_index", 0), ss.get("live_allocations", 0),
+                                                ss.get("trace_path", ""), t.skipped, len(t.gaps)))
     if t.end:
         lines.append("  end: %d events, %d dropped" % (t.end.get("event_count", 0), t.end.get("dropped_events", 0)))
     for w in t.warnings:

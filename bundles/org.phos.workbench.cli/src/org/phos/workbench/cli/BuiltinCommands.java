@@ -30,6 +30,9 @@ public final class BuiltinCommands {
 				new org.phos.workbench.cli.simulate.SimulateCommand(),
 				new org.phos.workbench.internal.cli.commands.ReportCommand(), // i12-report
 				new MergeObservedCommand(),
+				// i14-attach: begin
+				new org.phos.workbench.internal.cli.commands.AttachCommand(),
+				// i14-attach: end
 				new BenchCommand());
 	}
 }

@@ -37,7 +37,8 @@ public final class TraceReader {
      */
     public static TraceLoadResult read(Path file, @Nullable IProgressMonitor monitor) throws IOException {
         TraceLoadResult loaded = new TraceFileLoader(file).load(monitor);
-        return new TraceLoadResult(loaded.trace(), loaded.warnings(), TraceAnomalies.find(loaded.trace()));
+        return new TraceLoadResult(loaded.trace(), loaded.warnings(), TraceAnomalies.find(loaded.trace()), loaded.streamGaps(),
+                loaded.streamStart());
     }
 
     /**

@@ -59,6 +59,7 @@ abstract class ChunkSource implements AutoCloseable {
         private final EventCodec codec = new EventCodec();
         /** Events in the batches decoded ahead so far: the first_index the next batch must have. */
         private long eventsAhead;
+        private boolean gapSeen;
         private final Thread thread;
         private volatile boolean stopped;
 
@@ -74,7 +75,9 @@ abstract class ChunkSource implements AutoCloseable {
                 boolean last;
                 try {
                     RawChunk c = scanner.next(free.poll());
-                    if (!c.end && c.damage == null && !c.unknownCodec && c.type == Chunks.EVENT_BATCH) {
+                    // after an EventGap (a saved live stream) the batches are left to the loader, which knows the gaps
+                    gapSeen |= !c.end && c.type == Chunks.EVENT_GAP;
+                    if (!c.end && c.damage == null && !c.unknownCodec && c.type == Chunks.EVENT_BATCH && !gapSeen) {
                         decodeAhead(c);
                     }
                     item = c;

@@ -14,6 +14,9 @@ public final class Chunks {
     public static final int EVENT_BATCH = 4;
     public static final int OBSERVED_BATCH = 5;
     public static final int TRACE_END = 6;
+    /** Live attach stream only (docs/trace-format.md "Live attach"). */
+    public static final int EVENT_GAP = 7;
+    public static final int STREAM_START = 8;
 
     public static final int CODEC_NONE = 0;
     public static final int CODEC_ZSTD = 1;
@@ -29,6 +32,8 @@ public final class Chunks {
             case EVENT_BATCH -> "EventBatch";
             case OBSERVED_BATCH -> "ObservedBatch";
             case TRACE_END -> "TraceEnd";
+            case EVENT_GAP -> "EventGap";
+            case STREAM_START -> "StreamStart";
             default -> "type " + type;
         };
     }

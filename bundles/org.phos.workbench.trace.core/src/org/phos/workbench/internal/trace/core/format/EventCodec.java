@@ -187,11 +187,43 @@ public final class EventCodec {
                     val(9));
             case LAUNCH -> out.addLaunch(host, thread, (int) val(1), (int) val(2), (int) val(3), (int) val(4), (int) val(5),
                     (int) val(6), (int) val(7), (int) val(8), val(9), r.buf, bytesOffset, bytesLength, val(11), val(12),
-                    (int) val(13), val(14));
+                    (int) val(13), gaps.isEmpty() ? val(14) : localIndex(val(14)));
             case SYNC -> out.addSync(host, thread, (int) val(1), val(2), val(3), (int) val(4));
             case GRAPH_LAUNCH -> out.addGraphLaunch(host, thread, val(1), val(2), (int) val(3));
             default -> out.addUnknown(host, thread);
         }
+    }
+
+    /**
+     * The gaps of a live attach stream read so far (docs/trace-format.md "Live attach"): a graph node's link (the
+     * process's index of its GraphLaunch) becomes the index of that event among those held, -1 when it is in a gap.
+     */
+    private final java.util.List<org.phos.workbench.trace.core.StreamGap> gaps = new java.util.ArrayList<>();
+
+    /** Events of the stream not held, from its gaps so far (the next batch starts at held + this). */
+    private long skipped;
+
+    void addGap(org.phos.workbench.trace.core.StreamGap gap) {
+        gaps.add(gap);
+        skipped += gap.count();
+    }
+
+    long skipped() {
+        return skipped;
+    }
+
+    private long localIndex(long processIndex) {
+        long before = 0;
+        for (org.phos.workbench.trace.core.StreamGap g : gaps) {
+            if (Long.compareUnsigned(processIndex, g.firstIndex()) < 0) {
+                break;
+            }
+            if (Long.compareUnsigned(processIndex - g.firstIndex(), g.count()) < 0) {
+                return -1;
+            }
+            before += g.count();
+        }
+        return processIndex - before;
     }
 
     private long val(int f) {

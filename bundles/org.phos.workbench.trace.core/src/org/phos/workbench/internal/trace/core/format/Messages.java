@@ -9,6 +9,8 @@ import org.phos.workbench.trace.core.ModuleInfo;
 import org.phos.workbench.trace.core.ModuleKind;
 import org.phos.workbench.trace.core.ObservedAccess;
 import org.phos.workbench.trace.core.ParamInfo;
+import org.phos.workbench.trace.core.StreamGap;
+import org.phos.workbench.trace.core.StreamStart;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceHeader;
 
@@ -248,5 +250,38 @@ final class Messages {
             }
         }
         return new TraceEnd(count, dropped, end);
+    }
+
+    static StreamGap decodeGap(ProtoReader r) throws WireFormatException {
+        long first = 0, count = 0, reason = 0;
+        while (r.more()) {
+            int t = r.tag();
+            switch (t) {
+                case 1 << 3 -> first = r.varint();
+                case 2 << 3 -> count = r.varint();
+                case 3 << 3 -> reason = r.varint();
+                default -> r.skip(t);
+            }
+        }
+        return new StreamGap(first, count, StreamGap.Reason.ofCode(reason));
+    }
+
+    static StreamStart decodeStreamStart(ProtoReader r) throws WireFormatException {
+        long first = 0, soFar = 0, dropped = 0, pid = 0, live = 0, at = 0;
+        String path = "";
+        while (r.more()) {
+            int t = r.tag();
+            switch (t) {
+                case 1 << 3 -> first = r.varint();
+                case 2 << 3 -> soFar = r.varint();
+                case 3 << 3 -> dropped = r.varint();
+                case 4 << 3 | ProtoReader.LEN -> path = r.string();
+                case 5 << 3 -> pid = r.varint();
+                case 6 << 3 -> live = r.varint();
+                case 7 << 3 -> at = r.varint();
+                default -> r.skip(t);
+            }
+        }
+        return new StreamStart(first, soFar, dropped, path, pid, live, at);
     }
 }

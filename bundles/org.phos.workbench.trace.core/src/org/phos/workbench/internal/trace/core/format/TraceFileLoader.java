@@ -20,6 +20,8 @@ import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.internal.trace.core.model.TraceColumns;
 import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.StreamGap;
+import org.phos.workbench.trace.core.StreamStart;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceFormatException;
 import org.phos.workbench.trace.core.TraceHeader;
@@ -51,6 +53,9 @@ public final class TraceFileLoader {
     private final LongSupplier heapLeft;
     private final List<TraceWarning> warnings = new ArrayList<>();
     private final EventCodec codec = new EventCodec();
+    /** A saved live attach stream: its gaps and where it joined. */
+    private final List<StreamGap> gaps = new ArrayList<>();
+    private @Nullable StreamStart streamStart;
 
     public TraceFileLoader(Path file) {
         this(file, PIPELINE_THRESHOLD);
@@ -230,7 +235,33 @@ public final class TraceFileLoader {
             warnings.add(new TraceWarning(file, Math.min(offset, size),
                     "trace was not closed cleanly (no TraceEnd chunk): the recorder may have been killed"));
         }
-        return new TraceLoadResult(columns.freeze(), warnings);
+        gapWarnings();
+        return new TraceLoadResult(columns.freeze(), warnings, List.of(), gaps, streamStart);
+    }
+
+    /** One warning per kind of gap of a saved live stream: what it does not hold, and where that is. */
+    private void gapWarnings() {
+        long behind = 0;
+        int behindGaps = 0;
+        for (StreamGap g : gaps) {
+            if (g.reason() == StreamGap.Reason.ATTACHED_LATE) {
+                continue;
+            }
+            behind += g.count();
+            behindGaps++;
+        }
+        StreamStart s = streamStart;
+        String where = s != null && !s.tracePath().isEmpty() ? " (they are in the process's trace file " + s.tracePath() + ")"
+                : "";
+        if (s != null && s.firstLiveIndex() > 0) {
+            warnings.add(new TraceWarning(file, Chunks.FILE_HEADER_SIZE, "a live stream attached to process " + s.pid()
+                    + " at its event " + s.firstLiveIndex() + ": the events before it are not here except "
+                    + s.liveAllocations() + " allocations still live" + where));
+        }
+        if (behind > 0) {
+            warnings.add(new TraceWarning(file, Chunks.FILE_HEADER_SIZE, "the live stream missed " + behind + " events in "
+                    + behindGaps + " gaps (the reader fell behind)" + where));
+        }
     }
 
     private void checkFileHeader(FileChannel ch, long size) throws IOException {
@@ -287,12 +318,24 @@ public final class TraceFileLoader {
                     columns.addFunction(Messages.decodeFunction(new ProtoReader(payload, 0, length)));
                 case Chunks.EVENT_BATCH -> {
                     DecodedEvents d = c.decoded;
-                    if (d != null && d.first == columns.eventCount()) {
+                    long expected = columns.eventCount() + codec.skipped();
+                    if (d != null && d.first == expected) {
                         d.replayInto(columns, payload);
                     } else {
-                        codec.decodeBatch(payload, 0, length, columns, columns.eventCount());
+                        codec.decodeBatch(payload, 0, length, columns, expected);
                     }
                 }
+                case Chunks.EVENT_GAP -> {
+                    StreamGap gap = Messages.decodeGap(new ProtoReader(payload, 0, length));
+                    long expected = columns.eventCount() + codec.skipped();
+                    if (gap.firstIndex() != expected) {
+                        throw new WireFormatException("EventGap first_index is " + Long.toUnsignedString(gap.firstIndex())
+                                + " but " + expected + " events precede it");
+                    }
+                    codec.addGap(gap);
+                    gaps.add(gap);
+                }
+                case Chunks.STREAM_START -> streamStart = Messages.decodeStreamStart(new ProtoReader(payload, 0, length));
                 case Chunks.OBSERVED_BATCH -> {
                     List<ObservedAccess> batch = new ArrayList<>();
                     Messages.decodeObservedBatch(new ProtoReader(payload, 0, length), batch);
@@ -301,10 +344,10 @@ public final class TraceFileLoader {
                 case Chunks.TRACE_END -> {
                     TraceEnd end = Messages.decodeEnd(new ProtoReader(payload, 0, length));
                     columns.setEnd(end);
-                    if (end.eventCount() != columns.eventCount()) {
+                    if (end.eventCount() != columns.eventCount() + codec.skipped()) {
                         warnings.add(new TraceWarning(file, offset, "TraceEnd says "
                                 + Long.toUnsignedString(end.eventCount()) + " events were written but the file holds "
-                                + columns.eventCount()));
+                                + columns.eventCount() + (gaps.isEmpty() ? "" : " and its gaps " + codec.skipped())));
                     }
                     if (end.droppedEvents() != 0) {
                         warnings.add(new TraceWarning(file, offset, "the recorder dropped "

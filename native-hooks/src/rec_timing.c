@@ -1,0 +1,227 @@
+#include "recorder.h"
+
+/* ------------------------------------------------------------------ GPU timing through CUDA events */
+typedef CUresult (*pfn_evcreate)(CUevent *, unsigned);
+typedef CUresult (*pfn_ctxget)(CUcontext *);
+typedef CUresult (*pfn_iscap)(CUstream, CUstreamCaptureStatus *);
+typedef CUresult (*pfn_strcreate)(CUstream *, unsigned);
+typedef CUresult (*pfn_ptrattr)(void *, CUpointer_attribute, CUdeviceptr);
+static pfn_evcreate p_evcreate;
+pfn_evrecord p_evrecord;
+pfn_evq p_evquery, p_evsync;
+pfn_evel p_evel;
+static pfn_ctxget p_ctxget;
+pfn_ctxset p_ctxset;
+static pfn_iscap p_iscap;
+static pfn_strcreate p_strcreate;
+static pfn_ptrattr p_ptrattr;
+
+atomic_int timing_state; /* 0 untried, 1 ready, -1 off */
+CUcontext timing_ctx;
+CUstream ref_stream;
+CUevent ref_event;
+uint64_t ref_mono;
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static CUevent *pool;
+static size_t pool_n, pool_cap;
+
+int timing_setup(void) {
+    pthread_mutex_lock(&pool_mu);
+    if (atomic_load(&timing_state) == 0) {
+        int ok = 0;
+        OWN(p_evcreate, pfn_evcreate, "cuEventCreate");
+        OWN(p_evrecord, pfn_evrecord, "cuEventRecord");
+        OWN(p_evquery, pfn_evq, "cuEventQuery");
+        OWN(p_evsync, pfn_evq, "cuEventSynchronize");
+        OWN(p_evel, pfn_evel, "cuEventElapsedTime_v2");
+        OWN(p_evel, pfn_evel, "cuEventElapsedTime");
+        OWN(p_ctxget, pfn_ctxget, "cuCtxGetCurrent");
+        OWN(p_ctxset, pfn_ctxset, "cuCtxSetCurrent");
+        OWN(p_strcreate, pfn_strcreate, "cuStreamCreate");
+        if (p_evcreate && p_evrecord && p_evquery && p_evsync && p_evel && p_ctxget && p_ctxset && p_strcreate &&
+            p_ctxget(&timing_ctx) == CUDA_SUCCESS && timing_ctx &&
+            p_strcreate(&ref_stream, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS &&
+            p_evcreate(&ref_event, CU_EVENT_DEFAULT) == CUDA_SUCCESS &&
+            p_evrecord(ref_event, ref_stream) == CUDA_SUCCESS && p_evsync(ref_event) == CUDA_SUCCESS) {
+            ref_mono = mono_ns();
+            ok = 1;
+        }
+        atomic_store(&timing_state, ok ? 1 : -1);
+        DBG("GPU timing %s", ok ? "on" : "unavailable");
+    }
+    pthread_mutex_unlock(&pool_mu);
+    return atomic_load(&timing_state) == 1;
+}
+
+CUevent pool_get(void) {
+    CUevent e = NULL;
+    pthread_mutex_lock(&pool_mu);
+    if (pool_n) e = pool[--pool_n];
+    pthread_mutex_unlock(&pool_mu);
+    if (!e && p_evcreate(&e, CU_EVENT_DEFAULT) != CUDA_SUCCESS) e = NULL;
+    return e;
+}
+void pool_put(CUevent e) {
+    if (!e) return;
+    pthread_mutex_lock(&pool_mu);
+    if (pool_n == pool_cap) {
+        size_t nc = pool_cap ? pool_cap * 2 : 256;
+        CUevent *np = realloc(pool, nc * sizeof *np);
+        if (np) { pool = np; pool_cap = nc; }
+    }
+    if (pool_n < pool_cap) pool[pool_n++] = e;
+    pthread_mutex_unlock(&pool_mu);
+}
+
+/* ---- CUPTI timing source: a driver-API callback notes each launch/copy/set's correlation id in a thread-local;
+ * activity records (kernel, memcpy, memset) bring GPU start/end for that id, collected by the writer */
+atomic_int cupti_ready;
+__thread uint32_t t_corr;
+int64_t cupti_offset;  /* CLOCK_MONOTONIC - CUPTI timestamp */
+pthread_mutex_t corr_mu = PTHREAD_MUTEX_INITIALIZER;
+kvmap corr_times;      /* correlation id -> start (val), end (ptr) */
+CUptiResult (*c_flush)(uint32_t);
+static CUptiResult (*c_next)(uint8_t *, size_t, CUpti_Activity **);
+uint64_t cupti_records, cupti_matched;
+
+static void CUPTIAPI cupti_cb(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data) {
+    const CUpti_CallbackData *cd = data;
+    if (cd->callbackSite == CUPTI_API_ENTER) t_corr = cd->correlationId;
+}
+static size_t cupti_buf_bytes = 4u << 20;   /* PHOS_CUPTI_BUF */
+uint64_t cupti_flush_ns = 20000000ull; /* PHOS_CUPTI_FLUSH_MS: the writer asks CUPTI for records at most this often */
+static void CUPTIAPI cupti_buf_req(uint8_t **buf, size_t *size, size_t *maxrec) {
+    *size = cupti_buf_bytes;
+    *buf = aligned_alloc(8, *size);
+    *maxrec = 0;
+}
+static void CUPTIAPI cupti_buf_done(CUcontext ctx, uint32_t sid_, uint8_t *buf, size_t size, size_t valid) {
+    CUpti_Activity *rec = NULL;
+    pthread_mutex_lock(&corr_mu);
+    while (valid && c_next(buf, valid, &rec) == CUPTI_SUCCESS) {
+        uint64_t st = 0, en = 0;
+        uint32_t corr = 0;
+        if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || rec->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
+            CUpti_ActivityKernel10 *k = (CUpti_ActivityKernel10 *)rec; st = k->start; en = k->end; corr = k->correlationId;
+        } else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
+            CUpti_ActivityMemcpy6 *m = (CUpti_ActivityMemcpy6 *)rec; st = m->start; en = m->end; corr = m->correlationId;
+        } else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
+            CUpti_ActivityMemset4 *m = (CUpti_ActivityMemset4 *)rec; st = m->start; en = m->end; corr = m->correlationId;
+        }
+        if (corr && st) {
+            kv_t *e = kv_put(&corr_times, corr);
+            if (e) {
+                if (!e->val || st < e->val) e->val = st;  /* several records for one call: the span of all */
+                if (en > (uint64_t)(uintptr_t)e->ptr) e->ptr = (void *)(uintptr_t)en;
+            }
+            cupti_records++;
+        }
+    }
+    pthread_mutex_unlock(&corr_mu);
+    free(buf);
+}
+
+static const char *cupti_paths[] = {"libcupti.so.13", "libcupti.so", "/usr/local/cuda/lib64/libcupti.so.13",
+    "/usr/local/cuda-13.0/lib64/libcupti.so.13", "/usr/local/cuda-13.0/lib/libcupti.so.13",
+    "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13", NULL};
+
+/* called on the writer thread; on success operations issued from now on are timed through CUPTI */
+void cupti_init(void) {
+    if (!cfg.timing || cfg.timing_source == 2) return;
+    void *h = NULL;
+    const char *env = getenv("PHOS_CUPTI");
+    if (env && *env) h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+    for (int i = 0; !h && cupti_paths[i]; i++) h = dlopen(cupti_paths[i], RTLD_NOW | RTLD_LOCAL);
+    if (!h) { DBG("CUPTI not found: timing by CUDA events"); return; }
+    dlsym_fn d = real_dlsym();
+    CUptiResult (*reg)(CUpti_BuffersCallbackRequestFunc, CUpti_BuffersCallbackCompleteFunc) = d(h, "cuptiActivityRegisterCallbacks");
+    CUptiResult (*enable)(CUpti_ActivityKind) = d(h, "cuptiActivityEnable");
+    CUptiResult (*sub)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *) = d(h, "cuptiSubscribe");
+    CUptiResult (*encb)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId) = d(h, "cuptiEnableCallback");
+    CUptiResult (*cbname)(CUpti_CallbackDomain, uint32_t, const char **) = d(h, "cuptiGetCallbackName");
+    CUptiResult (*ts)(uint64_t *) = d(h, "cuptiGetTimestamp");
+    c_flush = d(h, "cuptiActivityFlushAll");
+    c_next = d(h, "cuptiActivityGetNextRecord");
+    CUptiResult (*latency)(uint8_t) = d(h, "cuptiActivityEnableLatencyTimestamps");
+    CUptiResult (*period)(uint32_t) = d(h, "cuptiActivityFlushPeriod");
+    CUptiResult (*drvapi)(CUpti_CallbackId, uint8_t) = d(h, "cuptiActivityEnableDriverApi");
+    CUpti_SubscriberHandle sh;
+    if (!reg || !enable || !sub || !encb || !cbname || !ts || !c_flush || !c_next) { DBG("CUPTI incomplete"); return; }
+    /* diagnosis knobs (docs/benchmarks.md, "Recorder"): PHOS_CUPTI_CB=0 leaves the driver callbacks off and
+       PHOS_CUPTI_KINDS=0 the activity kinds (either way nothing is timed: they measure what each part costs);
+       PHOS_CUPTI_KINDS=1 kernels only; PHOS_CUPTI_DRIVER=1 adds DRIVER activity records for the same calls;
+       PHOS_CUPTI_LATENCY=0|1 calls cuptiActivityEnableLatencyTimestamps; PHOS_CUPTI_PERIOD=ms cuptiActivityFlushPeriod */
+    int want_cb = (int)phos_env_u64("PHOS_CUPTI_CB", 1), kinds = (int)phos_env_u64("PHOS_CUPTI_KINDS", 7);
+    int want_drv = (int)phos_env_u64("PHOS_CUPTI_DRIVER", 0);
+    cupti_buf_bytes = (size_t)phos_env_u64("PHOS_CUPTI_BUF", 4u << 20);
+    if (cupti_buf_bytes < 65536) cupti_buf_bytes = 65536;
+    cupti_flush_ns = phos_env_u64("PHOS_CUPTI_FLUSH_MS", 20) * 1000000ull;
+    if (sub(&sh, cupti_cb, NULL) != CUPTI_SUCCESS) { DBG("CUPTI subscribe failed (another subscriber?): timing by CUDA events"); return; }
+    const char *lat = getenv("PHOS_CUPTI_LATENCY");
+    if (lat && *lat && latency && latency((uint8_t)atoi(lat)) != CUPTI_SUCCESS) DBG("cuptiActivityEnableLatencyTimestamps failed");
+    uint64_t per = phos_env_u64("PHOS_CUPTI_PERIOD", 0);
+    if (per && period && period((uint32_t)per) != CUPTI_SUCCESS) DBG("cuptiActivityFlushPeriod failed");
+    CUptiResult (*setattr)(CUpti_ActivityAttribute, size_t *, void *) = d(h, "cuptiActivitySetAttribute");
+    const char *pin = getenv("PHOS_CUPTI_PINNED");   /* diagnosis: 1 = CUPTI's record buffers in pinned host memory */
+    if (pin && *pin && setattr) {
+        uint8_t v = (uint8_t)atoi(pin);
+        size_t sz = sizeof v;
+        if (setattr(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, &sz, &v) != CUPTI_SUCCESS) DBG("CUPTI pinned attribute failed");
+    }
+    uint64_t devbuf = phos_env_u64("PHOS_CUPTI_DEVBUF", 0);   /* diagnosis: CUPTI's device buffer size per context */
+    if (devbuf && setattr) {
+        size_t v = (size_t)devbuf, sz = sizeof v;
+        if (setattr(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &sz, &v) != CUPTI_SUCCESS) DBG("CUPTI device buffer attribute failed");
+    }
+    if (reg(cupti_buf_req, cupti_buf_done) != CUPTI_SUCCESS || ((kinds & 1) && enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) ||
+        ((kinds & 2) && enable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS) || ((kinds & 4) && enable(CUPTI_ACTIVITY_KIND_MEMSET) != CUPTI_SUCCESS)) {
+        DBG("CUPTI activity enable failed: timing by CUDA events");
+        return;
+    }
+    int n = 0, nd = 0;
+    for (uint32_t cb = 1; cb < CUPTI_DRIVER_TRACE_CBID_SIZE; cb++) {
+        const char *nm = NULL;
+        if (cbname(CUPTI_CB_DOMAIN_DRIVER_API, cb, &nm) != CUPTI_SUCCESS || !nm) continue;
+        if ((!strncmp(nm, "cuLaunch", 8) && strncmp(nm, "cuLaunchHostFunc", 16)) || !strncmp(nm, "cuMemcpy", 8) || !strncmp(nm, "cuMemset", 8)) {
+            if (want_cb && encb(1, sh, CUPTI_CB_DOMAIN_DRIVER_API, cb) == CUPTI_SUCCESS) n++;
+            if (want_drv && drvapi && drvapi(cb, 1) == CUPTI_SUCCESS) nd++;
+        }
+    }
+    if (nd) DBG("CUPTI DRIVER activity records for %d driver calls", nd);
+    if (!want_cb || !(kinds & 1)) DBG("CUPTI diagnosis setting: callbacks %d, activity kinds %d: launches are not timed", want_cb, kinds);
+    int64_t best = INT64_MAX, off = 0;
+    for (int i = 0; i < 5; i++) {
+        uint64_t a = mono_ns(), c = 0;
+        ts(&c);
+        uint64_t b = mono_ns();
+        if ((int64_t)(b - a) < best) { best = (int64_t)(b - a); off = (int64_t)((a + b) / 2) - (int64_t)c; }
+    }
+    cupti_offset = off;
+    atomic_store(&cupti_ready, 1);
+    DBG("GPU timing by CUPTI activity records (%d driver callbacks)", n);
+}
+
+/* work issued to a stream that is being captured is not executed: it is not an event of the trace */
+int stream_capturing(CUstream st) {
+    if (!atomic_load_explicit(&g_capturing, memory_order_relaxed)) return 0;
+    OWN(p_iscap, pfn_iscap, "cuStreamIsCapturing");
+    CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (p_iscap && p_iscap(st, &cs) == CUDA_SUCCESS) return cs != CU_STREAM_CAPTURE_STATUS_NONE;
+    return 0;
+}
+
+/* is this address device memory (or managed)? 1 device, 0 host, -1 unknown */
+int is_device_ptr(uint64_t p) {
+    OWN(p_ptrattr, pfn_ptrattr, "cuPointerGetAttribute");
+    if (!p_ptrattr) return -1;
+    unsigned int t = 0;
+    if (p_ptrattr(&t, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)p) != CUDA_SUCCESS) return 0;
+    return (t == CU_MEMORYTYPE_DEVICE || t == CU_MEMORYTYPE_UNIFIED) ? 1 : 0;
+}
+int copy_kind(int sdev, int ddev) {
+    if (sdev < 0 || ddev < 0) return 6; /* DEFAULT */
+    if (!sdev && ddev) return 1;
+    if (sdev && !ddev) return 2;
+    if (sdev && ddev) return 3;
+    return 4;
+}
