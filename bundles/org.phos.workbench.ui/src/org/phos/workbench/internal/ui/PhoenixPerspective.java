@@ -41,5 +41,14 @@ public final class PhoenixPerspective implements IPerspectiveFactory {
         IFolderLayout launches = layout.createFolder("org.phos.workbench.ui.launches", IPageLayout.BOTTOM, 0.45f,
                 editors);
         launches.addView(LaunchesView.ID);
+        // i12-crviews: begin: the C/R result views beside the launches, so that a violation's launch (a double click
+        // in Consistency) shows next to it; wide enough for the charts
+        IFolderLayout cr = layout.createFolder("org.phos.workbench.ui.cr", IPageLayout.RIGHT, 0.5f,
+                "org.phos.workbench.ui.launches");
+        cr.addView(PhoenixUi.CR_COMPARISON_VIEW_ID);
+        cr.addView(PhoenixUi.CR_DIRTY_BYTES_VIEW_ID);
+        cr.addView(PhoenixUi.CR_METRICS_VIEW_ID);
+        cr.addView(PhoenixUi.CR_CONSISTENCY_VIEW_ID);
+        // i12-crviews: end
     }
 }

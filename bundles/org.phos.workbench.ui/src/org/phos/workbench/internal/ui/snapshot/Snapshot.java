@@ -49,6 +49,12 @@ public final class Snapshot {
         VIEWS.put("accuracy", "org.phos.workbench.ui.accuracyView");
         VIEWS.put("timeline", "org.phos.workbench.ui.timeline.traceTimeline");
         VIEWS.put("buffers", "org.phos.workbench.ui.buffersView"); // i11-buffers
+        // i12-crviews: begin
+        VIEWS.put("cr-comparison", PhoenixUi.CR_COMPARISON_VIEW_ID);
+        VIEWS.put("cr-dirty", PhoenixUi.CR_DIRTY_BYTES_VIEW_ID);
+        VIEWS.put("cr-metrics", PhoenixUi.CR_METRICS_VIEW_ID);
+        VIEWS.put("cr-consistency", PhoenixUi.CR_CONSISTENCY_VIEW_ID);
+        // i12-crviews: end
     }
 
     private static final long TIMEOUT_MS = 120_000;
