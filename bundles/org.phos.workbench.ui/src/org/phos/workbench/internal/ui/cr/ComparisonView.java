@@ -58,7 +58,7 @@ public final class ComparisonView extends CrView {
         chart = new ChartBox(charts, "cr-comparison-chart", false);
         Composite bottom = new Composite(sash, SWT.NONE);
         GridLayoutFactory.fillDefaults().applyTo(bottom);
-        table = new RunTable<>(bottom, "cr-comparison-table", 0);
+        table = new RunTable<>(bottom, "cr-comparison-table", -1);
         sash.setWeights(68, 32);
 
         csv = new CsvExport(getViewSite(), table.control(), () -> {

@@ -54,6 +54,8 @@ public final class ConsistencyView extends CrView {
     private final Map<ViolationRow, LoadedTrace> traces = new IdentityHashMap<>();
     private CsvExport csv;
     private String opened = "";
+    private @Nullable ViolationRow lastRow;
+    private long lastOpenNanos;
 
     @Override
     protected String role() {
@@ -66,14 +68,25 @@ public final class ConsistencyView extends CrView {
         SashForm sash = new SashForm(body, SWT.VERTICAL);
         Composite top = new Composite(sash, SWT.NONE);
         GridLayoutFactory.fillDefaults().applyTo(top);
-        verdicts = new RunTable<>(top, "cr-verdicts", 1);
+        verdicts = new RunTable<>(top, "cr-verdicts", -1);
         Composite bottom = new Composite(sash, SWT.NONE);
         GridLayoutFactory.fillDefaults().applyTo(bottom);
         violations = new RunTable<>(bottom, "cr-violations", 8);
         sash.setWeights(28, 72);
-        violations.control().addListener(SWT.DefaultSelection, e -> {
-            if (e.item instanceof TableItem item && item.getData() instanceof ViolationRow row) {
-                open(row);
+        var control = violations.control();
+        // Enter or a double click (GTK reports a double click as DefaultSelection, not always: both are heard, and a
+        // row is opened once per gesture)
+        control.addListener(SWT.DefaultSelection, e -> {
+            TableItem item = e.item instanceof TableItem i ? i
+                    : control.getSelectionIndex() >= 0 ? control.getItem(control.getSelectionIndex()) : null;
+            if (item != null && item.getData() instanceof ViolationRow row) {
+                openOnce(row);
+            }
+        });
+        control.addListener(SWT.MouseDoubleClick, e -> {
+            TableItem item = control.getItem(new org.eclipse.swt.graphics.Point(e.x, e.y));
+            if (item != null && item.getData() instanceof ViolationRow row) {
+                openOnce(row);
             }
         });
         getSite().setSelectionProvider(provider);
@@ -120,6 +133,16 @@ public final class ConsistencyView extends CrView {
         long n = runs.runs().stream().mapToLong(r -> r.run().metrics().consistency().violations().size()).sum();
         return n == 0 ? ". No violation." : String.format(Locale.ROOT,
                 ". %d violation%s: double-click one to select its launch and buffer.", n, n == 1 ? "" : "s");
+    }
+
+    private void openOnce(ViolationRow row) {
+        long now = System.nanoTime();
+        if (row == lastRow && now - lastOpenNanos < 500_000_000L) {
+            return;
+        }
+        lastRow = row;
+        lastOpenNanos = now;
+        open(row);
     }
 
     /** Goes to {@code row}: selects its launch, then its buffer, in the trace views. */

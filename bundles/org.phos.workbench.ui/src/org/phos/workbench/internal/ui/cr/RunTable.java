@@ -29,7 +29,8 @@ public final class RunTable<R> {
 
     /**
      * @param role the table's role for tests
-     * @param stretch the column given the rest of the width (a name or a sentence)
+     * @param stretch the column given the rest of the width (a sentence), or -1: every column packed, the table
+     *        scrolls sideways (a run's name is never cut)
      */
     public RunTable(Composite parent, String role, int stretch) {
         this.stretch = stretch;
@@ -39,7 +40,7 @@ public final class RunTable<R> {
         table.setHeaderVisible(true);
         table.setLinesVisible(true);
         GridDataFactory.fillDefaults().grab(true, true).applyTo(table);
-        table.addListener(SWT.Resize, e -> ColumnFit.fill(table, stretch));
+        table.addListener(SWT.Resize, e -> fit());
     }
 
     /** Shows {@code rows} (columns rebuilt when they differ from those shown). */
@@ -72,7 +73,18 @@ public final class RunTable<R> {
         } finally {
             table.setRedraw(true);
         }
-        ColumnFit.fill(table, Math.min(stretch, Math.max(0, table.getColumnCount() - 1)));
+        fit();
+    }
+
+    /** Every column as wide as its content; the stretched one, if any, also takes what is left of the width. */
+    private void fit() {
+        if (stretch >= 0) {
+            ColumnFit.fill(table, Math.min(stretch, Math.max(0, table.getColumnCount() - 1)));
+        } else {
+            for (TableColumn c : table.getColumns()) {
+                c.pack();
+            }
+        }
     }
 
     /** The table shown, or null. */
