@@ -445,8 +445,14 @@ class CrViewsUiTest {
                 page.activate(v);
                 page.toggleZoom(page.getReference(v));
                 robot.spin(600);
+                shell.getDisplay().setCursorLocation(shell.toDisplay(shell.getSize().x / 2, 5)); // no tooltip
+                robot.spin(200);
                 robot.screenshot(shell, "cr-" + v.getViewSite().getId().replaceAll(".*\\.cr", "").replace("View", "")
                         .toLowerCase(java.util.Locale.ROOT) + "-" + name);
+                if (v == comparison) { // the whole chart as the view draws it, for a look at the panels under the fold
+                    Path shots = Path.of(System.getProperty("phos.screenshots", System.getProperty("java.io.tmpdir")));
+                    exportWith(comparison.pngExport(), shots.resolve("cr-comparison-export-" + name + ".png"));
+                }
                 page.toggleZoom(page.getReference(v));
                 robot.spin(200);
             }

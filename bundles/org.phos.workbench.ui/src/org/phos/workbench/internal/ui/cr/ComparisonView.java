@@ -92,8 +92,9 @@ public final class ComparisonView extends CrView {
     protected void show(ShownRuns runs) {
         ChartPalette palette = ChartBox.palette();
         ComparisonChartBuilder builder = new ComparisonChartBuilder(palette)
-                .title(runs.runs().size() == 1 ? runs.runs().get(0).trace().name() + ": one run on " + runs.machines()
-                        : "C/R runs compared on " + runs.machines());
+                .title(runs.source() instanceof org.phos.workbench.ui.model.ExperimentSelection e
+                        ? e.trace().name() + ": C/R policies on " + runs.machines() // simulate's title
+                        : "C/R runs of two experiments on " + runs.machines());
         JFreeChart built = builder.build(runs.metrics());
         LaneBytesChartBuilder lanes = new LaneBytesChartBuilder(palette);
         lanes.addPanels(built, runs.metrics());

@@ -51,6 +51,7 @@ public final class ConsistencyView extends CrView {
     private final ViewSelectionProvider provider = new ViewSelectionProvider();
     private RunTable<ConsistencyVerdict> verdicts;
     private RunTable<ViolationRow> violations;
+    private org.eclipse.swt.widgets.Label detail;
     private final Map<ViolationRow, LoadedTrace> traces = new IdentityHashMap<>();
     private CsvExport csv;
     private String opened = "";
@@ -71,7 +72,20 @@ public final class ConsistencyView extends CrView {
         verdicts = new RunTable<>(top, "cr-verdicts", -1);
         Composite bottom = new Composite(sash, SWT.NONE);
         GridLayoutFactory.fillDefaults().applyTo(bottom);
-        violations = new RunTable<>(bottom, "cr-violations", 8);
+        // every column as wide as its text (the table scrolls sideways), and the selected violation's detail in full
+        violations = new RunTable<>(bottom, "cr-violations", -1);
+        detail = new org.eclipse.swt.widgets.Label(bottom, SWT.WRAP);
+        detail.setData(org.phos.workbench.internal.ui.TracesView.ROLE, "cr-violation-detail");
+        detail.setText("Select a violation to read it; double-click (or Enter) to go to its launch and buffer.");
+        org.eclipse.jface.layout.GridDataFactory.fillDefaults().grab(true, false).hint(100, SWT.DEFAULT)
+                .applyTo(detail);
+        violations.control().addListener(SWT.Selection, e -> {
+            if (e.item instanceof TableItem item && item.getData() instanceof ViolationRow row) {
+                detail.setText(row.run() + ": " + row.violation().detail()
+                        + (row.launch() >= 0 ? " (launch " + row.launch() + ")" : ""));
+                detail.getParent().layout(true, true);
+            }
+        });
         sash.setWeights(28, 72);
         var control = violations.control();
         // Enter or a double click (GTK reports a double click as DefaultSelection, not always: both are heard, and a

@@ -28,6 +28,7 @@ public final class MetricsView extends CrView {
     protected void createBody(Composite body) {
         GridLayoutFactory.fillDefaults().applyTo(body);
         table = new RunTable<>(body, "cr-metrics-table", 1);
+        table.alignRight("value");
         csv = new CsvExport(getViewSite(), table.control(), () -> {
             ShownRuns s = shown();
             Table<MetricRow> t = table.shown();

@@ -26,6 +26,7 @@ public final class RunTable<R> {
     private final org.eclipse.swt.widgets.Table table;
     private final int stretch;
     private @Nullable Table<R> shown;
+    private java.util.Set<String> rightAligned = java.util.Set.of();
 
     /**
      * @param role the table's role for tests
@@ -54,7 +55,8 @@ public final class RunTable<R> {
                     c.dispose();
                 }
                 for (Column<R> c : columns) {
-                    TableColumn tc = new TableColumn(table, c.rightAligned() ? SWT.RIGHT : SWT.LEFT);
+                    boolean right = c.rightAligned() || rightAligned.contains(c.header());
+                    TableColumn tc = new TableColumn(table, right ? SWT.RIGHT : SWT.LEFT);
                     tc.setText(c.header());
                     tc.setToolTipText(c.unit().isEmpty() ? c.header() : c.header() + " (" + c.unit() + ")");
                 }
@@ -85,6 +87,11 @@ public final class RunTable<R> {
                 c.pack();
             }
         }
+    }
+
+    /** Right-aligns the text columns {@code headers} too (numbers written as text, as metrics.csv's values). */
+    public void alignRight(String... headers) {
+        rightAligned = java.util.Set.of(headers);
     }
 
     /** The table shown, or null. */
