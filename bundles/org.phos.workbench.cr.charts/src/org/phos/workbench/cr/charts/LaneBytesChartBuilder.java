@@ -126,7 +126,7 @@ public final class LaneBytesChartBuilder {
             }
         }
         List<String> laneList = new ArrayList<>(lanes);
-        BarRenderer laneBars = renderer("#,##0.#");
+        BarRenderer laneBars = renderer("#,##0.##"); // a few bytes on a KiB axis still read as more than 0
         for (int s = 0; s < laneList.size(); s++) {
             laneBars.setSeriesPaint(s, laneColor(laneList.get(s)));
         }

@@ -74,12 +74,11 @@ import org.phos.workbench.ui.model.LoadedTrace;
  * trace, checked against {@code simulate} run in-process on the same configuration: metrics.csv, violations.csv and
  * the numbers of the comparison table; a double click on a violation (real input) lands on its launch in Launches and
  * its buffer in Buffers and Properties; the exports (CSV, PNG, SVG) hold what the views show, the dirty-bytes chart
- * zoomed by a real drag. Screenshots in the light and the dark theme.
+ * zoomed by a real drag. Screenshots in the light and the dark theme (tagged slow).
  * <p>
  * The configuration: cupy-ops.phos (observed accesses) with four policies at launch 5 and the phos engine's sets,
  * where on-demand restore misses accesses: three ACCESS_BEFORE_RESTORED violations.
  */
-@Tag("slow")
 @org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
 class CrViewsUiTest {
     private static final String SAMPLE = "cupy-ops.phos";
@@ -407,6 +406,7 @@ class CrViewsUiTest {
     }
 
     @Test
+    @Tag("slow") // about 20 s: eight zoomed screenshots and two exports in two themes
     void comparisonOfTwoExperimentsLabelsRunsAndScreenshotsInBothThemes(@TempDir Path dir) throws Exception {
         LoadedTrace loaded = open(SAMPLE);
         String policies = "soft-cow;on-demand-restore";

@@ -80,7 +80,11 @@ public final class ChartBox {
         c.setDomainZoomable(zoomable);
         c.setRangeZoomable(false);
         if (zoomable) {
+            // the chart is painted on an inner canvas, which receives the wheel
             c.addListener(SWT.MouseWheel, this::wheel);
+            for (org.eclipse.swt.widgets.Control child : c.getChildren()) {
+                child.addListener(SWT.MouseWheel, this::wheel);
+            }
         }
         GridDataFactory.fillDefaults().grab(true, false).hint(200, heightHint).applyTo(c);
         composite = c;
