@@ -101,6 +101,7 @@ class CrViewsUiTest {
             page.toggleZoom(page.getActivePartReference());
         }
         window.getService(IHandlerService.class).executeCommand(SwitchThemeHandler.LIGHT_COMMAND, null);
+        page.showView(PropertiesView.ID, null, IWorkbenchPage.VIEW_VISIBLE); // the left stack as the others expect it
         page.closeAllEditors(false);
     }
 
@@ -155,8 +156,9 @@ class CrViewsUiTest {
     }
 
     private ExperimentsView experiments() throws Exception {
+        // created, not brought up: it shares a stack with Properties, which the other tests read
         return (ExperimentsView) window.getActivePage().showView(ExperimentsView.ID, null,
-                IWorkbenchPage.VIEW_VISIBLE);
+                IWorkbenchPage.VIEW_CREATE);
     }
 
     private static String read(Path p) throws Exception {
@@ -346,7 +348,6 @@ class CrViewsUiTest {
         experiments().show(loaded, result);
         robot.waitUntil("Consistency shows the experiment", () -> consistency.shown() != null
                 && consistency.shown().source() instanceof ExperimentSelection s && s.result() == result);
-        page.showView(PropertiesView.ID, null, IWorkbenchPage.VIEW_VISIBLE);
         page.activate(consistency);
         robot.spin(300);
 
@@ -395,7 +396,11 @@ class CrViewsUiTest {
                 && buffers.selectedBuffer() != null && buffers.selectedBuffer().allocatedAt() == expectedAlloc,
                 Duration.ofSeconds(15));
         BufferRow selected = buffers.selectedBuffer();
-        assertTrue(page.isPartVisible(launches) && page.isPartVisible(buffers), "Launches and Buffers on screen");
+        // Launches and Properties come on screen; Buffers (in the stack of Consistency, which stays on top so the
+        // next violation is a double click away) has selected the allocation for when its tab is picked
+        assertTrue(page.isPartVisible(launches) && page.isPartVisible(page.findView(PropertiesView.ID)),
+                "Launches and Properties on screen");
+        assertTrue(page.isPartVisible(consistency), "Consistency stays on screen");
         Table properties = robot.findByData(shell, Table.class, TracesView.ROLE, "properties");
         robot.waitUntil("Properties shows the allocation", () -> Arrays.stream(properties.getItems()).anyMatch(
                 i -> i.getText(0).equals("allocated_at") && i.getText(1).equals(Integer.toString(expectedAlloc))));
@@ -403,6 +408,10 @@ class CrViewsUiTest {
                 && i.getText(1).equals("0x" + Long.toHexString(selected.base()))));
         assertTrue(consistency.opened().contains("launch " + launch + " (event " + op + ")"), consistency.opened());
         robot.screenshot(shell, "cr-consistency-double-click");
+        page.bringToTop(buffers);
+        robot.spin(300);
+        assertEquals(expectedAlloc, buffers.selectedBuffer().allocatedAt(), "Buffers on top shows the allocation");
+        robot.screenshot(shell, "cr-consistency-double-click-buffers");
     }
 
     @Test

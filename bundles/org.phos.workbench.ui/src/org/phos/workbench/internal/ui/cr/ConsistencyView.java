@@ -40,7 +40,8 @@ import org.phos.workbench.ui.model.ViewSelectionProvider;
  * violations of all runs ({@link ViolationRow}: violations.csv's columns, then the launch and the allocation they
  * point at). A double click (or Enter) on a violation goes to it in the trace views: its launch is selected
  * ({@link LaunchSelection}: Launches, the timeline, Accesses) and then its buffer ({@link BufferSelection}: Buffers
- * and Properties), with Launches and Buffers brought on screen. Export CSV and Copy write the violations.
+ * and Properties), with Launches and Properties brought on screen; Buffers, in this view's stack, selects the
+ * allocation without covering this view, so the next violation stays a double click away. Export CSV and Copy write the violations.
  */
 public final class ConsistencyView extends CrView {
     /** The view id in plugin.xml. */
@@ -169,6 +170,8 @@ public final class ConsistencyView extends CrView {
         BuffersView buffersView = null;
         try {
             page.showView(LaunchesView.ID, null, IWorkbenchPage.VIEW_VISIBLE);
+            page.showView(org.phos.workbench.internal.ui.properties.PropertiesView.ID, null,
+                    IWorkbenchPage.VIEW_VISIBLE);
             IViewPart b = page.showView(BuffersView.ID, null, IWorkbenchPage.VIEW_VISIBLE);
             buffersView = b instanceof BuffersView bv ? bv : null;
         } catch (PartInitException e) {
