@@ -53,6 +53,7 @@ public final class ConsistencyView extends CrView {
     private RunTable<ConsistencyVerdict> verdicts;
     private RunTable<ViolationRow> violations;
     private org.eclipse.swt.widgets.Label detail;
+    private SashForm sash;
     private final Map<ViolationRow, LoadedTrace> traces = new IdentityHashMap<>();
     private CsvExport csv;
     private String opened = "";
@@ -67,7 +68,7 @@ public final class ConsistencyView extends CrView {
     @Override
     protected void createBody(Composite body) {
         body.setLayout(new org.eclipse.swt.layout.FillLayout());
-        SashForm sash = new SashForm(body, SWT.VERTICAL);
+        sash = new SashForm(body, SWT.VERTICAL);
         Composite top = new Composite(sash, SWT.NONE);
         GridLayoutFactory.fillDefaults().applyTo(top);
         verdicts = new RunTable<>(top, "cr-verdicts", -1);
@@ -133,6 +134,8 @@ public final class ConsistencyView extends CrView {
             }
         }
         verdicts.show(Table.of(ConsistencyVerdict.TABLE, v));
+        int top = Math.max(20, Math.min(45, 12 + 7 * v.size())); // room for every verdict of a few runs
+        sash.setWeights(top, 100 - top);
         violations.show(Table.of(ViolationRow.TABLE, rows));
         // the verdict in its colour: red for a wrong image, green for a checked one, grey when nothing was checked
         int verdictColumn = ConsistencyVerdict.TABLE.headers().indexOf("verdict");

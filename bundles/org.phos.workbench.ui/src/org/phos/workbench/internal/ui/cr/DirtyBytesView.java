@@ -65,7 +65,9 @@ public final class DirtyBytesView extends CrView {
     @Override
     protected void show(ShownRuns runs) {
         ChartPalette palette = ChartBox.palette();
-        int width = Math.max(400, area.getClientArea().width);
+        // long series are thinned per pixel of this width: four samples' worth per pixel on screen keeps the steps'
+        // detail through a zoom of a few times (the series are not rebuilt on zoom)
+        int width = 4 * Math.max(400, area.getClientArea().width);
         DirtyBytesChartBuilder builder = new DirtyBytesChartBuilder(palette).widthPx(width)
                 .title("Dirty bytes after the checkpoint instant (" + runs.machines() + ")");
         chart.setChart(builder.build(runs.timelines()), palette, 300);
