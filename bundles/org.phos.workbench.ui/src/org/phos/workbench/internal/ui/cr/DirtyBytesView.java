@@ -9,11 +9,13 @@ import org.eclipse.swt.widgets.Composite;
 import org.phos.workbench.cr.charts.ChartPalette;
 import org.phos.workbench.cr.charts.DirtyBytesChartBuilder;
 import org.phos.workbench.ui.PhoenixUi;
+import org.phos.workbench.ui.model.ExperimentComparison;
 
 /**
  * "Dirty bytes": the bytes written or allocated after each run's checkpoint instant, over simulated time, one step
  * line per run in its colour ({@link DirtyBytesChartBuilder}, the chart {@code simulate} writes as dirty.png); for a
- * single run also the copy-on-write budget in use and the checkpoint markers. Drag over the chart (left to right) or
+ * single run also the copy-on-write budget in use and the checkpoint markers; of two compared experiments, the
+ * second one's runs are dashed (two runs that dirty the same bytes stay both visible). Drag over the chart (left to right) or
  * Ctrl+wheel to zoom the time axis, drag to the left or Reset zoom to see it all; the exports draw it as shown.
  */
 public final class DirtyBytesView extends CrView {
@@ -70,7 +72,21 @@ public final class DirtyBytesView extends CrView {
         int width = 4 * Math.max(400, area.getClientArea().width);
         DirtyBytesChartBuilder builder = new DirtyBytesChartBuilder(palette).widthPx(width)
                 .title("Dirty bytes after the checkpoint instant (" + runs.machines() + ")");
-        chart.setChart(builder.build(runs.timelines()), palette, 300);
+        org.jfree.chart.JFreeChart built = builder.build(runs.timelines());
+        if (runs.source() instanceof ExperimentComparison c
+                && built.getPlot() instanceof org.jfree.chart.plot.XYPlot plot) {
+            // the second experiment's runs dashed: where two runs dirty the same bytes, both lines stay visible
+            String second = c.right().result().name() + "/" + c.right().trace().name() + ": ";
+            java.awt.BasicStroke dashed = new java.awt.BasicStroke(2f, java.awt.BasicStroke.CAP_BUTT,
+                    java.awt.BasicStroke.JOIN_MITER, 10f, new float[] { 7f, 5f }, 0f);
+            plot.setSeriesRenderingOrder(org.jfree.chart.plot.SeriesRenderingOrder.FORWARD); // dashes drawn on top
+            for (int i = 0; i < plot.getDataset().getSeriesCount(); i++) {
+                if (String.valueOf(plot.getDataset().getSeriesKey(i)).startsWith(second)) {
+                    plot.getRenderer().setSeriesStroke(i, dashed);
+                }
+            }
+        }
+        chart.setChart(built, palette, 300);
         var c = chart.control();
         if (c != null) {
             GridDataFactory.fillDefaults().grab(true, true).applyTo(c);
