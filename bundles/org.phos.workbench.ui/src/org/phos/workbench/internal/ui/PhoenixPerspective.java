@@ -37,6 +37,13 @@ public final class PhoenixPerspective implements IPerspectiveFactory {
         // i11-buffers: begin: the memory map and allocation table, stacked with the per-kernel tables
         tables.addView(org.phos.workbench.internal.ui.buffers.BuffersView.ID);
         // i11-buffers: end
+        // i12-crviews: begin: the C/R result views stacked with the tables (a violation's launch and buffer, a double
+        // click in Consistency, show in Launches under the editors and in Buffers here)
+        tables.addView(PhoenixUi.CR_COMPARISON_VIEW_ID);
+        tables.addView(PhoenixUi.CR_DIRTY_BYTES_VIEW_ID);
+        tables.addView(PhoenixUi.CR_METRICS_VIEW_ID);
+        tables.addView(PhoenixUi.CR_CONSISTENCY_VIEW_ID);
+        // i12-crviews: end
         // the launches under the open traces (the Trace Timeline stacks itself here), the selection's properties
         IFolderLayout launches = layout.createFolder("org.phos.workbench.ui.launches", IPageLayout.BOTTOM, 0.45f,
                 editors);

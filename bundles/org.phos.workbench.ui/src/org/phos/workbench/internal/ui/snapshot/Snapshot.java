@@ -53,6 +53,12 @@ public final class Snapshot {
         VIEWS.put("cr-timeline", PhoenixUi.CR_TIMELINE_VIEW_ID);
         VIEWS.put("cr-compare", PhoenixUi.CR_COMPARE_VIEW_ID);
         // i12-crtimeline: end
+        // i12-crviews: begin
+        VIEWS.put("cr-comparison", PhoenixUi.CR_COMPARISON_VIEW_ID);
+        VIEWS.put("cr-dirty", PhoenixUi.CR_DIRTY_BYTES_VIEW_ID);
+        VIEWS.put("cr-metrics", PhoenixUi.CR_METRICS_VIEW_ID);
+        VIEWS.put("cr-consistency", PhoenixUi.CR_CONSISTENCY_VIEW_ID);
+        // i12-crviews: end
     }
 
     private static final long TIMEOUT_MS = 120_000;

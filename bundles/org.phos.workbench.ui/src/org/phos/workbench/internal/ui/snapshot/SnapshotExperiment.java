@@ -28,7 +28,10 @@ import org.phos.workbench.ui.model.LoadedTrace;
  */
 final class SnapshotExperiment {
     /** The snapshot view names that need an experiment. */
-    static final List<String> VIEWS = List.of("cr-timeline", "cr-compare");
+    static final List<String> VIEWS = List.of("cr-timeline", "cr-compare", "cr-comparison", "cr-dirty", "cr-metrics",
+            "cr-consistency");
+    /** The timelines among them: pictured alone, their stack is maximized so every lane shows. */
+    private static final List<String> TIMELINES = List.of("cr-timeline", "cr-compare");
 
     private SnapshotExperiment() {
     }
@@ -56,7 +59,7 @@ final class SnapshotExperiment {
         ((ExperimentsView) v).show(trace, result);
         var ref = page.findViewReference(views.get(0).equals("cr-compare") ? PhoenixUi.CR_COMPARE_VIEW_ID
                 : PhoenixUi.CR_TIMELINE_VIEW_ID);
-        if (VIEWS.containsAll(views) && ref != null) { // only C/R views pictured: their stack maximized, lanes seen
+        if (TIMELINES.containsAll(views) && ref != null) { // only C/R views pictured: their stack maximized, lanes seen
             page.setPartState(ref, IWorkbenchPage.STATE_MAXIMIZED);
         }
     }
