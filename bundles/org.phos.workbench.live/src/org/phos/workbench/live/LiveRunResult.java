@@ -1,0 +1,47 @@
+package org.phos.workbench.live;
+
+import java.util.List;
+
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.cr.core.SimulationMetrics;
+
+/**
+ * What one live run did.
+ *
+ * @param metrics the run's figures, in the simulator's terms (stalls, checkpoint summary, bytes per lane), so every
+ *        view and writer of simulated runs takes live ones alike
+ * @param image the checkpoint image (null for {@link LiveCrEngine.Mode#NONE} or when the instant was never reached)
+ * @param reference the stop-the-world reference image taken at the drain instant, when asked for
+ * @param realLaunches launches that ran their recorded code
+ * @param surrogateLaunches launches that ran as surrogates ({@link SurrogateKernels})
+ * @param validationFallbacks buffers copied stop-and-copy because a launch's observed writes fell outside the
+ *        speculated sets
+ * @param unvalidatedLaunches launches after the instant that ran real code without observed accesses (their writes
+ *        could not be checked against the sets)
+ * @param copyBytes bytes the checkpoint copied to the host (commit and fallbacks)
+ * @param copyBusyNs GPU time from the first to the last checkpoint copy to the host
+ * @param notes what the run could not take as recorded, one line each (bounded)
+ */
+public record LiveRunResult(SimulationMetrics metrics, @Nullable LiveImage image, @Nullable LiveImage reference,
+		int realLaunches, int surrogateLaunches, int validationFallbacks, int unvalidatedLaunches, long copyBytes,
+		long copyBusyNs, List<String> notes) {
+
+	public LiveRunResult {
+		notes = List.copyOf(notes);
+	}
+
+	/** @return checkpoint copy bandwidth in GB/s (10^9 bytes), NaN when nothing was copied */
+	public double copyGBps() {
+		return copyBusyNs <= 0 ? Double.NaN : copyBytes / (double) copyBusyNs;
+	}
+
+	/** Frees the images' pinned memory. */
+	public void close() {
+		if (image != null) {
+			image.close();
+		}
+		if (reference != null) {
+			reference.close();
+		}
+	}
+}
