@@ -276,6 +276,13 @@ final class HostLiveDevice implements LiveDevice {
 	}
 
 	@Override
+	public void copyFromHostAsync(long dst, long hostBlock, long offset, long bytes, long stream) {
+		ByteBuffer h = host.get(hostBlock);
+		var d = block(dst, bytes);
+		enqueue(stream, () -> h.get((int) offset, d.getValue(), (int) (dst - d.getKey()), (int) bytes), bytes);
+	}
+
+	@Override
 	public void surrogateWrite(long dst, long bytes, long seed, long first, long stream) {
 		var b = block(dst, bytes);
 		enqueue(stream, () -> {

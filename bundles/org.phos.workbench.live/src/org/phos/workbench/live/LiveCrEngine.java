@@ -69,13 +69,21 @@ public final class LiveCrEngine {
 		/** Stop-the-world checkpoint. */
 		STOP_THE_WORLD,
 		/** Soft copy-on-write checkpoint. */
-		SOFT_COW;
+		SOFT_COW,
+		/**
+		 * The driver's stop-the-world checkpoint and restore of this process ({@code cuCheckpointProcess*}), run by
+		 * the native helper named in the system property {@value LiveCrEngine#DRIVER_HELPER}: the anchor. Its image
+		 * stays in the driver; with a reference image the buffers are copied once more after the restore, so the
+		 * comparison checks that the driver brought every byte back.
+		 */
+		DRIVER_CHECKPOINT;
 
 		public String policyName() {
 			return switch (this) {
 				case NONE -> "none";
 				case STOP_THE_WORLD -> "stop-the-world";
 				case SOFT_COW -> "soft-cow";
+				case DRIVER_CHECKPOINT -> "driver-checkpoint";
 			};
 		}
 	}
@@ -125,6 +133,9 @@ public final class LiveCrEngine {
 			return new Options(mode, at, chunkBytes, budgetBytes, window, reference, stopAtInstant, v);
 		}
 	}
+
+	/** System property naming the native driver-checkpoint helper (native-hooks/live/driver_checkpoint.c). */
+	public static final String DRIVER_HELPER = "phos.driverCheckpoint";
 
 	/** Lane of stop-and-copy fallbacks (budget spent, mis-speculation): device-to-host copies on the app's stream. */
 	public static final int LANE_FALLBACK_D2H = 9;
@@ -402,6 +413,10 @@ public final class LiveCrEngine {
 		Stamp start = host();
 		drained = start;
 		markers.add(new PendingMarker(start, "image instant (drained)"));
+		if (o.mode() == Mode.DRIVER_CHECKPOINT) {
+			driverCheckpoint(start);
+			return;
+		}
 		if (o.mode() == Mode.STOP_THE_WORLD) {
 			Stamp first = ev(copier);
 			for (Snap s : snaps.values()) {
@@ -449,6 +464,62 @@ public final class LiveCrEngine {
 	}
 
 	private long poolCapacity;
+
+	/** Runs the driver's checkpoint and restore of this process from the helper; the application waits for it. */
+	private void driverCheckpoint(Stamp start) throws ReplayException {
+		String helper = System.getProperty(DRIVER_HELPER);
+		if (helper == null || helper.isBlank()) {
+			throw new ReplayException("driver-checkpoint needs the native helper: -D" + DRIVER_HELPER
+					+ "=PATH (build native-hooks/live/driver_checkpoint.c)");
+		}
+		String line;
+		int rc;
+		try {
+			Process p = new ProcessBuilder(helper, Long.toString(ProcessHandle.current().pid()))
+					.redirectErrorStream(true).start();
+			line = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+			if (!p.waitFor(300, java.util.concurrent.TimeUnit.SECONDS)) {
+				p.destroyForcibly();
+				throw new ReplayException("driver checkpoint helper did not finish in 300 s");
+			}
+			rc = p.exitValue();
+		} catch (java.io.IOException e) {
+			throw new ReplayException("cannot run the driver checkpoint helper " + helper + ": " + e.getMessage(), e);
+		} catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+			throw new ReplayException("interrupted while the driver checkpoints this process", e);
+		}
+		Stamp end = host();
+		if (rc != 0) {
+			throw new ReplayException("the driver checkpoint failed (helper exit " + rc + "): " + line);
+		}
+		note(line);
+		String[] w = line.split("\\s+");
+		long at = start.hostNs();
+		for (int i = 0; i + 1 < w.length; i++) {
+			if (w[i].endsWith("_ms")) {
+				try {
+					at += Math.round(Double.parseDouble(w[i + 1]) * 1e6);
+				} catch (NumberFormatException e) {
+					continue;
+				}
+				markers.add(new PendingMarker(new Stamp(-1, at), "driver " + w[i].replace("_ms", "") + " done"));
+			}
+		}
+		stalls.add(new PendingStall(start, end, StallCause.STOP_THE_WORLD, -1, -1));
+		markers.add(new PendingMarker(end, "checkpoint complete (driver)"));
+		lastCopy = end;
+		if (reference != null) {
+			// verification, after the restore: the buffers as the restored process sees them
+			for (Snap s : snaps.values()) {
+				image.copyIn(s.buffer, 0, s.device, s.size, copier);
+			}
+			dev.synchronize(copier);
+		}
+		for (Snap s : snaps.values()) {
+			s.state = State.COMMITTED;
+		}
+	}
 
 	/** Before {@code op} runs: validation, then copy-on-write of the buffers its speculated sets write. */
 	private void protect(Operation op) throws ReplayException {

@@ -24,6 +24,9 @@ public interface LiveDevice extends ReplayExecutor {
 	/** Copies {@code bytes} from device address {@code src} into host block {@code host} at {@code offset}, on {@code stream}. */
 	void copyToHostAsync(long host, long offset, long src, long bytes, long stream) throws ReplayException;
 
+	/** Copies {@code bytes} from host block {@code host} at {@code offset} to device address {@code dst}, on {@code stream}. */
+	void copyFromHostAsync(long dst, long host, long offset, long bytes, long stream) throws ReplayException;
+
 	/** @return the address of a new device allocation whose content is undefined (no fill: the CoW budget) */
 	long allocateUninitialized(long bytes) throws ReplayException;
 

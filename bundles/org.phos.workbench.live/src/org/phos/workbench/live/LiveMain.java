@@ -26,7 +26,11 @@ import org.phos.workbench.trace.core.synthetic.SyntheticTraceOptions;
  * LiveMain figures WORKDIR ROUNDS ALLOCATIONS   pinned D2H bandwidth; then, on a generated trace keeping ALLOCATIONS
  *                                               allocations live (several GB), ROUNDS interleaved rounds of
  *                                               none / stop-the-world / soft-cow: stalls, copy bandwidth, medians
+ * LiveMain calibrate WORKDIR ROUNDS                the machine knobs measured: WORKDIR/machine.txt holds the spec that
+ *                                               simulate --machine takes
  * </pre>
+ * With {@code -Dphos.driverCheckpoint=HELPER} (native-hooks/live/driver_checkpoint.c), checks add driver checkpoints
+ * whose restored buffers must equal the reference, and figures add the driver-checkpoint policy to the rounds.
  * Exit status 1 when a check failed.
  */
 public final class LiveMain {
@@ -46,6 +50,7 @@ public final class LiveMain {
 			status = switch (args[0]) {
 				case "checks" -> checks(gpu, work, Integer.parseInt(args[2]), List.of(args).subList(3, args.length));
 				case "figures" -> figures(gpu, work, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+				case "calibrate" -> calibrate(gpu, work, Integer.parseInt(args[2]));
 				default -> {
 					System.err.println("unknown mode " + args[0]);
 					yield 2;
@@ -107,6 +112,16 @@ public final class LiveMain {
 				caught += o.validationFallbacks() > 0 ? 1 : 0;
 			}
 		}
+		if (driver()) {
+			for (long seed = 1001; seed <= 1002; seed++) {
+				LiveChecks.Subject s = subjects.get((int) (seed % 3));
+				long at = LiveChecks.launches(s.workload()) / 2;
+				LiveChecks.Outcome o = LiveChecks.check(seed, s, s.workload(), gpu, LiveCrEngine.Options
+						.of(LiveCrEngine.Mode.DRIVER_CHECKPOINT, CheckpointInstant.atLaunch(at)), -1);
+				outcomes.add(o);
+				System.out.println("run " + o.line() + " (restored buffers vs the image before the checkpoint)");
+			}
+		}
 		List<LiveChecks.Outcome> bad = LiveChecks.failures(outcomes);
 		System.out.printf(Locale.ROOT, "RANDOMIZED: %d of %d runs bitwise equal; planted mis-speculations %d, caught "
 				+ "by validation %d (the others wrote a buffer the copier had already taken)%n", outcomes.size() - bad.size(),
@@ -134,11 +149,15 @@ public final class LiveMain {
 		PrintStream csv = new PrintStream(Files.newOutputStream(work.resolve("live-figures.csv")));
 		csv.println("round,policy,app_end_ms,stall_ms,drain_ms,cow_ms,wait_ms,fallback_ms,cow_buffers,cow_bytes,"
 				+ "copy_bytes,copy_gbps,pinned_d2h_gbps");
-		LiveCrEngine.Mode[] modes = LiveCrEngine.Mode.values();
-		double[][] stall = new double[modes.length][rounds];
-		double[][] end = new double[modes.length][rounds];
+		// the driver's checkpoint runs after all other rounds: a failure of it may leave the context unusable
+		LiveCrEngine.Mode[] modes = { LiveCrEngine.Mode.NONE, LiveCrEngine.Mode.STOP_THE_WORLD,
+				LiveCrEngine.Mode.SOFT_COW };
+		int kinds = LiveCrEngine.Mode.values().length;
+		double[][] stall = new double[kinds][rounds];
+		double[][] end = new double[kinds][rounds];
 		double[] stwGbps = new double[rounds];
 		double[] roundD2h = new double[rounds];
+		int driverRounds = 0;
 		try {
 			for (int r = 0; r < rounds; r++) {
 				roundD2h[r] = LiveChecks.median(LiveChecks.pinnedD2H(gpu, 1L << 30, 3));
@@ -166,6 +185,26 @@ public final class LiveMain {
 							mt.cowBytes() / 1e9, res.copyBytes() / 1e9, res.copyGBps(), res.surrogateLaunches());
 				}
 			}
+			for (int r = 0; r < rounds && driver(); r++) {
+				LiveCrEngine.Options o = LiveCrEngine.Options.of(LiveCrEngine.Mode.DRIVER_CHECKPOINT, at);
+				LiveRunResult res;
+				try {
+					res = LiveChecks.timed(s, gpu, o, image);
+				} catch (ReplayException e) {
+					System.out.println("round " + r + " driver-checkpoint FAILED: " + e.getMessage());
+					break;
+				}
+				var mt = res.metrics();
+				int mi = LiveCrEngine.Mode.DRIVER_CHECKPOINT.ordinal();
+				stall[mi][r] = mt.stallTotalNs() / 1e6;
+				end[mi][r] = mt.appEndNs() / 1e6;
+				driverRounds++;
+				csv.printf(Locale.ROOT, "%d,%s,%.3f,%.3f,%.3f,0,0,%.3f,0,0,0,NaN,NaN%n", r, "driver-checkpoint",
+						end[mi][r], stall[mi][r], cause(mt, StallCause.DRAIN), cause(mt, StallCause.STOP_THE_WORLD));
+				System.out.printf(Locale.ROOT, "round %d %-17s app end %9.2f ms, stall %8.2f ms (%s)%n", r,
+						"driver-checkpoint", end[mi][r], stall[mi][r], mt.stallByCause());
+				res.notes().forEach(n -> System.out.println("    " + n));
+			}
 		} finally {
 			csv.close();
 			image.close();
@@ -181,6 +220,30 @@ public final class LiveMain {
 		System.out.printf(Locale.ROOT, "FIGURE app end: none %.2f ms, stop-the-world %.2f ms, soft-cow %.2f ms%n", none,
 				LiveChecks.median(end[LiveCrEngine.Mode.STOP_THE_WORLD.ordinal()]),
 				LiveChecks.median(end[LiveCrEngine.Mode.SOFT_COW.ordinal()]));
+		if (driverRounds > 0) {
+			double drv = LiveChecks.median(java.util.Arrays.copyOf(stall[LiveCrEngine.Mode.DRIVER_CHECKPOINT.ordinal()],
+					driverRounds));
+			System.out.printf(Locale.ROOT, "FIGURE driver anchor: driver checkpoint+restore stall %.2f ms (median); "
+					+ "stop-the-world %.2f ms = %.1f%% of it, soft-cow %.2f ms = %.2f%% of it%n", drv, stw,
+					100 * stw / drv, cow, 100 * cow / drv);
+		}
+		return 0;
+	}
+
+	private static boolean driver() {
+		String h = System.getProperty(LiveCrEngine.DRIVER_HELPER);
+		return h != null && !h.isBlank();
+	}
+
+	private static int calibrate(JCudaExecutor gpu, Path work, int rounds) throws Exception {
+		MachineCalibration c = MachineCalibration.measure(gpu, rounds);
+		System.out.printf(Locale.ROOT, "calibration (%s, median of %d): pinned D2H %.2f GB/s, H2D %.2f GB/s; pageable "
+				+ "D2H %.2f GB/s, H2D %.2f GB/s; D2D %.1f GB/s; memset %.1f GB/s; copy %d ns; launch %d ns%n",
+				c.device(), rounds, c.d2h() / 1e9, c.h2d() / 1e9, c.d2hPageable() / 1e9, c.h2dPageable() / 1e9,
+				c.d2d() / 1e9, c.memset() / 1e9, c.copyLatencyNs(), c.launchLatencyNs());
+		System.out.println("MACHINE " + c.spec());
+		System.out.println("parsed: " + c.model());
+		Files.writeString(work.resolve("machine.txt"), c.spec() + "\n");
 		return 0;
 	}
 

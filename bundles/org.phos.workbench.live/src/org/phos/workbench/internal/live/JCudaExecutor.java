@@ -364,6 +364,19 @@ public final class JCudaExecutor implements LiveDevice {
 	}
 
 	@Override
+	public void copyFromHostAsync(long dst, long host, long offset, long bytes, long stream) throws ReplayException {
+		Pointer p = hostBlocks.get(host);
+		if (p == null || offset < 0 || offset + bytes > hostBuffers.get(host).capacity()) {
+			throw new ReplayException("copy from host block " + host + " at " + offset + " (+" + bytes + "): outside it");
+		}
+		try {
+			cuMemcpyHtoDAsync(at(dst, bytes, "copy from pinned host"), p.withByteOffset(offset), bytes, stream(stream));
+		} catch (CudaException e) {
+			throw fail("cuMemcpyHtoDAsync", e);
+		}
+	}
+
+	@Override
 	public long allocateUninitialized(long bytes) throws ReplayException {
 		DevicePointer p = new DevicePointer();
 		try {
