@@ -45,7 +45,8 @@ final class HostLiveDevice implements LiveDevice {
 	private final Map<Long, ByteBuffer> host = new HashMap<>();
 	private final Map<Long, ArrayDeque<Work>> streams = new HashMap<>();
 	private final Map<Long, Event> events = new HashMap<>();
-	private long next = 0x7000_0000_0000L;
+	private final long next = 0x7000_0000_0000L;
+	private long generation;
 	private long handles = 100;
 	private long clock;
 	final List<Long> realLaunches = new ArrayList<>();
@@ -115,10 +116,20 @@ final class HostLiveDevice implements LiveDevice {
 		return e;
 	}
 
+	/**
+	 * First fit in 64 KiB granules from a base that moves by 1 TiB each time all memory has been freed: a second
+	 * replay places its buffers elsewhere, as the driver does, so relocated pointer words differ between replays.
+	 */
 	@Override
 	public long allocate(long bytes) {
-		long a = next;
-		next += (bytes + 0xffff) & ~0xffffL;
+		long span = (bytes + 0xffff) & ~0xffffL;
+		long a = next + (generation << 40);
+		for (Map.Entry<Long, byte[]> e : memory.entrySet()) {
+			if (e.getKey() - a >= span) {
+				break;
+			}
+			a = Math.max(a, e.getKey() + ((e.getValue().length + 0xffffL) & ~0xffffL));
+		}
 		memory.put(a, new byte[(int) bytes]);
 		return a;
 	}
@@ -135,6 +146,9 @@ final class HostLiveDevice implements LiveDevice {
 		synchronize();
 		if (memory.remove(address) == null) {
 			throw new AssertionError("free of 0x" + Long.toHexString(address));
+		}
+		if (memory.isEmpty()) {
+			generation++;
 		}
 	}
 

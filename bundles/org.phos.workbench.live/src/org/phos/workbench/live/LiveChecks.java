@@ -38,24 +38,30 @@ public final class LiveChecks {
 	 * @param options the engine's options
 	 * @param planted launch number whose speculated writes lost a buffer, or -1
 	 * @param difference the first difference of image and reference, null when bitwise equal
+	 * @param reference how the reference was taken: "same replay" (drained at the instant before the engine started)
+	 *        or "second replay" (a fresh replay stopped at the instant, stop-the-world)
+	 * @param comparable false when a second replay placed buffers at other addresses (relocated pointer words then
+	 *        differ by construction): not compared, not counted as equal
 	 */
 	public record Outcome(long seed, String trace, LiveCrEngine.Options options, long planted, long imageBytes,
 			int buffers, int surrogates, int real, int validationFallbacks, long cowCount, long budgetFallbacks,
-			long stallNs, @Nullable String difference) {
+			long stallNs, @Nullable String difference, String reference, boolean comparable) {
 
 		public boolean equal() {
-			return difference == null;
+			return comparable && difference == null;
 		}
 
 		/** One line for logs. */
 		public String line() {
 			return String.format(Locale.ROOT,
 					"seed %d %s %s at %s chunk %d budget %d window %d%s: %d buffers %d B, %d surrogate + %d real launches, "
-							+ "cow %d, budget fallbacks %d, validation fallbacks %d, stall %.3f ms: %s",
+							+ "cow %d, budget fallbacks %d, validation fallbacks %d, stall %.3f ms: %s vs %s",
 					seed, trace, options.mode().policyName(), options.at(), options.chunkBytes(), options.budgetBytes(),
 					options.window(), planted >= 0 ? ", planted mis-speculation at launch " + planted : "", buffers,
 					imageBytes, surrogates, real, cowCount, budgetFallbacks, validationFallbacks, stallNs / 1e6,
-					difference == null ? "EQUAL" : "DIFFERENT (" + difference + ")");
+					!comparable ? "NOT COMPARED (" + difference + ")"
+							: difference == null ? "EQUAL" : "DIFFERENT (" + difference + ")",
+					reference);
 		}
 	}
 
@@ -79,6 +85,15 @@ public final class LiveChecks {
 	 */
 	public static Outcome randomized(long seed, List<Subject> subjects, LiveDevice device, boolean plant)
 			throws ReplayException {
+		return randomized(seed, subjects, device, plant, false);
+	}
+
+	/**
+	 * As {@link #randomized(long, List, LiveDevice, boolean)}; with {@code secondReplay} the reference is a fresh
+	 * replay of the same workload stopped at the instant with a stop-the-world image, run first.
+	 */
+	public static Outcome randomized(long seed, List<Subject> subjects, LiveDevice device, boolean plant,
+			boolean secondReplay) throws ReplayException {
 		SplittableRandom r = new SplittableRandom(seed);
 		Subject s = subjects.get(r.nextInt(subjects.size()));
 		long launches = Math.max(1, launches(s.workload()));
@@ -100,7 +115,46 @@ public final class LiveChecks {
 				w = new MisSpeculation(w, planted);
 			}
 		}
-		return check(seed, s, w, device, o, planted);
+		return secondReplay ? checkAgainstSecondReplay(seed, s, w, device, o, planted)
+				: check(seed, s, w, device, o, planted);
+	}
+
+	/**
+	 * Runs a fresh replay stopped at the instant (stop-the-world image), then the run under test, and compares their
+	 * images when both replays placed the image's buffers at the same addresses.
+	 */
+	public static Outcome checkAgainstSecondReplay(long seed, Subject s, SimulationWorkload w, LiveDevice device,
+			LiveCrEngine.Options o, long planted) throws ReplayException {
+		LiveCrEngine.Options stop = new LiveCrEngine.Options(LiveCrEngine.Mode.STOP_THE_WORLD, o.at(), 64L << 20, 0,
+				1, false, true, true);
+		LiveRunResult first = LiveCrEngine.run(s.trace(), w, device, stop, TimelineSink.NONE);
+		try {
+			LiveRunResult res = LiveCrEngine.run(s.trace(), w, device, o.withReference(false), new TimelineModel(false));
+			try {
+				LiveImage image = res.image();
+				LiveImage ref = first.image();
+				var a = first.snapshotAddresses();
+				var b = res.snapshotAddresses();
+				long moved = a.keySet().stream().filter(k -> !a.get(k).equals(b.get(k))).count();
+				boolean comparable = a.keySet().equals(b.keySet());
+				// the replays place buffers where the driver puts them: pointer words compare up to that placement
+				LiveImage.Relocation relocation = new LiveImage.Relocation(res.placements(), first.placements());
+				String diff = !comparable ? "the replays' images hold other buffers"
+						: image == null || ref == null ? "no image" : image.firstDifference(ref, relocation);
+				String how = "second replay (" + moved + " of " + a.size() + " buffers elsewhere, "
+						+ relocation.matched() + " pointer words equal up to placement)";
+				var cp = res.metrics().checkpoints();
+				long budgetFallbacks = cp.isEmpty() ? 0 : cp.get(0).fallbackCount() - res.validationFallbacks();
+				return new Outcome(seed, s.name(), o, planted, image == null ? 0 : image.bytes(),
+						image == null ? 0 : image.regions().size(), res.surrogateLaunches(), res.realLaunches(),
+						res.validationFallbacks(), res.metrics().cowCount(), budgetFallbacks,
+						res.metrics().stallTotalNs(), diff, how, comparable);
+			} finally {
+				res.close();
+			}
+		} finally {
+			first.close();
+		}
 	}
 
 	/** Runs once with a reference image and compares. */
@@ -117,7 +171,7 @@ public final class LiveChecks {
 			return new Outcome(seed, s.name(), o, planted, image == null ? 0 : image.bytes(),
 					image == null ? 0 : image.regions().size(), res.surrogateLaunches(), res.realLaunches(),
 					res.validationFallbacks(), res.metrics().cowCount(), budgetFallbacks, res.metrics().stallTotalNs(),
-					diff);
+					diff, "same replay", true);
 		} finally {
 			res.close();
 		}

@@ -201,6 +201,7 @@ public final class LiveCrEngine {
 	private final Map<String, Long> functions = new HashMap<>();
 	private final List<String> notes = new ArrayList<>();
 	private final List<Long> deferredFrees = new ArrayList<>();
+	private final List<LiveRunResult.Placement> placements = new ArrayList<>();
 	private final Map<Integer, Snap> snaps = new LinkedHashMap<>();
 	private final ArrayDeque<Snap> copierQueue = new ArrayDeque<>();
 	private final ArrayDeque<Snap> cowQueue = new ArrayDeque<>();
@@ -735,6 +736,9 @@ public final class LiveCrEngine {
 		switch (op.kind()) {
 			case ALLOC -> {
 				long base = dev.allocate(op.bytes());
+				if (!checkpointed) {
+					placements.add(new LiveRunResult.Placement(op.buffer(), base, op.bytes()));
+				}
 				address.put(op.buffer(), base);
 				size.put(op.buffer(), op.bytes());
 				recordedBase.put(op.buffer(), trace.address(e));
@@ -917,7 +921,9 @@ public final class LiveCrEngine {
 				-1, 0, bytesPerLane, cowCount, cowBytes,
 				new ConsistencyReport(false, observedLaunches, List.of(), 0));
 		long busy = firstCopy == null || lastCopy == null ? 0 : resolve(lastCopy) - resolve(firstCopy);
+		Map<Integer, Long> addresses = new TreeMap<>();
+		snaps.values().forEach(x -> addresses.put(x.buffer, x.device));
 		return new LiveRunResult(m, image, reference, realLaunches, surrogateLaunches, validationFallbacks,
-				unvalidated, copyBytes, busy, notes);
+				unvalidated, copyBytes, busy, notes, addresses, placements);
 	}
 }

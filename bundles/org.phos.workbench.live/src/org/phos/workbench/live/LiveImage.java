@@ -109,8 +109,50 @@ public final class LiveImage implements AutoCloseable {
 		return out;
 	}
 
+	/**
+	 * Whether two differing 8-byte words of two replays' images are the same pointer: an address into the same buffer
+	 * at the same offset, each in its own replay's placement of the buffers.
+	 */
+	public static final class Relocation {
+		private final List<LiveRunResult.Placement> mine;
+		private final Map<Integer, LiveRunResult.Placement> theirs = new java.util.HashMap<>();
+		private long matched;
+
+		public Relocation(List<LiveRunResult.Placement> mine, List<LiveRunResult.Placement> theirs) {
+			this.mine = mine;
+			theirs.forEach(p -> this.theirs.put(p.buffer(), p));
+		}
+
+		boolean same(long a, long b) {
+			for (LiveRunResult.Placement p : mine) {
+				if (Long.compareUnsigned(a - p.address(), p.size()) < 0) {
+					LiveRunResult.Placement q = theirs.get(p.buffer());
+					if (q != null && b - q.address() == a - p.address()) {
+						matched++;
+						return true;
+					}
+				}
+			}
+			return false;
+		}
+
+		/** Differing words found to be the same pointer so far. */
+		public long matched() {
+			return matched;
+		}
+	}
+
 	/** The first difference of two images, in words; null when they hold the same buffers with equal bytes. */
 	public @Nullable String firstDifference(LiveImage other) {
+		return firstDifference(other, null);
+	}
+
+	/**
+	 * As {@link #firstDifference(LiveImage)}, except that an 8-byte word (aligned in its buffer) that differs only as
+	 * the two replays' addresses of the same buffer byte differ counts as equal ({@code relocation}, from this
+	 * image's replay to the other's).
+	 */
+	public @Nullable String firstDifference(LiveImage other, @Nullable Relocation relocation) {
 		if (!regions.keySet().equals(other.regions.keySet())) {
 			return "buffer sets differ: " + regions.keySet() + " vs " + other.regions.keySet();
 		}
@@ -124,9 +166,28 @@ public final class LiveImage implements AutoCloseable {
 				int n = (int) Math.min(step, r.size() - at);
 				ByteBuffer a = slice(r, at, n);
 				ByteBuffer b = other.slice(o, at, n);
-				int m = a.mismatch(b);
-				if (m >= 0) {
-					return "buffer " + r.buffer() + " differs at byte " + (at + m) + " of " + r.size();
+				int from = 0;
+				while (true) {
+					int m = a.slice(from, n - from).mismatch(b.slice(from, n - from));
+					if (m < 0) {
+						break;
+					}
+					long pos = at + from + m;
+					long word = pos & ~7L;
+					if (relocation == null || word + 8 > r.size() || word < at || word + 8 > at + n) {
+						return "buffer " + r.buffer() + " differs at byte " + pos + " of " + r.size();
+					}
+					int w = (int) (word - at);
+					long wa = a.order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(w);
+					long wb = b.order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(w);
+					if (!relocation.same(wa, wb)) {
+						return "buffer " + r.buffer() + " differs at byte " + pos + " of " + r.size()
+								+ " (not the same pointer in the two replays)";
+					}
+					from = w + 8;
+					if (from >= n) {
+						break;
+					}
 				}
 			}
 		}

@@ -22,7 +22,9 @@ import org.phos.workbench.trace.core.synthetic.SyntheticTraceOptions;
  * The live C/R checks and figures on a GPU, for the GPU machine's plain classpath (releng/gpu/live.sh):
  * <pre>
  * LiveMain checks WORKDIR RUNS SAMPLE.phos...   surrogate self-test; RUNS randomized runs (every 5th with a planted
- *                                               mis-speculation): concurrent image vs stop-the-world image, bitwise
+ *                                               mis-speculation): concurrent image vs stop-the-world image, bitwise,
+ *                                               taken in the same replay; then RUNS more against a second replay
+ *                                               stopped at the instant
  * LiveMain figures WORKDIR ROUNDS ALLOCATIONS   pinned D2H bandwidth; then, on a generated trace keeping ALLOCATIONS
  *                                               allocations live (several GB), ROUNDS interleaved rounds of
  *                                               none / stop-the-world / soft-cow: stalls, copy bandwidth, medians
@@ -112,6 +114,32 @@ public final class LiveMain {
 				caught += o.validationFallbacks() > 0 ? 1 : 0;
 			}
 		}
+		// the same draws against a second replay stopped at the instant (seeds 101..100+RUNS)
+		int second = 0;
+		int notCompared = 0;
+		for (long seed = 101; seed <= 100 + runs; seed++) {
+			LiveChecks.Outcome o;
+			try {
+				o = LiveChecks.randomized(seed, subjects, gpu, seed % 5 == 0, true);
+			} catch (ReplayException | RuntimeException e) {
+				System.out.println("run seed " + seed + ": FAIL " + e);
+				failed++;
+				break;
+			}
+			System.out.println("run " + o.line());
+			if (!o.comparable()) {
+				notCompared++;
+				continue;
+			}
+			outcomes.add(o);
+			second++;
+			if (o.planted() >= 0) {
+				planted++;
+				caught += o.validationFallbacks() > 0 ? 1 : 0;
+			}
+		}
+		System.out.printf(Locale.ROOT, "SECOND REPLAY: %d runs compared, %d not compared (buffers at other addresses)%n",
+				second, notCompared);
 		if (driver()) {
 			for (long seed = 1001; seed <= 1002; seed++) {
 				LiveChecks.Subject s = subjects.get((int) (seed % 3));

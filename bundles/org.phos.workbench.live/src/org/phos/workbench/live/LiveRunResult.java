@@ -1,6 +1,7 @@
 package org.phos.workbench.live;
 
 import java.util.List;
+import java.util.Map;
 
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.cr.core.SimulationMetrics;
@@ -21,13 +22,23 @@ import org.phos.workbench.cr.core.SimulationMetrics;
  * @param copyBytes bytes the checkpoint copied to the host (commit and fallbacks)
  * @param copyBusyNs GPU time from the first to the last checkpoint copy to the host
  * @param notes what the run could not take as recorded, one line each (bounded)
+ * @param snapshotAddresses the device address of each buffer of the image (buffer id to address)
+ * @param placements every allocation the replay made before the instant (freed ones too), for comparing images of
+ *        two replays up to the relocation of pointer words ({@link LiveImage#firstDifference(LiveImage,
+ *        LiveImage.Relocation)})
  */
 public record LiveRunResult(SimulationMetrics metrics, @Nullable LiveImage image, @Nullable LiveImage reference,
 		int realLaunches, int surrogateLaunches, int validationFallbacks, int unvalidatedLaunches, long copyBytes,
-		long copyBusyNs, List<String> notes) {
+		long copyBusyNs, List<String> notes, Map<Integer, Long> snapshotAddresses, List<Placement> placements) {
+
+	/** Where a replay put a buffer: {@code [address, address + size)}. */
+	public record Placement(int buffer, long address, long size) {
+	}
 
 	public LiveRunResult {
 		notes = List.copyOf(notes);
+		snapshotAddresses = Map.copyOf(snapshotAddresses);
+		placements = List.copyOf(placements);
 	}
 
 	/** @return checkpoint copy bandwidth in GB/s (10^9 bytes), NaN when nothing was copied */

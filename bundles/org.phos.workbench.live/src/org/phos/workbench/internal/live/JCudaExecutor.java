@@ -51,6 +51,7 @@ public final class JCudaExecutor implements LiveDevice {
 	private final Map<Long, CUevent> events = new HashMap<>();
 	private final Map<Long, CUmodule> modules = new HashMap<>();
 	private final Map<Long, CUfunction> functions = new HashMap<>();
+	private final Map<String, Long> moduleByText = new HashMap<>();
 	private final Map<Long, Pointer> hostBlocks = new HashMap<>();
 	private final Map<Long, ByteBuffer> hostBuffers = new HashMap<>();
 	private long nextHandle = 16;
@@ -186,6 +187,11 @@ public final class JCudaExecutor implements LiveDevice {
 
 	@Override
 	public long loadModule(String ptx) throws ReplayException {
+		// i13-live: one module per text: a second replay in this context loads nothing (and allocates nothing) anew
+		Long loaded = moduleByText.get(ptx);
+		if (loaded != null) {
+			return loaded;
+		}
 		CUmodule m = new CUmodule();
 		try {
 			cuModuleLoadDataEx(m, ptx, 0, new int[0], Pointer.to(new int[0]));
@@ -194,6 +200,7 @@ public final class JCudaExecutor implements LiveDevice {
 		}
 		long h = nextHandle++;
 		modules.put(h, m);
+		moduleByText.put(ptx, h);
 		return h;
 	}
 
@@ -476,6 +483,7 @@ public final class JCudaExecutor implements LiveDevice {
 		streams.clear();
 		events.clear();
 		modules.clear();
+		moduleByText.clear();
 		functions.clear();
 	}
 }
