@@ -154,6 +154,44 @@ class LiveCrEngineTest {
 	}
 
 	@Test
+	void anOnDemandRestoreReadsBackWhatTheUninterruptedRunReads() throws Exception {
+		List<LiveChecks.Subject> subjects = List.of(generated(1, 6, 1), generated(6, 6, 1),
+				sample("jcuda-jacobi.phos"), sample("ptx-driver.phos"));
+		int compared = 0;
+		for (long seed = 400; seed < 410; seed++) {
+			try (HostLiveDevice d = new HostLiveDevice(seed)) {
+				LiveChecks.Outcome o = LiveChecks.restoreCheck(seed, subjects, d);
+				if (o.comparable()) {
+					assertTrue(o.equal(), o.line());
+					compared++;
+				}
+			}
+		}
+		assertTrue(compared >= 3, "restored runs that read device memory back after the instant: " + compared);
+	}
+
+	@Test
+	void readBacksDifferUnlessOnlyRelocatedPointersDiffer() {
+		var mine = List.of(new LiveRunResult.Placement(1, 0x1000, 256));
+		var theirs = List.of(new LiveRunResult.Placement(1, 0x9000, 256));
+		byte[] a = new byte[32];
+		byte[] b = new byte[32];
+		java.nio.ByteBuffer.wrap(a).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(8, 0x1010);
+		java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(8, 0x9010);
+		var ra = List.of(new LiveRunResult.ReadBack(7, 2, 0, a));
+		var rb = List.of(new LiveRunResult.ReadBack(7, 2, 0, b));
+		assertNull(LiveChecks.readBacksDiffer(ra, rb, new LiveImage.Relocation(mine, theirs)),
+				"the same byte of buffer 1 in each replay");
+		b[8] = 0x18; // 0x9018: another byte of buffer 1
+		assertEquals("copy 0 (op 7, buffer 2) differs at byte 8",
+				LiveChecks.readBacksDiffer(ra, rb, new LiveImage.Relocation(mine, theirs)));
+		b[8] = 0x10;
+		b[20] = 1;
+		assertEquals("copy 0 (op 7, buffer 2) differs at byte 20",
+				LiveChecks.readBacksDiffer(ra, rb, new LiveImage.Relocation(mine, theirs)));
+	}
+
+	@Test
 	void plantedMisSpeculationIsCaughtAndTheImageStaysRight() throws Exception {
 		List<LiveChecks.Subject> subjects = List.of(generated(1, 6, 1), generated(6, 6, 1), generated(3, 12, 0));
 		int caught = 0;

@@ -178,6 +178,76 @@ public final class LiveChecks {
 	}
 
 	/**
+	 * The restore check: an uninterrupted replay, then a replay restored on demand at a random launch (its image
+	 * taken, its buffers destroyed, restored on demand and in the background); every device-to-host copy of the
+	 * trace after the instant must read the same bytes in both (pointer words up to the two replays' placements).
+	 */
+	public static Outcome restoreCheck(long seed, List<Subject> subjects, LiveDevice device) throws ReplayException {
+		SplittableRandom r = new SplittableRandom(seed);
+		Subject s = subjects.get(r.nextInt(subjects.size()));
+		long launches = Math.max(1, launches(s.workload()));
+		CheckpointInstant at = CheckpointInstant.atLaunch(r.nextLong(launches));
+		long[] chunks = { 64L << 10, 1L << 20, 4L << 20, 64L << 20 };
+		LiveCrEngine.Options o = LiveCrEngine.Options.of(LiveCrEngine.Mode.ON_DEMAND_RESTORE, at)
+				.withChunk(chunks[r.nextInt(chunks.length)]).withWindow(1 + r.nextInt(8)).withReference(true);
+		LiveRunResult plain = LiveCrEngine.run(s.trace(), s.workload(), device,
+				LiveCrEngine.Options.of(LiveCrEngine.Mode.NONE, at).withReference(true), TimelineSink.NONE);
+		LiveRunResult restored = LiveCrEngine.run(s.trace(), s.workload(), device, o, new TimelineModel(false));
+		try {
+			LiveImage.Relocation relocation = new LiveImage.Relocation(restored.placements(), plain.placements());
+			String diff = restored.readBacks().isEmpty() ? "no device-to-host copy after the instant"
+					: readBacksDiffer(restored.readBacks(), plain.readBacks(), relocation);
+			var m = restored.metrics();
+			return new Outcome(seed, s.name(), o, -1, restored.image() == null ? 0 : restored.image().bytes(),
+					restored.image() == null ? 0 : restored.image().regions().size(), restored.surrogateLaunches(),
+					restored.realLaunches(), restored.validationFallbacks(), 0, 0, m.stallTotalNs(), diff,
+					"uninterrupted run (" + restored.readBacks().size() + " device-to-host copies after the instant, "
+							+ relocation.matched() + " pointer words equal up to placement; first kernel "
+							+ String.format(Locale.ROOT, "%.3f", m.restoreFirstKernelNs() / 1e6) + " ms, all back "
+							+ String.format(Locale.ROOT, "%.3f", m.restoreFullStateNs() / 1e6) + " ms after the "
+							+ "restore start)",
+					!restored.readBacks().isEmpty()); // nothing read back after the instant: nothing to compare
+		} finally {
+			plain.close();
+			restored.close();
+		}
+	}
+
+	/** The first difference of two replays' read-backs, or null. */
+	static @Nullable String readBacksDiffer(List<LiveRunResult.ReadBack> a, List<LiveRunResult.ReadBack> b,
+			LiveImage.Relocation relocation) {
+		if (a.size() != b.size()) {
+			return a.size() + " vs " + b.size() + " device-to-host copies";
+		}
+		for (int i = 0; i < a.size(); i++) {
+			LiveRunResult.ReadBack x = a.get(i);
+			LiveRunResult.ReadBack y = b.get(i);
+			if (x.op() != y.op() || x.buffer() != y.buffer() || x.offset() != y.offset()
+					|| x.bytes().length != y.bytes().length) {
+				return "copy " + i + " is another copy (op " + x.op() + " vs " + y.op() + ")";
+			}
+			byte[] p = x.bytes();
+			byte[] q = y.bytes();
+			int from = 0;
+			while (true) {
+				int m = java.util.Arrays.mismatch(p, from, p.length, q, from, q.length);
+				if (m < 0) {
+					break;
+				}
+				int at = from + m;
+				int word = (int) (at - Math.floorMod(x.offset() + at, 8L)); // 8-byte aligned in its buffer
+				if (word < 0 || word + 8 > p.length || !relocation.same(
+						java.nio.ByteBuffer.wrap(p, word, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(),
+						java.nio.ByteBuffer.wrap(q, word, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong())) {
+					return "copy " + i + " (op " + x.op() + ", buffer " + x.buffer() + ") differs at byte " + at;
+				}
+				from = word + 8;
+			}
+		}
+		return null;
+	}
+
+	/**
 	 * Checks the surrogate kernel's bytes against {@link SurrogateKernels#pattern}: writes {@code bytes} at an odd
 	 * offset of a fresh allocation and reads all back; the bytes around must stay zero.
 	 *

@@ -51,6 +51,9 @@ import org.phos.workbench.trace.core.Trace;
  * (the application's stream waits for that copy only), or, budget spent, straight to the host; a buffer the copier is
  * copying right now is waited for.</li>
  * </ul>
+ * And <b>soft on-demand restore</b> ({@link Mode#ON_DEMAND_RESTORE}): the image of the instant is taken, the buffers'
+ * contents destroyed, and the application resumes while the buffers come back on demand and in the background.
+ * <p>
  * <b>Validation</b>: before each operation after the instant, its observed writes (where the trace has them) are
  * checked against the speculated sets; a write to a buffer not yet taken that the sets did not foresee makes that
  * buffer fall back to stop-and-copy (the device drained, the buffer copied to the host) before the operation runs,
@@ -76,7 +79,14 @@ public final class LiveCrEngine {
 		 * stays in the driver; with a reference image the buffers are copied once more after the restore, so the
 		 * comparison checks that the driver brought every byte back.
 		 */
-		DRIVER_CHECKPOINT;
+		DRIVER_CHECKPOINT,
+		/**
+		 * Soft on-demand restore of the image of the instant: the image is taken stop-the-world (not counted), the
+		 * buffers' contents are then destroyed (filled with 0xA5) and the application resumes at once; a buffer an
+		 * operation's sets (or observed accesses) need that is not back yet is restored first (the application
+		 * waits), the others in the background in chunks on the copier stream.
+		 */
+		ON_DEMAND_RESTORE;
 
 		public String policyName() {
 			return switch (this) {
@@ -84,6 +94,7 @@ public final class LiveCrEngine {
 				case STOP_THE_WORLD -> "stop-the-world";
 				case SOFT_COW -> "soft-cow";
 				case DRIVER_CHECKPOINT -> "driver-checkpoint";
+				case ON_DEMAND_RESTORE -> "on-demand-restore";
 			};
 		}
 	}
@@ -239,6 +250,13 @@ public final class LiveCrEngine {
 	private @Nullable Stamp drained;
 	private long operations;
 	private long launches;
+	private boolean restoring;
+	private boolean pastInstant;
+	private @Nullable Stamp restoreStart;
+	private @Nullable Stamp firstKernelAfterRestore;
+	private final List<LiveRunResult.ReadBack> readBacks = new ArrayList<>();
+	private long readBackBytes;
+	private static final long READ_BACK_LIMIT = 256L << 20;
 
 	private LiveCrEngine(Trace trace, SimulationWorkload workload, LiveDevice dev, Options o, TimelineSink sink) {
 		this.trace = trace;
@@ -332,6 +350,9 @@ public final class LiveCrEngine {
 			hostT0 = System.nanoTime();
 			for (Iterator<Operation> it = workload.operations(); it.hasNext();) {
 				Operation op = it.next();
+				if (!pastInstant && o.at().reached(op.hostTimeNs(), launches, op)) {
+					pastInstant = true; // from here on, device-to-host copies are digested (reference runs)
+				}
 				if (!checkpointed && o.mode() != Mode.NONE && o.at().reached(op.hostTimeNs(), launches, op)) {
 					checkpoint();
 					if (o.stopAtInstant()) {
@@ -416,6 +437,10 @@ public final class LiveCrEngine {
 		markers.add(new PendingMarker(start, "image instant (drained)"));
 		if (o.mode() == Mode.DRIVER_CHECKPOINT) {
 			driverCheckpoint(start);
+			return;
+		}
+		if (o.mode() == Mode.ON_DEMAND_RESTORE) {
+			beginRestore();
 			return;
 		}
 		if (o.mode() == Mode.STOP_THE_WORLD) {
@@ -522,8 +547,86 @@ public final class LiveCrEngine {
 		}
 	}
 
+	/** Takes the image (not counted), destroys the buffers' contents, and starts restoring on demand. */
+	private void beginRestore() throws ReplayException {
+		for (Snap s : snaps.values()) {
+			for (long at = 0; at < s.size; at += 64L << 20) {
+				image.copyIn(s.buffer, at, s.device + at, Math.min(64L << 20, s.size - at), copier);
+			}
+		}
+		dev.synchronize(copier);
+		for (Snap s : snaps.values()) {
+			dev.fill(s.device, 0xA5, 1, s.size, app); // the state is gone: only the image holds it
+		}
+		dev.synchronize(app);
+		restoring = true;
+		restoreStart = ev(app); // on the GPU clock, as the first kernel and the last restore copy
+		markers.add(new PendingMarker(restoreStart, "restore start (image taken, buffers destroyed)"));
+		List<Snap> order = new ArrayList<>(snaps.values());
+		order.sort((a, b) -> Long.compareUnsigned(a.recorded, b.recorded));
+		copierQueue.addAll(order);
+		for (Snap s : order) {
+			states.add(new PendingState(restoreStart, s.buffer, BufferState.PRESENT, BufferState.ABSENT));
+		}
+		active = true;
+		pump();
+	}
+
+	/** Before {@code op} runs after a restore began: the buffers it needs come back first. */
+	private void needRestored(Operation op) throws ReplayException {
+		Set<Integer> spec = new HashSet<>();
+		op.reads().forEach(r -> spec.add(r.buffer()));
+		op.writes().forEach(r -> spec.add(r.buffer()));
+		Set<Integer> truth = new HashSet<>();
+		if (o.validate()) {
+			if (op.observedReads() != null) {
+				op.observedReads().forEach(r -> truth.add(r.buffer()));
+			}
+			if (op.observedWrites() != null) {
+				op.observedWrites().forEach(r -> truth.add(r.buffer()));
+			}
+		}
+		truth.removeAll(spec);
+		for (int b : spec) {
+			restoreNow(snaps.get(b), op, false);
+		}
+		for (int b : truth) {
+			restoreNow(snaps.get(b), op, true);
+		}
+	}
+
+	private void restoreNow(@Nullable Snap s, Operation op, boolean missed) throws ReplayException {
+		if (s == null || !unsafe(s)) {
+			return;
+		}
+		if (missed) {
+			validationFallbacks++;
+			validationBytes += s.size;
+			markers.add(new PendingMarker(host(), "validation: op " + op.index() + " accesses buffer " + s.buffer
+					+ " outside the speculated sets: restored before it runs"));
+		}
+		if (s.state == State.COPYING) {
+			waitForCopier(s, op, StallCause.RESTORE_ON_DEMAND);
+			return;
+		}
+		Stamp a = ev(app);
+		for (long at = 0; at < s.size; at += o.chunkBytes()) {
+			image.copyOut(s.buffer, at, s.device + at, Math.min(o.chunkBytes(), s.size - at), app);
+		}
+		Stamp b = ev(app);
+		copied(a, b, s.size);
+		intervals.add(new PendingInterval(LANE_FALLBACK_D2H, a, b, "restore buf " + s.buffer + " on demand",
+				TimelineInterval.RESTORE, s.buffer, s.size, op.index()));
+		stalls.add(new PendingStall(a, b, StallCause.RESTORE_ON_DEMAND, s.buffer, op.index()));
+		change(s, State.COMMITTED, b);
+	}
+
 	/** Before {@code op} runs: validation, then copy-on-write of the buffers its speculated sets write. */
 	private void protect(Operation op) throws ReplayException {
+		if (restoring) {
+			needRestored(op);
+			return;
+		}
 		Set<Integer> spec = new HashSet<>();
 		for (BufferRange w : op.writes()) {
 			spec.add(w.buffer());
@@ -628,8 +731,17 @@ public final class LiveCrEngine {
 	}
 
 	private void change(Snap s, State to, Stamp at) {
-		states.add(new PendingState(at, s.buffer, public_(s.state), public_(to)));
+		states.add(new PendingState(at, s.buffer, restoring ? restoreState(s.state) : public_(s.state),
+				restoring ? restoreState(to) : public_(to)));
 		s.state = to;
+	}
+
+	private static BufferState restoreState(State s) {
+		return switch (s) {
+			case UNTOUCHED -> BufferState.ABSENT;
+			case COPYING, COPYING_WAITED, COW_DONE -> BufferState.RESTORING;
+			case COMMITTED -> BufferState.PRESENT;
+		};
 	}
 
 	private static BufferState public_(State s) {
@@ -688,15 +800,22 @@ public final class LiveCrEngine {
 		}
 		long n = Math.min(o.chunkBytes(), s.size - s.issued);
 		Stamp a = ev(copier);
-		image.copyIn(s.buffer, s.issued, s.source + s.issued, n, copier);
+		if (restoring) {
+			image.copyOut(s.buffer, s.issued, s.device + s.issued, n, copier);
+		} else {
+			image.copyIn(s.buffer, s.issued, s.source + s.issued, n, copier);
+		}
 		Stamp b = ev(copier);
 		s.issued += n;
 		s.lastChunkEvent = b.event();
 		s.chunksPending++;
 		inFlight.addLast(new Chunk(s, a.event(), b.event(), n));
 		copied(a, b, n);
-		intervals.add(new PendingInterval(Lane.CR_COMMIT_D2H, a, b, "commit buf " + s.buffer,
-				TimelineInterval.COMMIT, s.buffer, n, -1));
+		intervals.add(restoring
+				? new PendingInterval(Lane.CR_RESTORE_H2D, a, b, "restore buf " + s.buffer, TimelineInterval.RESTORE,
+						s.buffer, n, -1)
+				: new PendingInterval(Lane.CR_COMMIT_D2H, a, b, "commit buf " + s.buffer, TimelineInterval.COMMIT,
+						s.buffer, n, -1));
 	}
 
 	private void retire(Chunk c) {
@@ -720,7 +839,8 @@ public final class LiveCrEngine {
 		}
 		dev.synchronize(copier);
 		active = false;
-		markers.add(new PendingMarker(lastCopy == null ? host() : lastCopy, "checkpoint complete"));
+		markers.add(new PendingMarker(lastCopy == null ? host() : lastCopy,
+				restoring ? "restore complete" : "checkpoint complete"));
 	}
 
 	// ---- the application's operations
@@ -732,13 +852,14 @@ public final class LiveCrEngine {
 				|| op.kind() == OperationKind.SET;
 		if (timed) {
 			a = ev(app);
+			if (restoring && firstKernelAfterRestore == null && op.kind() == OperationKind.LAUNCH) {
+				firstKernelAfterRestore = a;
+			}
 		}
 		switch (op.kind()) {
 			case ALLOC -> {
 				long base = dev.allocate(op.bytes());
-				if (!checkpointed) {
-					placements.add(new LiveRunResult.Placement(op.buffer(), base, op.bytes()));
-				}
+				placements.add(new LiveRunResult.Placement(op.buffer(), base, op.bytes()));
 				address.put(op.buffer(), base);
 				size.put(op.buffer(), op.bytes());
 				recordedBase.put(op.buffer(), trace.address(e));
@@ -809,7 +930,19 @@ public final class LiveCrEngine {
 			long n = Math.min(w.length(), r.length());
 			dev.copyOnDevice(address.get(w.buffer()) + w.begin(), address.get(r.buffer()) + r.begin(), n, app);
 		}
-		// device-to-host and host-to-host copies change no device state
+		// device-to-host and host-to-host copies change no device state; in reference runs those after the instant
+		// are read back and kept (the restore check compares them with an uninterrupted run's)
+		if (d == CopyDirection.DEVICE_TO_HOST && o.reference() && pastInstant && !op.reads().isEmpty()) {
+			BufferRange r = op.reads().get(0);
+			if (readBackBytes + r.length() > READ_BACK_LIMIT) {
+				note("device-to-host copies beyond " + READ_BACK_LIMIT + " bytes after the instant are not kept");
+			} else {
+				byte[] data = new byte[(int) r.length()];
+				dev.copyToHost(address.get(r.buffer()) + r.begin(), data, 0, data.length);
+				readBacks.add(new LiveRunResult.ReadBack(op.index(), r.buffer(), r.begin(), data));
+				readBackBytes += data.length;
+			}
+		}
 	}
 
 	private void launch(Operation op, int e) throws ReplayException {
@@ -870,7 +1003,9 @@ public final class LiveCrEngine {
 			lanes.computeIfAbsent(p.lane(), id -> switch (id) {
 				case Lane.CR_COW_D2D -> new Lane(id, "C/R CoW D2D", LaneKind.CHECKPOINT_RESTORE);
 				case Lane.CR_COMMIT_D2H -> new Lane(id, "C/R commit D2H", LaneKind.CHECKPOINT_RESTORE);
-				case LANE_FALLBACK_D2H -> new Lane(id, "C/R stop-and-copy D2H", LaneKind.CHECKPOINT_RESTORE);
+				case LANE_FALLBACK_D2H -> new Lane(id, restoring ? "C/R restore on demand H2D" : "C/R stop-and-copy D2H",
+						LaneKind.CHECKPOINT_RESTORE);
+				case Lane.CR_RESTORE_H2D -> new Lane(id, "C/R restore H2D", LaneKind.CHECKPOINT_RESTORE);
 				default -> new Lane(id, "stream " + (id - Lane.FIRST_STREAM), LaneKind.APPLICATION);
 			});
 		}
@@ -916,14 +1051,21 @@ public final class LiveCrEngine {
 					cowCount, cowBytes, budgetFallbacks + validationFallbacks,
 					budgetFallbackBytes + validationBytes, 0, 0, 0, poolUsed));
 		}
+		long restoreAt = restoreStart == null ? -1 : resolve(restoreStart);
+		long firstKernel = restoreAt < 0 || firstKernelAfterRestore == null ? -1
+				: resolve(firstKernelAfterRestore) - restoreAt;
+		long fullState = restoreAt < 0 || lastCopy == null ? -1 : Math.max(0, resolve(lastCopy) - restoreAt);
+		if (restoring) {
+			cps.clear(); // a restore, not a checkpoint
+		}
 		SimulationMetrics m = new SimulationMetrics(o.mode().policyName(), "live: " + dev.deviceName(), operations,
-				launches, appEnd, -1, Math.max(appEnd, completed), total, longest, stallCount, byCause, cps, -1, -1,
-				-1, 0, bytesPerLane, cowCount, cowBytes,
+				launches, appEnd, -1, Math.max(appEnd, completed), total, longest, stallCount, byCause, cps, restoreAt,
+				firstKernel, fullState, 0, bytesPerLane, cowCount, cowBytes,
 				new ConsistencyReport(false, observedLaunches, List.of(), 0));
 		long busy = firstCopy == null || lastCopy == null ? 0 : resolve(lastCopy) - resolve(firstCopy);
 		Map<Integer, Long> addresses = new TreeMap<>();
 		snaps.values().forEach(x -> addresses.put(x.buffer, x.device));
 		return new LiveRunResult(m, image, reference, realLaunches, surrogateLaunches, validationFallbacks,
-				unvalidated, copyBytes, busy, notes, addresses, placements);
+				unvalidated, copyBytes, busy, notes, addresses, placements, readBacks);
 	}
 }

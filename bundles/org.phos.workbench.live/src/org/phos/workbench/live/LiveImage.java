@@ -89,6 +89,27 @@ public final class LiveImage implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Copies {@code bytes} of buffer {@code buffer}'s region from {@code from} to device address {@code dst},
+	 * asynchronously on {@code stream} (a restore).
+	 */
+	public void copyOut(int buffer, long from, long dst, long bytes, long stream) throws ReplayException {
+		Region r = regions.get(buffer);
+		if (r == null || from < 0 || from + bytes > r.size()) {
+			throw new IllegalArgumentException("buffer " + buffer + " [" + from + ", +" + bytes + ") is not in the image");
+		}
+		long pos = r.offset() + from;
+		long done = 0;
+		while (done < bytes) {
+			int block = (int) (pos / BLOCK);
+			long inBlock = pos % BLOCK;
+			long n = Math.min(bytes - done, BLOCK - inBlock);
+			device.copyFromHostAsync(dst + done, blocks.get(block), inBlock, n, stream);
+			pos += n;
+			done += n;
+		}
+	}
+
 	/** Reads {@code length} bytes of a buffer's region from {@code from} (after the copies completed). */
 	public byte[] read(int buffer, long from, int length) {
 		Region r = regions.get(buffer);

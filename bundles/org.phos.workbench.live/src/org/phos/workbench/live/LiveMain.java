@@ -140,6 +140,28 @@ public final class LiveMain {
 		}
 		System.out.printf(Locale.ROOT, "SECOND REPLAY: %d runs compared, %d not compared (buffers at other addresses)%n",
 				second, notCompared);
+		// on-demand restores at random launches vs the uninterrupted run (seeds 201..200+RUNS)
+		int restores = 0;
+		int restoresEmpty = 0;
+		for (long seed = 201; seed <= 200 + runs; seed++) {
+			LiveChecks.Outcome o;
+			try {
+				o = LiveChecks.restoreCheck(seed, subjects, gpu);
+			} catch (ReplayException | RuntimeException e) {
+				System.out.println("run seed " + seed + ": FAIL " + e);
+				failed++;
+				break;
+			}
+			System.out.println("run " + o.line());
+			if (!o.comparable()) {
+				restoresEmpty++;
+				continue;
+			}
+			outcomes.add(o);
+			restores++;
+		}
+		System.out.printf(Locale.ROOT, "RESTORE: %d restored runs compared with the uninterrupted run, %d had no "
+				+ "device-to-host copy after the instant%n", restores, restoresEmpty);
 		if (driver()) {
 			for (long seed = 1001; seed <= 1002; seed++) {
 				LiveChecks.Subject s = subjects.get((int) (seed % 3));

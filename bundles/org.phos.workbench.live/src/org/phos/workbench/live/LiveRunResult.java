@@ -23,13 +23,21 @@ import org.phos.workbench.cr.core.SimulationMetrics;
  * @param copyBusyNs GPU time from the first to the last checkpoint copy to the host
  * @param notes what the run could not take as recorded, one line each (bounded)
  * @param snapshotAddresses the device address of each buffer of the image (buffer id to address)
- * @param placements every allocation the replay made before the instant (freed ones too), for comparing images of
+ * @param placements every allocation the replay made (freed ones too), for comparing images and read-backs of
  *        two replays up to the relocation of pointer words ({@link LiveImage#firstDifference(LiveImage,
  *        LiveImage.Relocation)})
+ * @param readBacks the device-to-host copies of the trace after the instant, as this replay read them back
+ *        (reference runs only, at most 256 MiB): the restore check compares a restored run's with an uninterrupted
+ *        run's
  */
 public record LiveRunResult(SimulationMetrics metrics, @Nullable LiveImage image, @Nullable LiveImage reference,
 		int realLaunches, int surrogateLaunches, int validationFallbacks, int unvalidatedLaunches, long copyBytes,
-		long copyBusyNs, List<String> notes, Map<Integer, Long> snapshotAddresses, List<Placement> placements) {
+		long copyBusyNs, List<String> notes, Map<Integer, Long> snapshotAddresses, List<Placement> placements,
+		List<ReadBack> readBacks) {
+
+	/** The bytes a device-to-host copy of the trace read: operation, buffer, offset in it. */
+	public record ReadBack(long op, int buffer, long offset, byte[] bytes) {
+	}
 
 	/** Where a replay put a buffer: {@code [address, address + size)}. */
 	public record Placement(int buffer, long address, long size) {
@@ -39,6 +47,7 @@ public record LiveRunResult(SimulationMetrics metrics, @Nullable LiveImage image
 		notes = List.copyOf(notes);
 		snapshotAddresses = Map.copyOf(snapshotAddresses);
 		placements = List.copyOf(placements);
+		readBacks = List.copyOf(readBacks);
 	}
 
 	/** @return checkpoint copy bandwidth in GB/s (10^9 bytes), NaN when nothing was copied */
