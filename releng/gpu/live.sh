@@ -13,7 +13,8 @@
 #                         generated trace keeping A allocations live (A=1000: about 10 GB), then R rounds of the
 #                         driver's checkpoint (cuCheckpointProcess*, native-hooks/live/driver_checkpoint.c); medians
 #   cli                   `workbench live` (the command-line tool's Main) on pytorch-train.phos and on the figures'
-#                         generated trace, with the calibrated machine: $OUT/cli-live.tgz
+#                         generated trace (soft-cow, stop-the-world, on-demand-restore), with the calibrated machine:
+#                         $OUT/cli-live.tgz
 # Writes $OUT/*.log, live-figures.csv, machine.txt, cli-live.tgz. Exit status 1 if a part failed.
 # The JUnit twins are LiveCrEngineTest#concurrentImagesEqualOnTheGpu and LiveCommandTest#runsLiveBesideTheSimulation
 # (tag "gpu"); releng/gpu/run-all.sh runs this script as its part "live".
@@ -74,6 +75,8 @@ while [ $# -gt 0 ]; do
           --policy soft-cow --at launch:2000 --machine "$M" --out "$WORK/cli/generated"
         [ -n "$G" ] && part cli-gen-stw 180 cli-gen-stw.log "${JVM[@]}" org.phos.workbench.cli.Main live "$G" \
           --policy stop-the-world --at launch:2000 --machine "$M" --out "$WORK/cli/generated-stw"
+        [ -n "$G" ] && part cli-gen-restore 180 cli-gen-restore.log "${JVM[@]}" org.phos.workbench.cli.Main live \
+          "$G" --policy on-demand-restore --at launch:2000 --machine "$M" --out "$WORK/cli/generated-restore"
       }
       cat "$OUT"/cli-*.log > "$WORK/cli/cli.log"; rm -f "$OUT"/cli-*.log
       tar czf "$OUT/cli-live.tgz" -C "$WORK" cli; shift ;;

@@ -53,17 +53,22 @@ class LiveCommandTest {
 		LiveCrEngine.Options stw = LiveCommand.liveOptions(CrPolicies.parse("stop-the-world:at=launch:7"), at, 4);
 		assertEquals(LiveCrEngine.Mode.STOP_THE_WORLD, stw.mode());
 		assertEquals(at, stw.at());
+		LiveCrEngine.Options restore = LiveCommand.liveOptions(CrPolicies.parse("on-demand-restore:at=launch:7"), at, 2);
+		assertEquals(LiveCrEngine.Mode.ON_DEMAND_RESTORE, restore.mode());
+		assertEquals(at, restore.at());
+		assertEquals(2, restore.window());
 		UsageException e = assertThrows(UsageException.class,
 				() -> LiveCommand.liveOptions(CrPolicies.parse("soft-recopy"), at, 4));
-		assertTrue(e.getMessage().contains("stop-the-world and soft-cow, not soft-recopy"), e.getMessage());
+		assertTrue(e.getMessage().contains("stop-the-world, soft-cow and on-demand-restore, not soft-recopy"),
+				e.getMessage());
 	}
 
 	@Test
 	void refusesOtherPoliciesWithAUsageError() {
-		CliRun r = CliRun.of("live", sample("ptx-driver.phos").toString(), "--policy", "on-demand-restore", "--out",
+		CliRun r = CliRun.of("live", sample("ptx-driver.phos").toString(), "--policy", "repeated", "--out",
 				dir.resolve("o").toString());
 		assertEquals(ExitCode.USAGE, r.exit(), r.toString());
-		assertTrue(r.err().contains("the live engine runs stop-the-world and soft-cow, not soft-on-demand-restore"),
+		assertTrue(r.err().contains("the live engine runs stop-the-world, soft-cow and on-demand-restore, not"),
 				r.toString());
 	}
 

@@ -27,7 +27,9 @@ import org.phos.workbench.cr.core.CrPolicy;
 import org.phos.workbench.cr.core.MachineModel;
 import org.phos.workbench.cr.core.MetricsCsvWriter;
 import org.phos.workbench.cr.core.SimulationMetrics;
+import org.phos.workbench.cr.core.CopierOrder;
 import org.phos.workbench.cr.core.SoftCopyOnWritePolicy;
+import org.phos.workbench.cr.core.SoftOnDemandRestorePolicy;
 import org.phos.workbench.cr.core.Staging;
 import org.phos.workbench.cr.core.StopTheWorldCheckpointPolicy;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
@@ -49,8 +51,9 @@ import org.phos.workbench.trace.core.Trace;
 public final class LiveCommand implements Command {
 
 	static final Option<String> POLICY = Option.required("policy", "SPEC",
-			"stop-the-world or soft-cow, with simulate's parameters (soft-cow:chunk=4MiB,budget=14GiB,at=launch:N); "
-					+ "the live engine copies in pointer order into pinned host memory",
+			"stop-the-world, soft-cow or on-demand-restore, with simulate's parameters (soft-cow:chunk=4MiB,"
+					+ "budget=14GiB,at=launch:N); the live engine copies in pointer order, from or into pinned host "
+					+ "memory",
 			ValueParser.text());
 	static final Option<String> AT = Option.optional("at", "launch:N",
 			"checkpoint instant when the policy names no at= (default: the middle launch)", ValueParser.text());
@@ -84,7 +87,9 @@ public final class LiveCommand implements Command {
 				here (they take the recorded GPU time and write the observed, else the speculated, ranges). At the
 				instant the policy checkpoints every live buffer into pinned host memory: stop-the-world, or soft
 				copy-on-write with validation (a write outside the sets makes that buffer fall back to stop-and-copy,
-				shown on the timeline). The same policy is simulated on --machine. Writes what simulate writes, for
+				shown on the timeline); or on-demand-restore takes that image, destroys the buffers' contents and
+				goes on while they come back on demand and in the background (no new process or context: the
+				simulated twin counts a context taken from a pool). The same policy is simulated on --machine. Writes what simulate writes, for
 				the two runs "live POLICY" and "simulated POLICY" (timeline-live.json, timeline-simulated.json, their
 				intervals CSV and charts, metrics.csv, violations.csv, comparison and dirty charts, manifest.json).
 				Needs a CUDA device: elsewhere it stops with a message saying so (docs/live-cr.md).""";
@@ -117,12 +122,16 @@ public final class LiveCommand implements Command {
 			return new LiveCrEngine.Options(LiveCrEngine.Mode.SOFT_COW, o.at(), chunk, o.budgetBytes(), window, false,
 					false, true);
 		}
+		if (policy instanceof SoftOnDemandRestorePolicy restore) {
+			return new LiveCrEngine.Options(LiveCrEngine.Mode.ON_DEMAND_RESTORE, restore.restoreInstant(), 4L << 20, 0,
+					window, false, false, true);
+		}
 		if (policy instanceof StopTheWorldCheckpointPolicy) {
 			return new LiveCrEngine.Options(LiveCrEngine.Mode.STOP_THE_WORLD, at, 64L << 20, 0, 1, false, false,
 					true);
 		}
-		throw new UsageException("option --policy: the live engine runs stop-the-world and soft-cow, not "
-				+ policy.name());
+		throw new UsageException("option --policy: the live engine runs stop-the-world, soft-cow and "
+				+ "on-demand-restore, not " + policy.name());
 	}
 
 	@Override
@@ -167,9 +176,15 @@ public final class LiveCommand implements Command {
 			throw new UsageException("option --at: cannot read the instant of '" + at + "'");
 		}
 		LiveCrEngine.Options options = liveOptions(simulated, instant, args.get(WINDOW).intValue());
-		if (simulated instanceof SoftCopyOnWritePolicy soft && !args.get(POLICY).contains("staging=")) {
+		String spec = args.get(POLICY);
+		if (simulated instanceof SoftCopyOnWritePolicy soft && !spec.contains("staging=")) {
 			// the live engine commits into pinned memory: the simulated twin does too unless told otherwise
 			simulated = new SoftCopyOnWritePolicy(soft.options().withStaging(Staging.PINNED));
+		}
+		if (simulated instanceof SoftOnDemandRestorePolicy restore && !spec.contains("prefetch=")) {
+			// the live restore brings the rest back in the background, in pointer order, from pinned memory
+			simulated = new SoftOnDemandRestorePolicy(restore.restoreInstant(), true, CopierOrder.POINTER,
+					!spec.contains("pool=false"), spec.contains("staging=pageable") ? Staging.PAGEABLE : Staging.PINNED);
 		}
 		String traceName = traceFile.getFileName() == null ? file : traceFile.getFileName().toString();
 		System.setProperty("java.awt.headless", "true");
