@@ -15,6 +15,11 @@
 #                                          samples must report identical accesses
 #  5. releng/gpu/record-python-samples.sh  the Triton and CuPy samples recorded (outputs unchanged) with their
 #                                          truth; CuPy's PTX truth cross-checked with the sanitizer's
+#  6. .gpu/live/live.sh                    live C/R (issue 13): calibration, randomized bitwise checks of concurrent
+#                                          checkpoints, figures, the driver's checkpoint, `workbench live`; packed by
+#                                          releng/gpu/pack-live.sh into .gpu/live (about 45 MB: with the other parts'
+#                                          carry it passes the 64 MiB limit, so it usually runs in its own call with
+#                                          carry [".gpu/live"]: bash .gpu/live/live.sh; skipped here when not packed)
 # Exit status: non-zero if any part failed. CI has no GPU: these never run in ./workbench test.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,5 +33,9 @@ part sanitizer bash native-hooks/tests/sanitizer_check.sh "$OUTDIR/sanitizer"
 part instrument env OUT="$OUTDIR/instrument" bash releng/gpu/instrument.sh --selftest sample-traces/ptx-driver.phos sample-traces/jcuda-jacobi.phos sample-traces/cuda-suite.phos
 part both-truths bash releng/gpu/record-both-truths.sh "$OUTDIR/both-truths"
 part python-samples bash releng/gpu/record-python-samples.sh "$OUTDIR/python"
+# i13-live: begin
+if [ -f .gpu/live/live.sh ]; then part live env OUT="$OUTDIR/live" bash .gpu/live/live.sh
+else echo "===== live: skipped (.gpu/live not packed: releng/gpu/pack-live.sh)"; fi
+# i13-live: end
 echo "run-all: $([ $status -eq 0 ] && echo PASSED || echo FAILED)"
 exit $status

@@ -61,7 +61,20 @@ final class RunOutputs {
 
 	Run simulate(String run, String suffix, SimulationWorkload workload, MachineModel machine, CrPolicy policy,
 			IProgressMonitor monitor) throws CommandFailedException {
-		TimelineModel model = new TimelineModel(workload.sizeHint() <= APPLICATION_INTERVALS_LIMIT);
+		// i13-live: begin (the run itself is a parameter of record(): live runs write the same files)
+		return record(run, suffix, workload.sizeHint(),
+				sink -> Simulator.run(workload, machine, policy, sink, true, monitor));
+	}
+
+	/** Produces a run's metrics while streaming its timeline into the sink it is given. */
+	interface Producer {
+		SimulationMetrics run(TimelineSink sink) throws CommandFailedException;
+	}
+
+	/** Streams a run (simulated or live) into {@code timeline[-RUN].json} and {@code intervals[-RUN].csv}. */
+	Run record(String run, String suffix, long sizeHint, Producer producer) throws CommandFailedException {
+		TimelineModel model = new TimelineModel(sizeHint <= APPLICATION_INTERVALS_LIMIT);
+		// i13-live: end
 		String json = "timeline" + suffix + ".json";
 		String csv = "intervals" + suffix + ".csv";
 		String current = json;
@@ -70,7 +83,7 @@ final class RunOutputs {
 			TimelineChromeExporter chrome = new TimelineChromeExporter(jsonOut, true);
 			CsvTimelineExporter intervals = new CsvTimelineExporter(csvOut, true);
 			TimelineSink sink = TimelineSink.tee(model, TimelineSink.tee(chrome, intervals));
-			SimulationMetrics metrics = Simulator.run(workload, machine, policy, sink, true, monitor);
+			SimulationMetrics metrics = producer.run(sink); // i13-live
 			chrome.finish(metrics);
 			current = csv;
 			intervals.flush();

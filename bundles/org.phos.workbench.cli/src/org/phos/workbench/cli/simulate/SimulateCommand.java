@@ -275,7 +275,8 @@ public final class SimulateCommand implements Command {
 		json.endArray();
 	}
 
-	private static void writeCharts(ResultFolder folder, String traceName, MachineModel machine,
+	static void writeCharts(ResultFolder folder, // i13-live: package access for LiveCommand
+			 String traceName, MachineModel machine,
 			List<RunOutputs.Run> runs, Map<String, SimulationMetrics> metrics, int width)
 			throws CommandFailedException {
 		ChartPalette palette = ChartPalette.LIGHT;
@@ -333,11 +334,12 @@ public final class SimulateCommand implements Command {
 		return dir;
 	}
 
-	private interface CsvBody {
+	interface CsvBody { // i13-live: package access for LiveCommand
 		void write(Writer w);
 	}
 
-	private static void writeCsv(ResultFolder folder, String name, CsvBody body) throws CommandFailedException {
+	static void writeCsv(ResultFolder folder, String name, CsvBody body) // i13-live: package access
+			 throws CommandFailedException {
 		Path file = folder.dir().resolve(name);
 		try (Writer w = RunOutputs.writer(folder.create(name))) {
 			body.write(w);
@@ -348,7 +350,8 @@ public final class SimulateCommand implements Command {
 		}
 	}
 
-	private static TraceLoadResult load(Path file, CommandContext context) throws CommandFailedException {
+	static TraceLoadResult load(Path file, CommandContext context) // i13-live: package access
+			 throws CommandFailedException {
 		return TraceLoader.load(file, context);
 	}
 }

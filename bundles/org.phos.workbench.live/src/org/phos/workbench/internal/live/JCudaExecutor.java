@@ -2,6 +2,8 @@ package org.phos.workbench.internal.live;
 
 import static jcuda.driver.JCudaDriver.*;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -9,7 +11,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.phos.workbench.live.ReplayException;
+import org.phos.workbench.live.LiveDevice;
 import org.phos.workbench.live.ReplayExecutor;
+import org.phos.workbench.live.SurrogateKernels;
 import org.phos.workbench.trace.core.Dim3;
 
 import jcuda.CudaException;
@@ -29,7 +33,7 @@ import jcuda.driver.JCudaDriver;
  * pointer objects through {@link DevicePointer}; an address inside an allocation or module global is turned back
  * into a pointer with {@code withByteOffset} from the block that contains it.
  */
-public final class JCudaExecutor implements ReplayExecutor {
+public final class JCudaExecutor implements LiveDevice {
 
 	/** A {@link CUdeviceptr} whose numeric address can be read. */
 	static final class DevicePointer extends CUdeviceptr {
@@ -47,7 +51,12 @@ public final class JCudaExecutor implements ReplayExecutor {
 	private final Map<Long, CUevent> events = new HashMap<>();
 	private final Map<Long, CUmodule> modules = new HashMap<>();
 	private final Map<Long, CUfunction> functions = new HashMap<>();
+	private final Map<String, Long> moduleByText = new HashMap<>();
+	private final Map<Long, Pointer> hostBlocks = new HashMap<>();
+	private final Map<Long, ByteBuffer> hostBuffers = new HashMap<>();
 	private long nextHandle = 16;
+	private long surrogateWrite = -1;
+	private long surrogateSpin = -1;
 
 	/**
 	 * Creates a context on device 0.
@@ -178,6 +187,11 @@ public final class JCudaExecutor implements ReplayExecutor {
 
 	@Override
 	public long loadModule(String ptx) throws ReplayException {
+		// i13-live: one module per text: a second replay in this context loads nothing (and allocates nothing) anew
+		Long loaded = moduleByText.get(ptx);
+		if (loaded != null) {
+			return loaded;
+		}
 		CUmodule m = new CUmodule();
 		try {
 			cuModuleLoadDataEx(m, ptx, 0, new int[0], Pointer.to(new int[0]));
@@ -186,6 +200,7 @@ public final class JCudaExecutor implements ReplayExecutor {
 		}
 		long h = nextHandle++;
 		modules.put(h, m);
+		moduleByText.put(ptx, h);
 		return h;
 	}
 
@@ -301,8 +316,163 @@ public final class JCudaExecutor implements ReplayExecutor {
 		}
 	}
 
+	// i13-live: the live C/R device (LiveDevice)
+
+	@Override
+	public long allocateHost(long bytes) throws ReplayException {
+		if (bytes <= 0 || bytes > Integer.MAX_VALUE) {
+			throw new ReplayException("pinned host block of " + bytes + " bytes: JCuda maps at most 2 GiB - 1 per block");
+		}
+		Pointer p = new Pointer();
+		try {
+			cuMemAllocHost(p, bytes);
+		} catch (CudaException e) {
+			throw fail("cuMemAllocHost(" + bytes + ")", e);
+		}
+		long h = nextHandle++;
+		hostBlocks.put(h, p);
+		hostBuffers.put(h, p.getByteBuffer(0, bytes).order(ByteOrder.LITTLE_ENDIAN));
+		return h;
+	}
+
+	@Override
+	public void freeHost(long handle) {
+		Pointer p = hostBlocks.remove(handle);
+		hostBuffers.remove(handle);
+		if (p != null) {
+			try {
+				cuMemFreeHost(p);
+			} catch (CudaException e) {
+				// freed with the context at the latest
+			}
+		}
+	}
+
+	@Override
+	public ByteBuffer hostBuffer(long handle) {
+		ByteBuffer b = hostBuffers.get(handle);
+		if (b == null) {
+			throw new IllegalArgumentException("no pinned host block " + handle);
+		}
+		return b.duplicate().clear();
+	}
+
+	@Override
+	public void copyToHostAsync(long host, long offset, long src, long bytes, long stream) throws ReplayException {
+		Pointer p = hostBlocks.get(host);
+		if (p == null || offset < 0 || offset + bytes > hostBuffers.get(host).capacity()) {
+			throw new ReplayException("copy to host block " + host + " at " + offset + " (+" + bytes + "): outside it");
+		}
+		try {
+			cuMemcpyDtoHAsync(p.withByteOffset(offset), at(src, bytes, "copy to pinned host"), bytes, stream(stream));
+		} catch (CudaException e) {
+			throw fail("cuMemcpyDtoHAsync", e);
+		}
+	}
+
+	@Override
+	public void copyFromHostAsync(long dst, long host, long offset, long bytes, long stream) throws ReplayException {
+		Pointer p = hostBlocks.get(host);
+		if (p == null || offset < 0 || offset + bytes > hostBuffers.get(host).capacity()) {
+			throw new ReplayException("copy from host block " + host + " at " + offset + " (+" + bytes + "): outside it");
+		}
+		try {
+			cuMemcpyHtoDAsync(at(dst, bytes, "copy from pinned host"), p.withByteOffset(offset), bytes, stream(stream));
+		} catch (CudaException e) {
+			throw fail("cuMemcpyHtoDAsync", e);
+		}
+	}
+
+	@Override
+	public long allocateUninitialized(long bytes) throws ReplayException {
+		DevicePointer p = new DevicePointer();
+		try {
+			cuMemAlloc(p, bytes);
+		} catch (CudaException e) {
+			throw fail("cuMemAlloc(" + bytes + ")", e);
+		}
+		blocks.put(p.address(), p);
+		blockSizes.put(p.address(), bytes);
+		return p.address();
+	}
+
+	private void loadSurrogates() throws ReplayException {
+		if (surrogateWrite < 0) {
+			long m = loadModule(SurrogateKernels.PTX);
+			surrogateWrite = function(m, SurrogateKernels.WRITE);
+			surrogateSpin = function(m, SurrogateKernels.SPIN);
+		}
+	}
+
+	private static byte[] u64(long v) {
+		return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(v).array();
+	}
+
+	@Override
+	public void surrogateWrite(long dst, long bytes, long seed, long first, long stream) throws ReplayException {
+		if (bytes <= 0) {
+			return;
+		}
+		loadSurrogates();
+		at(dst, bytes, "surrogate write");
+		int blocks = (int) Math.max(1, Math.min(132L * 16, (bytes + 255) / 256));
+		launch(surrogateWrite, new Dim3(blocks, 1, 1), new Dim3(256, 1, 1), 0, stream,
+				List.of(u64(dst), u64(bytes), u64(seed), u64(first)));
+	}
+
+	@Override
+	public void spin(long ns, long stream) throws ReplayException {
+		if (ns <= 0) {
+			return;
+		}
+		loadSurrogates();
+		launch(surrogateSpin, new Dim3(1, 1, 1), new Dim3(1, 1, 1), 0, stream, List.of(u64(ns)));
+	}
+
+	@Override
+	public boolean done(long event) throws ReplayException {
+		try {
+			JCudaDriver.setExceptionsEnabled(false);
+			int r = cuEventQuery(events.get(event));
+			if (r == jcuda.driver.CUresult.CUDA_SUCCESS) {
+				return true;
+			}
+			if (r == jcuda.driver.CUresult.CUDA_ERROR_NOT_READY) {
+				return false;
+			}
+			throw new ReplayException("cuEventQuery failed: " + jcuda.driver.CUresult.stringFor(r));
+		} finally {
+			JCudaDriver.setExceptionsEnabled(true);
+		}
+	}
+
+	@Override
+	public void destroyEvent(long event) {
+		CUevent e = events.remove(event);
+		if (e != null) {
+			try {
+				cuEventDestroy(e);
+			} catch (CudaException x) {
+				// gone with the context at the latest
+			}
+		}
+	}
+
+	@Override
+	public void synchronize(long stream) throws ReplayException {
+		try {
+			cuStreamSynchronize(stream(stream));
+		} catch (CudaException e) {
+			throw fail("cuStreamSynchronize (a kernel faulted?)", e);
+		}
+	}
+	// i13-live: end
+
 	@Override
 	public void close() {
+		for (Long h : List.copyOf(hostBlocks.keySet())) {
+			freeHost(h);
+		}
 		try {
 			cuCtxDestroy(context);
 		} catch (CudaException e) {
@@ -313,6 +483,7 @@ public final class JCudaExecutor implements ReplayExecutor {
 		streams.clear();
 		events.clear();
 		modules.clear();
+		moduleByText.clear();
 		functions.clear();
 	}
 }

@@ -1,0 +1,100 @@
+package org.phos.workbench.cli.simulate;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phos.workbench.cli.CliRun;
+import org.phos.workbench.cli.ExitCode;
+import org.phos.workbench.cli.UsageException;
+import org.phos.workbench.cr.core.CheckpointInstant;
+import org.phos.workbench.cr.core.CrPolicies;
+import org.phos.workbench.live.LiveCrEngine;
+import org.phos.workbench.live.LiveDevice;
+import org.phos.workbench.live.LiveDevices;
+import org.phos.workbench.live.ReplayException;
+
+/** {@code live}: the policy mapping, the refusal without a GPU, and (tag {@code gpu}) a run on the GPU. */
+class LiveCommandTest {
+
+	@TempDir
+	Path dir;
+
+	private static Path sample(String name) {
+		return Path.of(System.getProperty("phos.repo", ".")).resolve("sample-traces").resolve(name);
+	}
+
+	private static boolean gpuPresent() {
+		try (LiveDevice d = LiveDevices.gpu()) {
+			return true;
+		} catch (ReplayException | LinkageError e) {
+			return false;
+		}
+	}
+
+	@Test
+	void mapsSimulatePoliciesOntoTheLiveEngine() throws Exception {
+		CheckpointInstant at = CheckpointInstant.atLaunch(7);
+		LiveCrEngine.Options soft = LiveCommand.liveOptions(
+				CrPolicies.parse("soft-cow:at=launch:7,chunk=1MiB,budget=2GiB"), at, 3);
+		assertEquals(LiveCrEngine.Mode.SOFT_COW, soft.mode());
+		assertEquals(at, soft.at());
+		assertEquals(1L << 20, soft.chunkBytes());
+		assertEquals(2L << 30, soft.budgetBytes());
+		assertEquals(3, soft.window());
+		assertTrue(soft.validate());
+		assertEquals(1L << 30, LiveCommand.liveOptions(CrPolicies.parse("soft-cow:at=launch:7"), at, 4).chunkBytes(),
+				"whole buffers: copied in blocks of the image");
+		LiveCrEngine.Options stw = LiveCommand.liveOptions(CrPolicies.parse("stop-the-world:at=launch:7"), at, 4);
+		assertEquals(LiveCrEngine.Mode.STOP_THE_WORLD, stw.mode());
+		assertEquals(at, stw.at());
+		LiveCrEngine.Options restore = LiveCommand.liveOptions(CrPolicies.parse("on-demand-restore:at=launch:7"), at, 2);
+		assertEquals(LiveCrEngine.Mode.ON_DEMAND_RESTORE, restore.mode());
+		assertEquals(at, restore.at());
+		assertEquals(2, restore.window());
+		UsageException e = assertThrows(UsageException.class,
+				() -> LiveCommand.liveOptions(CrPolicies.parse("soft-recopy"), at, 4));
+		assertTrue(e.getMessage().contains("stop-the-world, soft-cow and on-demand-restore, not soft-recopy"),
+				e.getMessage());
+	}
+
+	@Test
+	void refusesOtherPoliciesWithAUsageError() {
+		CliRun r = CliRun.of("live", sample("ptx-driver.phos").toString(), "--policy", "repeated", "--out",
+				dir.resolve("o").toString());
+		assertEquals(ExitCode.USAGE, r.exit(), r.toString());
+		assertTrue(r.err().contains("the live engine runs stop-the-world, soft-cow and on-demand-restore, not"),
+				r.toString());
+	}
+
+	@Test
+	void withoutAGpuSaysSoAndWritesNothing() throws Exception {
+		Assumptions.assumeFalse(gpuPresent(), "a GPU is present: the gpu-tagged test runs instead");
+		Path out = dir.resolve("o");
+		CliRun r = CliRun.of("live", sample("ptx-driver.phos").toString(), "--policy", "soft-cow", "--out",
+				out.toString());
+		assertEquals(ExitCode.FAILURE, r.exit(), r.toString());
+		assertTrue(r.err().contains("live needs a CUDA GPU and driver on this machine"), r.toString());
+		assertFalse(Files.exists(out.resolve("manifest.json")));
+		assertFalse(Files.exists(out.resolve("metrics.csv")));
+	}
+
+	@Test
+	@Tag("gpu")
+	void runsLiveBesideTheSimulation() throws Exception {
+		Path out = dir.resolve("o");
+		CliRun r = CliRun.of("live", sample("pytorch-train.phos").toString(), "--policy", "soft-cow:chunk=4MiB",
+				"--at", "launch:300", "--out", out.toString());
+		assertEquals(ExitCode.OK, r.exit(), r.toString());
+		for (String f : new String[] { "timeline-live.json", "timeline-simulated.json", "intervals-live.csv",
+				"metrics.csv", "comparison.png", "manifest.json" }) {
+			assertTrue(Files.size(out.resolve(f)) > 0, f);
+		}
+		assertTrue(Files.readString(out.resolve("metrics.csv")).contains("live soft-cow"));
+	}
+}

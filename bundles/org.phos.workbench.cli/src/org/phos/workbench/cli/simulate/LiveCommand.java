@@ -1,0 +1,271 @@
+package org.phos.workbench.cli.simulate;
+
+import java.io.PrintStream;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.phos.workbench.analysis.core.format.JsonWriter;
+import org.phos.workbench.cli.Command;
+import org.phos.workbench.cli.CommandContext;
+import org.phos.workbench.cli.CommandFailedException;
+import org.phos.workbench.cli.ExitCode;
+import org.phos.workbench.cli.Main;
+import org.phos.workbench.cli.Option;
+import org.phos.workbench.cli.ParsedArguments;
+import org.phos.workbench.cli.Positional;
+import org.phos.workbench.cli.UsageException;
+import org.phos.workbench.cli.ValueParser;
+import org.phos.workbench.cr.core.CheckpointInstant;
+import org.phos.workbench.cr.core.CrPolicy;
+import org.phos.workbench.cr.core.MachineModel;
+import org.phos.workbench.cr.core.MetricsCsvWriter;
+import org.phos.workbench.cr.core.SimulationMetrics;
+import org.phos.workbench.cr.core.CopierOrder;
+import org.phos.workbench.cr.core.SoftCopyOnWritePolicy;
+import org.phos.workbench.cr.core.SoftOnDemandRestorePolicy;
+import org.phos.workbench.cr.core.Staging;
+import org.phos.workbench.cr.core.StopTheWorldCheckpointPolicy;
+import org.phos.workbench.cr.core.trace.TraceWorkload;
+import org.phos.workbench.internal.cli.util.Human;
+import org.phos.workbench.live.LiveCrEngine;
+import org.phos.workbench.live.LiveDevice;
+import org.phos.workbench.live.LiveDevices;
+import org.phos.workbench.live.LiveRunResult;
+import org.phos.workbench.live.ReplayException;
+import org.phos.workbench.trace.core.Trace;
+
+/**
+ * {@code workbench live TRACE --policy stop-the-world|soft-cow[:...] --out DIR}: the checkpoint run for real on this
+ * machine's GPU ({@link LiveCrEngine}), written as {@code simulate} writes its runs (the same {@link RunOutputs} and
+ * {@link ResultFolder}), beside the simulated run of the same policy, trace and sets on a machine model: the pair is
+ * the live-vs-simulated comparison (metrics.csv, comparison chart). The output code is {@code simulate}'s in this
+ * package; when it moves into analysis.core (branch i12-exp-core), this command should call it there.
+ */
+public final class LiveCommand implements Command {
+
+	static final Option<String> POLICY = Option.required("policy", "SPEC",
+			"stop-the-world, soft-cow or on-demand-restore, with simulate's parameters (soft-cow:chunk=4MiB,"
+					+ "budget=14GiB,at=launch:N); the live engine copies in pointer order, from or into pinned host "
+					+ "memory",
+			ValueParser.text());
+	static final Option<String> AT = Option.optional("at", "launch:N",
+			"checkpoint instant when the policy names no at= (default: the middle launch)", ValueParser.text());
+	static final Option<Long> WINDOW = Option.withDefault("window", "N",
+			"soft-cow: copier chunks in flight at once", ValueParser.integer(1, 1024), 4L);
+	static final Option<String> MACHINE = Option.withDefault("machine", "PRESET[,KNOB=VALUE...]",
+			"machine model of the simulated twin (as simulate's; `LiveMain calibrate` measures one)",
+			ValueParser.text(), "h100");
+	static final Option<String> SETS = Option.withDefault("sets", "SOURCE", "launch read/write sets, as simulate's "
+			+ "(one source); surrogate launches write their observed ranges, else these", ValueParser.text(), "auto");
+	static final Option<Path> OUT = Option.required("out", "DIR", "folder for the results (created if missing)",
+			ValueParser.path());
+	static final Option<Long> WIDTH = Option.withDefault("width", "PX", "width of the charts in pixels",
+			ValueParser.integer(400, 10_000), 1600L);
+
+	@Override
+	public String name() {
+		return "live";
+	}
+
+	@Override
+	public String summary() {
+		return "run a checkpoint policy for real on this machine's GPU, beside its simulation";
+	}
+
+	@Override
+	public String description() {
+		return """
+				Replay the trace on the GPU (device 0, through JCuda): allocations, copies with their recorded
+				payloads, launches of the recorded PTX, and surrogate kernels for launches whose code cannot run
+				here (they take the recorded GPU time and write the observed, else the speculated, ranges). At the
+				instant the policy checkpoints every live buffer into pinned host memory: stop-the-world, or soft
+				copy-on-write with validation (a write outside the sets makes that buffer fall back to stop-and-copy,
+				shown on the timeline); or on-demand-restore takes that image, destroys the buffers' contents and
+				goes on while they come back on demand and in the background (no new process or context: the
+				simulated twin counts a context taken from a pool). The same policy is simulated on --machine. Writes what simulate writes, for
+				the two runs "live POLICY" and "simulated POLICY" (timeline-live.json, timeline-simulated.json, their
+				intervals CSV and charts, metrics.csv, violations.csv, comparison and dirty charts, manifest.json).
+				Needs a CUDA device: elsewhere it stops with a message saying so (docs/live-cr.md).""";
+	}
+
+	@Override
+	public List<Option<?>> options() {
+		return List.of(POLICY, AT, WINDOW, MACHINE, SETS, OUT, WIDTH);
+	}
+
+	@Override
+	public List<Positional> positionals() {
+		return List.of(Positional.one("TRACE", ".phos trace file"));
+	}
+
+	@Override
+	public List<String> examples() {
+		return List.of("live run.phos --policy soft-cow --at launch:2000 --out live",
+				"live run.phos --policy stop-the-world:at=launch:100 --machine h100,d2h=54GB/s --out live-stw");
+	}
+
+	/** The live engine's options for a parsed policy, or a usage error naming what it cannot run. */
+	static LiveCrEngine.Options liveOptions(CrPolicy policy, CheckpointInstant at, int window) throws UsageException {
+		if (policy instanceof SoftCopyOnWritePolicy soft) {
+			var o = soft.options();
+			if (!o.copyOnWrite()) {
+				throw new UsageException("option --policy: the live engine runs soft-cow with copy-on-write only");
+			}
+			long chunk = o.chunkBytes() == 0 ? 1L << 30 : o.chunkBytes(); // whole buffers: the image's block size
+			return new LiveCrEngine.Options(LiveCrEngine.Mode.SOFT_COW, o.at(), chunk, o.budgetBytes(), window, false,
+					false, true);
+		}
+		if (policy instanceof SoftOnDemandRestorePolicy restore) {
+			return new LiveCrEngine.Options(LiveCrEngine.Mode.ON_DEMAND_RESTORE, restore.restoreInstant(), 4L << 20, 0,
+					window, false, false, true);
+		}
+		if (policy instanceof StopTheWorldCheckpointPolicy) {
+			return new LiveCrEngine.Options(LiveCrEngine.Mode.STOP_THE_WORLD, at, 64L << 20, 0, 1, false, false,
+					true);
+		}
+		throw new UsageException("option --policy: the live engine runs stop-the-world, soft-cow and "
+				+ "on-demand-restore, not " + policy.name());
+	}
+
+	@Override
+	public int run(ParsedArguments args, CommandContext context) throws CommandFailedException, UsageException {
+		String file = args.positionals().get(0);
+		Path traceFile;
+		try {
+			traceFile = Path.of(file);
+		} catch (InvalidPathException e) {
+			throw new UsageException("TRACE '" + file + "' is not a valid file name: " + e.getReason());
+		}
+		MachineModel machine;
+		try {
+			machine = MachineModel.parse(args.get(MACHINE));
+		} catch (IllegalArgumentException e) {
+			throw new UsageException("option --machine: " + e.getMessage());
+		}
+		List<AccessSets> sets = AccessSets.parse(args.get(SETS));
+		if (sets.size() != 1) {
+			throw new UsageException("option --sets: live takes one source, got " + sets.size());
+		}
+		Path dir = SimulateCommand.createOutputFolder(args.get(OUT));
+		ResultFolder folder = ResultFolder.open(dir, context);
+		Trace trace = SimulateCommand.load(traceFile, context).trace();
+		if (trace.launchCount() == 0) {
+			throw new CommandFailedException(file + ": the trace holds no launches, so there is nothing to run");
+		}
+		String refused = TraceWorkload.outOfRange(trace);
+		if (refused != null) {
+			throw new CommandFailedException(file + ": cannot run this trace: " + refused);
+		}
+		String at = args.find(AT) != null ? args.find(AT) : "launch:" + trace.launchCount() / 2;
+		Map<String, CrPolicy> policies = PolicyRuns.parse(args.get(POLICY), at);
+		if (policies.size() != 1) {
+			throw new UsageException("option --policy: live runs one policy, got " + policies.size());
+		}
+		String policyName = policies.keySet().iterator().next();
+		CrPolicy simulated = policies.get(policyName);
+		CheckpointInstant instant = SimulateCommand.instantOf(args.get(POLICY).contains("at=") ? args.get(POLICY)
+				: "--at " + at);
+		if (instant == null) {
+			throw new UsageException("option --at: cannot read the instant of '" + at + "'");
+		}
+		LiveCrEngine.Options options = liveOptions(simulated, instant, args.get(WINDOW).intValue());
+		String spec = args.get(POLICY);
+		if (simulated instanceof SoftCopyOnWritePolicy soft && !spec.contains("staging=")) {
+			// the live engine commits into pinned memory: the simulated twin does too unless told otherwise
+			simulated = new SoftCopyOnWritePolicy(soft.options().withStaging(Staging.PINNED));
+		}
+		if (simulated instanceof SoftOnDemandRestorePolicy restore && !spec.contains("prefetch=")) {
+			// the live restore brings the rest back in the background, in pointer order, from pinned memory
+			simulated = new SoftOnDemandRestorePolicy(restore.restoreInstant(), true, CopierOrder.POINTER,
+					!spec.contains("pool=false"), spec.contains("staging=pageable") ? Staging.PAGEABLE : Staging.PINNED);
+		}
+		String traceName = traceFile.getFileName() == null ? file : traceFile.getFileName().toString();
+		System.setProperty("java.awt.headless", "true");
+		PrintStream out = context.out();
+		IProgressMonitor monitor = context.progress();
+		RunOutputs outputs = new RunOutputs(folder);
+		List<RunOutputs.Run> runs = new ArrayList<>();
+		List<String> written;
+		String liveLine;
+		try (LiveDevice device = openDevice()) {
+			TraceWorkload workload = sets.get(0).workload(trace, traceName, file, monitor);
+			out.printf("live %s on %s: %,d events, %,d launches; sets: %s; checkpoint at %s%n", file,
+					device.deviceName(), trace.eventCount(), trace.launchCount(), workload.policySourceName(),
+					options.at());
+			String[] line = new String[1];
+			RunOutputs.Run live = outputs.record("live " + policyName, "-live", workload.sizeHint(), sink -> {
+				try {
+					LiveRunResult r = LiveCrEngine.run(trace, workload, device, options, sink);
+					r.close();
+					line[0] = String.format(Locale.ROOT, "live: %d launches as surrogates, %d real; checkpoint copied "
+							+ "%s at %.1f GB/s; %d buffers fell back to stop-and-copy on a write outside the sets; "
+							+ "%d real launches after the instant without observed writes (not validated)",
+							r.surrogateLaunches(), r.realLaunches(), Human.bytes(r.copyBytes()), r.copyGBps(),
+							r.validationFallbacks(), r.unvalidatedLaunches());
+					return r.metrics();
+				} catch (ReplayException e) {
+					throw new CommandFailedException(file + ": the live run failed: " + e.getMessage(), e);
+				}
+			});
+			liveLine = line[0];
+			runs.add(live);
+			runs.add(outputs.simulate("simulated " + policyName, "-simulated", workload, machine, simulated, monitor));
+			Map<String, SimulationMetrics> metrics = new LinkedHashMap<>();
+			runs.forEach(r -> metrics.put(r.name(), r.metrics()));
+			SimulateCommand.writeCsv(folder, "metrics.csv", w -> MetricsCsvWriter.write(w, metrics));
+			SimulateCommand.writeCsv(folder, "violations.csv", w -> MetricsCsvWriter.writeViolations(w, metrics));
+			SimulateCommand.writeCharts(folder, traceName, machine, runs, metrics, args.get(WIDTH).intValue());
+			TraceIdentity identity = TraceIdentity.of(traceFile, trace);
+			written = folder.commit(json -> describe(json, args, identity, device.deviceName(), runs), context.err());
+		} finally {
+			monitor.done();
+			folder.abandon();
+		}
+		out.println();
+		MetricsTable.print(out, runs);
+		out.println();
+		out.println(liveLine);
+		out.printf("%nwrote %s: %s%n", dir, String.join(", ", written));
+		out.flush();
+		return ExitCode.OK;
+	}
+
+	private static LiveDevice openDevice() throws CommandFailedException {
+		try {
+			return LiveDevices.gpu();
+		} catch (ReplayException | LinkageError e) {
+			// JCuda's message carries its nested stack traces: the first line, and the missing driver if that is why
+			String m = String.valueOf(e.getMessage());
+			String first = m.lines().findFirst().orElse(m);
+			String why = m.contains("libcuda.so.1") ? " (libcuda.so.1, the NVIDIA driver, is not installed here)" : "";
+			throw new CommandFailedException("live needs a CUDA GPU and driver on this machine: " + first + why
+					+ "; simulate runs the same policy on a machine model anywhere", e);
+		}
+	}
+
+	private static void describe(JsonWriter json, ParsedArguments args, TraceIdentity trace, String device,
+			List<RunOutputs.Run> runs) {
+		json.field("tool", Main.PROGRAM + " live");
+		json.field("finished", Instant.now().toString());
+		json.field("device", device);
+		json.name("options").beginObject();
+		json.field("policy", args.get(POLICY));
+		json.field("at", args.find(AT));
+		json.field("window", args.get(WINDOW));
+		json.field("machine", args.get(MACHINE));
+		json.field("sets", args.get(SETS));
+		json.field("width", args.get(WIDTH));
+		json.endObject();
+		trace.write(json);
+		json.name("runs").beginArray();
+		runs.forEach(r -> json.value(r.name()));
+		json.endArray();
+	}
+}
