@@ -185,7 +185,7 @@ public final class ExperimentPlan {
 		}
 		checkLaunchInstants(trace.launchCount());
 		for (AccessSets source : sets) {
-			source.check(trace);
+			source.check(trace, traceName);
 		}
 	}
 

@@ -21,6 +21,7 @@ import org.phos.workbench.cr.core.SimulationMetrics;
 import org.phos.workbench.cr.core.Units;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
 import org.phos.workbench.internal.analysis.core.experiment.AccessSets;
+import org.phos.workbench.internal.analysis.core.experiment.Background;
 import org.phos.workbench.internal.analysis.core.experiment.ExperimentCharts;
 import org.phos.workbench.internal.analysis.core.experiment.IoText;
 import org.phos.workbench.internal.analysis.core.experiment.ProgressSlice;
@@ -112,14 +113,18 @@ public final class ExperimentRunner {
 			pm.subTask("metrics and charts");
 			writeCsv(folder, "metrics.csv", w -> MetricsCsvWriter.write(w, metrics));
 			writeCsv(folder, "violations.csv", w -> MetricsCsvWriter.writeViolations(w, metrics));
-			ExperimentCharts.write(folder, traceChartName(), plan.machine(), runs, metrics, plan.config().widthPx(),
-					new ProgressSlice(pm, UNITS));
+			// JFreeChart draws a chart in one call (seconds for a 1M-launch timeline): on a worker thread, so that
+			// progress goes on and a cancel returns at once
+			Background.call("charts", pm, UNITS, true, m -> {
+				ExperimentCharts.write(folder, traceChartName(), plan.machine(), runs, metrics,
+						plan.config().widthPx(), m);
+				return null;
+			});
 			TraceIdentity identity = TraceIdentity.of(traceFile, trace, new ProgressSlice(pm, UNITS / 2));
 			checkCanceled(pm);
 			// from here on the files move into place: no cancel, or the folder would mix two runs
-			pm.subTask("moving the outputs into place");
-			List<String> written = folder.commit(json -> describe(json, identity, runs), listener);
-			pm.worked(UNITS / 2);
+			List<String> written = Background.call("moving the outputs into place", pm, UNITS / 2, false,
+					m -> folder.commit(json -> describe(json, identity, runs), listener));
 			return new ExperimentOutputs(result(name, runs), dir, written);
 		} finally {
 			folder.abandon();
@@ -161,9 +166,10 @@ public final class ExperimentRunner {
 		for (AccessSets source : sets) {
 			checkCanceled(pm);
 			pm.subTask("read/write sets: " + source.label());
-			ProgressSlice slice = new ProgressSlice(pm, UNITS);
-			TraceWorkload workload = source.workload(trace, traceChartName(), traceName, slice);
-			slice.done();
+			// building the sets is one pass over the trace (a speculation engine's, or the calibration's) that
+			// reports seldom or never: on a worker thread
+			TraceWorkload workload = Background.call("read/write sets: " + source.label(), pm, UNITS, true,
+					m -> source.workload(trace, traceChartName(), traceName, m));
 			listener.info(String.format("simulating %s: %,d events, %,d launches; sets: %s; machine: %s", traceName,
 					trace.eventCount(), trace.launchCount(), workload.policySourceName(), plan.machine().name()));
 			for (Map.Entry<String, CrPolicy> p : policies.entrySet()) {

@@ -57,13 +57,24 @@ public record AccessSets(String word, @Nullable String engine) {
 		return out;
 	}
 
+	private static String observedMissing(String file) {
+		return file + ": --sets observed needs observed accesses, and this trace holds none; record it with PTX "
+				+ "instrumentation or the sanitizer tool, or use --sets placeholder";
+	}
+
 	/** The source as written on the command line, for run names. */
 	public String label() {
 		return engine == null ? word : "engine:" + engine;
 	}
 
-	/** Fails early (a usage error) for an unknown engine name. */
-	public void check(Trace trace) throws ExperimentException {
+	/**
+	 * Fails early: a usage error for an unknown engine name; a failure for observed sets on a trace without
+	 * observed accesses ({@code file} names the trace in the message).
+	 */
+	public void check(Trace trace, String file) throws ExperimentException {
+		if (word.equals("observed") && trace.observedAccesses().isEmpty()) {
+			throw new ExperimentException(new ExperimentProblem(ExperimentOption.SETS, observedMissing(file), false));
+		}
 		if (engine != null) {
 			try {
 				EngineRegistry.create(engine, trace);
@@ -80,9 +91,8 @@ public record AccessSets(String word, @Nullable String engine) {
 		return switch (word) {
 			case "observed" -> {
 				if (observed.isEmpty()) {
-					throw ExperimentException.failure(file + ": --sets observed needs observed accesses, and this trace "
-							+ "holds none; record it with PTX instrumentation or the sanitizer tool, or use --sets "
-							+ "placeholder");
+					throw new ExperimentException(new ExperimentProblem(ExperimentOption.SETS, observedMissing(file),
+							false));
 				}
 				yield new TraceWorkload(trace, name, observed, observed, true);
 			}
