@@ -27,6 +27,7 @@ import org.phos.workbench.internal.analysis.core.experiment.IoText;
 import org.phos.workbench.internal.analysis.core.experiment.ProgressSlice;
 import org.phos.workbench.internal.analysis.core.experiment.ResultFolder;
 import org.phos.workbench.internal.analysis.core.experiment.RunOutputs;
+import org.phos.workbench.speculation.core.EngineCatalog;
 import org.phos.workbench.trace.core.Trace;
 
 /**
@@ -49,6 +50,7 @@ public final class ExperimentRunner {
 	private final Path traceFile;
 	private final String traceName;
 	private final Trace trace;
+	private final EngineCatalog catalog;
 	private ExperimentListener listener = ExperimentListener.NONE;
 
 	/**
@@ -63,11 +65,18 @@ public final class ExperimentRunner {
 	}
 
 	public ExperimentRunner(ExperimentPlan plan, Path traceFile, Trace trace) throws ExperimentException {
+		this(plan, traceFile, trace, EngineCatalog.standard());
+	}
+
+	/** @param catalog where the engines of {@code --sets engine:NAME} come from (a session's catalog) */
+	public ExperimentRunner(ExperimentPlan plan, Path traceFile, Trace trace, EngineCatalog catalog)
+			throws ExperimentException {
 		this.plan = plan;
 		this.traceFile = traceFile;
 		this.trace = trace;
+		this.catalog = catalog;
 		this.traceName = traceFile.toString();
-		plan.check(trace, traceName);
+		plan.check(trace, traceName, catalog);
 	}
 
 	/** Where the run's lines go ({@code simulating ...}, notes on the folder, warnings). */
@@ -169,7 +178,7 @@ public final class ExperimentRunner {
 			// building the sets is one pass over the trace (a speculation engine's, or the calibration's) that
 			// reports seldom or never: on a worker thread
 			TraceWorkload workload = Background.call("read/write sets: " + source.label(), pm, UNITS, true,
-					m -> source.workload(trace, traceChartName(), traceName, m));
+					m -> source.workload(trace, traceChartName(), traceName, catalog, m));
 			listener.info(String.format("simulating %s: %,d events, %,d launches; sets: %s; machine: %s", traceName,
 					trace.eventCount(), trace.launchCount(), workload.policySourceName(), plan.machine().name()));
 			for (Map.Entry<String, CrPolicy> p : policies.entrySet()) {
