@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.NullProgressMonitor;
@@ -108,6 +110,23 @@ public final class ExperimentRunner {
 	 */
 	public ExperimentOutputs runInto(String name, Path dir, @Nullable IProgressMonitor monitor)
 			throws ExperimentException {
+		return runInto(name, dir, monitor, false, null);
+	}
+
+	/** More to write beside the outputs, given the runs and the trace's identity (the store's runs file). */
+	interface Sidecar {
+		void write(List<CrRun> runs, TraceIdentity identity, IProgressMonitor monitor) throws Exception;
+	}
+
+	/**
+	 * As {@link #runInto(String, Path, IProgressMonitor)}.
+	 *
+	 * @param scratch whether {@code dir} is a fresh folder the caller discards when the run fails or is cancelled:
+	 *        then even moving the files into place may be cancelled
+	 * @param sidecar written on a worker thread beside the charts, after the trace's identity; may be null
+	 */
+	ExperimentOutputs runInto(String name, Path dir, @Nullable IProgressMonitor monitor, boolean scratch,
+			@Nullable Sidecar sidecar) throws ExperimentException {
 		IProgressMonitor pm = monitor == null ? new NullProgressMonitor() : monitor;
 		ResultFolder folder = ResultFolder.open(dir, listener);
 		try {
@@ -117,27 +136,64 @@ public final class ExperimentRunner {
 						+ "chart shows the C/R lanes and stalls only (the JSON and CSV files have every interval)");
 			}
 			List<RunOutputs.Run> runs = simulate(new RunOutputs(folder), pm);
+			List<CrRun> crRuns = runs.stream().map(RunOutputs.Run::crRun).toList();
 			Map<String, SimulationMetrics> metrics = new LinkedHashMap<>();
 			runs.forEach(r -> metrics.put(r.name(), r.metrics()));
 			pm.subTask("metrics and charts");
 			writeCsv(folder, "metrics.csv", w -> MetricsCsvWriter.write(w, metrics));
 			writeCsv(folder, "violations.csv", w -> MetricsCsvWriter.writeViolations(w, metrics));
 			// JFreeChart draws a chart in one call (seconds for a 1M-launch timeline): on a worker thread, so that
-			// progress goes on and a cancel returns at once
-			Background.call("charts", pm, UNITS, true, m -> {
+			// progress goes on and a cancel returns at once; the trace's SHA-256 (and the sidecar) on a second one
+			TraceIdentity identity = Background.call("charts", pm, 1.5 * UNITS, true, m -> {
+				CompletableFuture<TraceIdentity> side = new CompletableFuture<>();
+				Thread hashing = new Thread(() -> {
+					try {
+						IProgressMonitor quiet = new CancelOnly(m);
+						TraceIdentity id = TraceIdentity.of(traceFile, trace, quiet);
+						if (sidecar != null) {
+							sidecar.write(crRuns, id, quiet);
+						}
+						side.complete(id);
+					} catch (Throwable t) {
+						side.completeExceptionally(t);
+					}
+				}, "phos-experiment: trace identity");
+				hashing.setDaemon(true);
+				hashing.start();
 				ExperimentCharts.write(folder, traceChartName(), plan.machine(), runs, metrics,
 						plan.config().widthPx(), m);
-				return null;
+				try {
+					return side.get();
+				} catch (ExecutionException e) {
+					if (e.getCause() instanceof Exception x) {
+						throw x;
+					}
+					throw e;
+				}
 			});
-			TraceIdentity identity = TraceIdentity.of(traceFile, trace, new ProgressSlice(pm, UNITS / 2));
 			checkCanceled(pm);
-			// from here on the files move into place: no cancel, or the folder would mix two runs
-			List<String> written = Background.call("moving the outputs into place", pm, UNITS / 2, false,
+			// from here on the files move into place: no cancel (the folder would mix two runs) unless the folder
+			// is the caller's scratch
+			List<String> written = Background.call("moving the outputs into place", pm, UNITS / 2, scratch,
 					m -> folder.commit(json -> describe(json, identity, runs), listener));
 			return new ExperimentOutputs(result(name, runs), dir, written);
 		} finally {
 			folder.abandon();
 			pm.done();
+		}
+	}
+
+	/** A monitor that only passes cancellation on (for work beside another that reports progress). */
+	private static final class CancelOnly extends NullProgressMonitor {
+		private final IProgressMonitor of;
+
+		CancelOnly(IProgressMonitor of) {
+			this.of = of;
+		}
+
+		@Override
+		public boolean isCanceled() {
+			return of.isCanceled();
 		}
 	}
 

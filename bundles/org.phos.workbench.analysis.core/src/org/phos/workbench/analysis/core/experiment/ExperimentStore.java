@@ -352,17 +352,27 @@ public final class ExperimentStore {
 		try {
 			pm.beginTask("Experiment " + name, 100);
 			Files.createDirectories(outputs);
-			ExperimentOutputs written = runner.runInto(name, outputs, new ProgressSlice(pm, 90));
-			TraceIdentity identity = readIdentity(outputs);
-			pm.subTask("saving the runs");
-			try (OutputFile runs = OutputFile.create(outputs.resolve(RUNS_FILE))) {
-				RunsFile.write(runs, identity.sha256(), written.result().runs(), new ProgressSlice(pm, 10));
-				if (pm.isCanceled()) {
-					throw new OperationCanceledException();
-				}
-				runs.commit();
+			TraceIdentity[] identity = new TraceIdentity[1];
+			// the runs file is written beside the charts; the folder is scratch, discarded on a cancel
+			ExperimentOutputs written = runner.runInto(name, outputs, new ProgressSlice(pm, 100), true,
+					(runs, id, m) -> {
+						identity[0] = id;
+						Path target = outputs.resolve(RUNS_FILE);
+						try (OutputFile file = OutputFile.create(target)) {
+							RunsFile.write(file, id.sha256(), runs, m);
+							if (m.isCanceled()) {
+								throw new OperationCanceledException();
+							}
+							file.commit();
+						} catch (IOException e) {
+							throw ExperimentException.failure("cannot write " + target + ": " + IoText.describe(e), e);
+						}
+					});
+			TraceIdentity id = identity[0];
+			if (id == null) {
+				throw ExperimentException.failure("the runs of " + name + " were not saved");
 			}
-			return new Written(written.result(), identity);
+			return new Written(written.result(), id);
 		} finally {
 			pm.done();
 		}

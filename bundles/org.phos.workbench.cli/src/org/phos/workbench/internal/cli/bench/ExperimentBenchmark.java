@@ -94,6 +94,10 @@ public final class ExperimentBenchmark {
 			}
 		}
 
+		synchronized String phase() {
+			return phase;
+		}
+
 		/** The end of the run counts as a report: a silent tail is a gap too. */
 		synchronized void finish() {
 			report("end");
@@ -207,7 +211,7 @@ public final class ExperimentBenchmark {
 			double[] latency = new double[cancels];
 			double[] at = new double[cancels];
 			for (int k = 0; k < cancels; k++) {
-				long delayNanos = (long) (typical * 1e9 * (k + 0.5) / cancels);
+				long delayNanos = (long) (typical * 1e9 * 0.95 * (k + 0.5) / cancels);
 				ExperimentStore store = ExperimentStore.of(trace);
 				RecordingMonitor monitor = new RecordingMonitor();
 				AtomicReference<Throwable> outcome = new AtomicReference<>();
@@ -225,6 +229,7 @@ public final class ExperimentBenchmark {
 				job.start();
 				sleepUntil(start + delayNanos);
 				long cancelled = System.nanoTime();
+				String phase = monitor.phase();
 				monitor.setCanceled(true);
 				try {
 					job.join();
@@ -236,8 +241,8 @@ public final class ExperimentBenchmark {
 				at[k] = (cancelled - start) / 1e6;
 				Throwable t = outcome.get();
 				boolean saved = Files.exists(store.folder("cancelled"));
-				log.printf(Locale.ROOT, "  cancel at %.0f ms: returned after %.1f ms (%s)%s%n", at[k], latency[k],
-						t == null ? "finished before the cancel" : t.getClass().getSimpleName(),
+				log.printf(Locale.ROOT, "  cancel at %.0f ms, in '%s': returned after %.1f ms (%s)%s%n", at[k], phase,
+						latency[k], t == null ? "finished before the cancel" : t.getClass().getSimpleName(),
 						saved && t != null ? "; BUT the experiment was saved" : "");
 				if (t != null && !(t instanceof OperationCanceledException)) {
 					throw new IOException("a cancelled run failed otherwise: " + t, t);
