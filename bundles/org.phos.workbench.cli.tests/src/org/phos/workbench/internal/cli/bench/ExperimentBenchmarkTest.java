@@ -35,6 +35,7 @@ class ExperimentBenchmarkTest {
 		assertTrue(r.ratio() > 0.2 && r.ratio() < 5, "run and save against simulate: " + r.ratio() + "\n" + text);
 		assertTrue(r.maxGapMs() > 0 && r.reports() > 20, text);
 		assertEquals(2, r.cancelMs().length);
+		assertTrue(r.cancelled() >= 1, text);
 		assertTrue(text.contains("OperationCanceledException"), text);
 		try (Stream<Path> left = Files.list(scratch)) {
 			assertEquals(0, left.count(), "the benchmark's files are deleted");
