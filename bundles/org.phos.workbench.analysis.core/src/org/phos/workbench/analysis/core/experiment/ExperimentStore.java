@@ -175,7 +175,10 @@ public final class ExperimentStore {
 		}
 	}
 
-	/** Every saved experiment of the trace, by name; damaged ones too (with their state). */
+	/**
+	 * Every saved experiment of the trace, by name; damaged ones too (with their state). The first call reads the
+	 * whole trace file for its SHA-256 (kept while the file's size and time stamp stay): call it off the UI thread.
+	 */
 	public List<SavedExperiment> list() throws ExperimentException {
 		if (!Files.isDirectory(root)) {
 			return List.of();
