@@ -29,6 +29,7 @@ public final class BuiltinCommands {
 				new org.phos.workbench.cli.speculation.ValidateCommand(),
 				new org.phos.workbench.cli.simulate.SimulateCommand(),
 				new org.phos.workbench.cli.simulate.LiveCommand(), // i13-live
+				new org.phos.workbench.cli.simulate.ExperimentCommand(), // i12-exp-core
 				new org.phos.workbench.internal.cli.commands.ReportCommand(), // i12-report
 				new MergeObservedCommand(),
 				// i14-attach: begin

@@ -11,7 +11,18 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.eclipse.core.runtime.IProgressMonitor;
+import org.phos.workbench.analysis.core.experiment.ExperimentException;
+import org.phos.workbench.analysis.core.experiment.ExperimentListener;
+import org.phos.workbench.analysis.core.experiment.ExperimentPlan;
+import org.phos.workbench.analysis.core.experiment.TraceIdentity;
 import org.phos.workbench.analysis.core.format.JsonWriter;
+import org.phos.workbench.internal.analysis.core.experiment.AccessSets;
+import org.phos.workbench.internal.analysis.core.experiment.ExperimentCharts;
+import org.phos.workbench.internal.analysis.core.experiment.PolicyRuns;
+import org.phos.workbench.internal.analysis.core.experiment.ResultFolder;
+import org.phos.workbench.internal.analysis.core.experiment.RunOutputs;
+import org.phos.workbench.internal.cli.commands.TraceLoader;
+import org.phos.workbench.speculation.core.EngineCatalog;
 import org.phos.workbench.cli.Command;
 import org.phos.workbench.cli.CommandContext;
 import org.phos.workbench.cli.CommandFailedException;
@@ -149,13 +160,24 @@ public final class LiveCommand implements Command {
 		} catch (IllegalArgumentException e) {
 			throw new UsageException("option --machine: " + e.getMessage());
 		}
-		List<AccessSets> sets = AccessSets.parse(args.get(SETS));
+		List<AccessSets> sets;
+		try {
+			sets = AccessSets.parse(args.get(SETS));
+		} catch (ExperimentException e) {
+			throw SimulateCommand.rethrow(e);
+		}
 		if (sets.size() != 1) {
 			throw new UsageException("option --sets: live takes one source, got " + sets.size());
 		}
 		Path dir = SimulateCommand.createOutputFolder(args.get(OUT));
-		ResultFolder folder = ResultFolder.open(dir, context);
-		Trace trace = SimulateCommand.load(traceFile, context).trace();
+		ExperimentListener listener = SimulateCommand.listener(context);
+		ResultFolder folder;
+		try {
+			folder = ResultFolder.open(dir, listener);
+		} catch (ExperimentException e) {
+			throw SimulateCommand.rethrow(e);
+		}
+		Trace trace = TraceLoader.load(traceFile, context).trace();
 		if (trace.launchCount() == 0) {
 			throw new CommandFailedException(file + ": the trace holds no launches, so there is nothing to run");
 		}
@@ -164,13 +186,18 @@ public final class LiveCommand implements Command {
 			throw new CommandFailedException(file + ": cannot run this trace: " + refused);
 		}
 		String at = args.find(AT) != null ? args.find(AT) : "launch:" + trace.launchCount() / 2;
-		Map<String, CrPolicy> policies = PolicyRuns.parse(args.get(POLICY), at);
+		Map<String, CrPolicy> policies;
+		try {
+			policies = PolicyRuns.parse(args.get(POLICY), at);
+		} catch (ExperimentException e) {
+			throw SimulateCommand.rethrow(e);
+		}
 		if (policies.size() != 1) {
 			throw new UsageException("option --policy: live runs one policy, got " + policies.size());
 		}
 		String policyName = policies.keySet().iterator().next();
 		CrPolicy simulated = policies.get(policyName);
-		CheckpointInstant instant = SimulateCommand.instantOf(args.get(POLICY).contains("at=") ? args.get(POLICY)
+		CheckpointInstant instant = ExperimentPlan.instantOf(args.get(POLICY).contains("at=") ? args.get(POLICY)
 				: "--at " + at);
 		if (instant == null) {
 			throw new UsageException("option --at: cannot read the instant of '" + at + "'");
@@ -195,7 +222,7 @@ public final class LiveCommand implements Command {
 		List<String> written;
 		String liveLine;
 		try (LiveDevice device = openDevice()) {
-			TraceWorkload workload = sets.get(0).workload(trace, traceName, file, monitor);
+			TraceWorkload workload = sets.get(0).workload(trace, traceName, file, EngineCatalog.standard(), monitor);
 			out.printf("live %s on %s: %,d events, %,d launches; sets: %s; checkpoint at %s%n", file,
 					device.deviceName(), trace.eventCount(), trace.launchCount(), workload.policySourceName(),
 					options.at());
@@ -211,7 +238,7 @@ public final class LiveCommand implements Command {
 							r.validationFallbacks(), r.unvalidatedLaunches());
 					return r.metrics();
 				} catch (ReplayException e) {
-					throw new CommandFailedException(file + ": the live run failed: " + e.getMessage(), e);
+					throw ExperimentException.failure(file + ": the live run failed: " + e.getMessage(), e);
 				}
 			});
 			liveLine = line[0];
@@ -219,17 +246,20 @@ public final class LiveCommand implements Command {
 			runs.add(outputs.simulate("simulated " + policyName, "-simulated", workload, machine, simulated, monitor));
 			Map<String, SimulationMetrics> metrics = new LinkedHashMap<>();
 			runs.forEach(r -> metrics.put(r.name(), r.metrics()));
-			SimulateCommand.writeCsv(folder, "metrics.csv", w -> MetricsCsvWriter.write(w, metrics));
-			SimulateCommand.writeCsv(folder, "violations.csv", w -> MetricsCsvWriter.writeViolations(w, metrics));
-			SimulateCommand.writeCharts(folder, traceName, machine, runs, metrics, args.get(WIDTH).intValue());
+			writeCsv(folder, "metrics.csv", w -> MetricsCsvWriter.write(w, metrics));
+			writeCsv(folder, "violations.csv", w -> MetricsCsvWriter.writeViolations(w, metrics));
+			ExperimentCharts.write(folder, traceName, machine, runs, metrics, args.get(WIDTH).intValue(),
+					new org.eclipse.core.runtime.NullProgressMonitor());
 			TraceIdentity identity = TraceIdentity.of(traceFile, trace);
-			written = folder.commit(json -> describe(json, args, identity, device.deviceName(), runs), context.err());
+			written = folder.commit(json -> describe(json, args, identity, device.deviceName(), runs), listener);
+		} catch (ExperimentException e) {
+			throw SimulateCommand.rethrow(e);
 		} finally {
 			monitor.done();
 			folder.abandon();
 		}
 		out.println();
-		MetricsTable.print(out, runs);
+		MetricsTable.print(out, runs.stream().map(RunOutputs.Run::crRun).toList());
 		out.println();
 		out.println(liveLine);
 		out.printf("%nwrote %s: %s%n", dir, String.join(", ", written));
@@ -267,5 +297,20 @@ public final class LiveCommand implements Command {
 		json.name("runs").beginArray();
 		runs.forEach(r -> json.value(r.name()));
 		json.endArray();
+	}
+
+	private interface CsvBody {
+		void write(java.io.Writer w);
+	}
+
+	private static void writeCsv(ResultFolder folder, String name, CsvBody body) throws ExperimentException {
+		java.nio.file.Path file = folder.dir().resolve(name);
+		try (java.io.Writer w = RunOutputs.writer(folder.create(name))) {
+			body.write(w);
+		} catch (java.io.IOException e) {
+			throw ExperimentException.failure("cannot write " + file + ": " + Main.describe(e), e);
+		} catch (java.io.UncheckedIOException e) {
+			throw ExperimentException.failure("cannot write " + file + ": " + Main.describe(e.getCause()), e);
+		}
 	}
 }

@@ -113,6 +113,25 @@ public final class TimelineModel implements TimelineSink {
         return l;
     }
 
+    /** Whether application intervals (kernels, copies, sets) are kept, as constructed. */
+    public boolean includesApplicationIntervals() {
+        return includeApplicationIntervals;
+    }
+
+    /** How many intervals the model holds, all lanes together. */
+    public long intervalCount() {
+        long n = 0;
+        for (List<TimelineInterval> l : intervals.values()) {
+            n += l.size();
+        }
+        return n;
+    }
+
+    /** The names of the counters reported, in the order they were first reported. */
+    public List<String> counterNames() {
+        return List.copyOf(counters.keySet());
+    }
+
     /** The first marker whose label starts with {@code prefix}, or null. */
     public @org.eclipse.jdt.annotation.Nullable Marker marker(String prefix) {
         return markers().stream().filter(m -> m.label().startsWith(prefix)).findFirst().orElse(null);

@@ -1,4 +1,4 @@
-package org.phos.workbench.cli.simulate;
+package org.phos.workbench.internal.analysis.core.experiment;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,13 +7,14 @@ import java.util.Locale;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.analysis.core.cr.EngineAccessSource;
-import org.phos.workbench.cli.CommandFailedException;
-import org.phos.workbench.cli.UsageException;
+import org.phos.workbench.analysis.core.experiment.ExperimentException;
+import org.phos.workbench.analysis.core.experiment.ExperimentOption;
+import org.phos.workbench.analysis.core.experiment.ExperimentProblem;
 import org.phos.workbench.cr.core.trace.LaunchAccessSource;
 import org.phos.workbench.cr.core.trace.ObservedLaunchAccesses;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
 import org.phos.workbench.cr.core.trace.WholeAllocationParameterPlaceholder;
-import org.phos.workbench.speculation.core.EngineRegistry;
+import org.phos.workbench.speculation.core.EngineCatalog;
 import org.phos.workbench.speculation.core.SpeculationEngine;
 import org.phos.workbench.trace.core.Trace;
 
@@ -31,12 +32,12 @@ import org.phos.workbench.trace.core.Trace;
  * @param word auto, observed, placeholder or engine
  * @param engine the engine spec for {@code engine}, else null
  */
-record AccessSets(String word, @Nullable String engine) {
+public record AccessSets(String word, @Nullable String engine) {
 
-	static final String WORDS = "auto, observed, placeholder, engine:NAME";
+	public static final String WORDS = "auto, observed, placeholder, engine:NAME";
 
 	/** {@code SOURCE[,SOURCE...]}; several sources multiply the runs (every policy with every source). */
-	static List<AccessSets> parse(String text) throws UsageException {
+	public static List<AccessSets> parse(String text) throws ExperimentException {
 		List<AccessSets> out = new ArrayList<>();
 		for (String part : text.split(",")) {
 			String p = part.trim();
@@ -47,7 +48,7 @@ record AccessSets(String word, @Nullable String engine) {
 			} else if (lower.equals("auto") || lower.equals("observed") || lower.equals("placeholder")) {
 				s = new AccessSets(lower, null);
 			} else {
-				throw new UsageException("option --sets: unknown source '" + p + "' (known: " + WORDS + ")");
+				throw new ExperimentException(ExperimentProblem.of(ExperimentOption.SETS, "option --sets: unknown source '" + p + "' (known: " + WORDS + ")"));
 			}
 			if (!out.contains(s)) {
 				out.add(s);
@@ -56,46 +57,56 @@ record AccessSets(String word, @Nullable String engine) {
 		return out;
 	}
 
+	private static String observedMissing(String file) {
+		return file + ": --sets observed needs observed accesses, and this trace holds none; record it with PTX "
+				+ "instrumentation or the sanitizer tool, or use --sets placeholder";
+	}
+
 	/** The source as written on the command line, for run names. */
-	String label() {
+	public String label() {
 		return engine == null ? word : "engine:" + engine;
 	}
 
-	/** Fails early (a usage error) for an unknown engine name. */
-	void check(Trace trace) throws UsageException {
+	/**
+	 * Fails early: a usage error for an unknown engine name; a failure for observed sets on a trace without
+	 * observed accesses ({@code file} names the trace in the message).
+	 */
+	public void check(Trace trace, String file, EngineCatalog catalog) throws ExperimentException {
+		if (word.equals("observed") && trace.observedAccesses().isEmpty()) {
+			throw new ExperimentException(new ExperimentProblem(ExperimentOption.SETS, observedMissing(file), false));
+		}
 		if (engine != null) {
 			try {
-				EngineRegistry.create(engine, trace);
+				catalog.create(engine, trace);
 			} catch (IllegalArgumentException e) {
-				throw new UsageException("option --sets: " + e.getMessage());
+				throw new ExperimentException(ExperimentProblem.of(ExperimentOption.SETS, "option --sets: " + e.getMessage()));
 			}
 		}
 	}
 
-	TraceWorkload workload(Trace trace, String name, String file, IProgressMonitor monitor)
-			throws CommandFailedException {
+	public TraceWorkload workload(Trace trace, String name, String file, EngineCatalog catalog,
+			IProgressMonitor monitor) throws ExperimentException {
 		ObservedLaunchAccesses observed = new ObservedLaunchAccesses(trace);
 		LaunchAccessSource truth = observed.isEmpty() ? null : observed;
 		return switch (word) {
 			case "observed" -> {
 				if (observed.isEmpty()) {
-					throw new CommandFailedException(file + ": --sets observed needs observed accesses, and this trace "
-							+ "holds none; record it with PTX instrumentation or the sanitizer tool, or use --sets "
-							+ "placeholder");
+					throw new ExperimentException(new ExperimentProblem(ExperimentOption.SETS, observedMissing(file),
+							false));
 				}
 				yield new TraceWorkload(trace, name, observed, observed, true);
 			}
 			case "placeholder" -> new TraceWorkload(trace, name, new WholeAllocationParameterPlaceholder(), truth, true);
 			case "engine" -> {
-				SpeculationEngine e = EngineRegistry.create(String.valueOf(engine), trace);
+				SpeculationEngine e = catalog.create(String.valueOf(engine), trace);
 				try {
 					yield new TraceWorkload(trace, name, new EngineAccessSource(trace, e, monitor), truth, true);
 				} finally {
 					monitor.done();
 				}
 			}
-			default -> observed.isEmpty() ? new AccessSets("placeholder", null).workload(trace, name, file, monitor)
-					: new AccessSets("observed", null).workload(trace, name, file, monitor);
+			default -> observed.isEmpty() ? new AccessSets("placeholder", null).workload(trace, name, file, catalog, monitor)
+					: new AccessSets("observed", null).workload(trace, name, file, catalog, monitor);
 		};
 	}
 }
