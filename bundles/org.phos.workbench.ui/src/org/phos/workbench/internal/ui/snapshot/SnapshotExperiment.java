@@ -1,30 +1,24 @@
 package org.phos.workbench.internal.ui.snapshot;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.eclipse.ui.IViewPart;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.PartInitException;
-import org.phos.workbench.analysis.core.experiment.CrRun;
 import org.phos.workbench.analysis.core.experiment.ExperimentConfig;
+import org.phos.workbench.analysis.core.experiment.ExperimentException;
 import org.phos.workbench.analysis.core.experiment.ExperimentResult;
-import org.phos.workbench.cr.core.CrPolicies;
-import org.phos.workbench.cr.core.MachineModel;
-import org.phos.workbench.cr.core.SimulationMetrics;
-import org.phos.workbench.cr.core.Simulator;
-import org.phos.workbench.cr.core.TimelineModel;
-import org.phos.workbench.cr.core.trace.TraceWorkload;
+import org.phos.workbench.analysis.core.experiment.ExperimentRunner;
 import org.phos.workbench.internal.ui.experiment.ExperimentsView;
 import org.phos.workbench.ui.PhoenixUi;
 import org.phos.workbench.ui.model.LoadedTrace;
 
 /**
  * For pictures of the C/R views ({@code ./workbench snapshot --view cr-timeline,cr-compare}): runs a small
- * experiment over the snapshot's trace, as {@code simulate --policy 'stop-the-world;soft-cow' --at launch:N/2} would
- * (sets auto, machine h100, with the baseline), and shows it through the Experiments view, which publishes it to the
- * C/R views. Nothing happens when no C/R view is pictured.
+ * experiment over the snapshot's trace through the experiment runner, as {@code simulate --policy
+ * 'stop-the-world;soft-cow' --at launch:N/2} would (sets auto, machine h100, with the baseline), and shows it
+ * through the Experiments view, which publishes it to the C/R views. Nothing happens when no C/R view is pictured.
  */
 final class SnapshotExperiment {
     /** The snapshot view names that need an experiment. */
@@ -41,18 +35,14 @@ final class SnapshotExperiment {
             return;
         }
         String at = "launch:" + trace.trace().launchCount() / 2;
-        TraceWorkload workload = TraceWorkload.withBestAvailableSets(trace.trace(), trace.name());
-        MachineModel machine = MachineModel.parse(ExperimentConfig.DEFAULT_MACHINE);
-        List<CrRun> runs = new ArrayList<>();
-        for (String policy : List.of("stop-the-world", "soft-cow")) {
-            TimelineModel model = new TimelineModel(trace.trace().eventCount() <= 2_000_000);
-            SimulationMetrics m = Simulator.run(workload, machine, CrPolicies.parse(policy + ":at=" + at), model, true,
-                    null);
-            runs.add(new CrRun(policy, m, model));
+        ExperimentConfig config = new ExperimentConfig("stop-the-world;soft-cow", at,
+                ExperimentConfig.DEFAULT_MACHINE, ExperimentConfig.DEFAULT_SETS, ExperimentConfig.DEFAULT_WIDTH_PX);
+        ExperimentResult result;
+        try {
+            result = new ExperimentRunner(config, trace.file(), trace.trace()).run("snapshot", null);
+        } catch (ExperimentException e) {
+            throw new IllegalStateException("snapshot experiment on " + trace.name() + ": " + e.getMessage(), e);
         }
-        ExperimentResult result = new ExperimentResult("snapshot", trace.file(), new ExperimentConfig(
-                "stop-the-world;soft-cow", at, ExperimentConfig.DEFAULT_MACHINE, ExperimentConfig.DEFAULT_SETS,
-                ExperimentConfig.DEFAULT_WIDTH_PX), runs);
         IWorkbenchPage page = window.getActivePage();
         IViewPart v = page.showView(PhoenixUi.EXPERIMENTS_VIEW_ID);
         page.activate(v);
