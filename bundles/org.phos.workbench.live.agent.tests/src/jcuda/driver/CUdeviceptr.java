@@ -1,0 +1,6 @@
+package jcuda.driver;
+
+/** Test stand-in for JCuda's handle class of the same name: a mutable native value. */
+public class CUdeviceptr extends jcuda.Pointer {
+    public long handle;
+}
