@@ -35,6 +35,9 @@ public final class BuiltinCommands {
 				// i14-attach: begin
 				new org.phos.workbench.internal.cli.commands.AttachCommand(),
 				// i14-attach: end
+				// i14-agent: begin
+				new org.phos.workbench.internal.cli.commands.JavaSitesCommand(),
+				// i14-agent: end
 				new BenchCommand());
 	}
 }
