@@ -37,5 +37,9 @@ part python-samples bash releng/gpu/record-python-samples.sh "$OUTDIR/python"
 if [ -f .gpu/live/live.sh ]; then part live env OUT="$OUTDIR/live" bash .gpu/live/live.sh
 else echo "===== live: skipped (.gpu/live not packed: releng/gpu/pack-live.sh)"; fi
 # i13-live: end
+# i14-agent: begin
+if [ -f .gpu/agent/phos-jcuda-agent.jar ]; then part jcuda-agent bash releng/gpu/jcuda-agent.sh "$OUTDIR/jcuda-agent"
+else echo "===== jcuda-agent: skipped (.gpu/agent not packed: releng/gpu/pack-agent.sh)"; fi
+# i14-agent: end
 echo "run-all: $([ $status -eq 0 ] && echo PASSED || echo FAILED)"
 exit $status
