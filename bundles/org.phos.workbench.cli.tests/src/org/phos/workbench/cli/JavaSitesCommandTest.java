@@ -64,6 +64,16 @@ class JavaSitesCommandTest {
 				run.toString());
 		assertTrue(run.out().contains("         3  LAUNCH  step                         -"), run.toString());
 		assertTrue(run.err().contains("run.phos.java-sites: the last line (line 6) is cut short"), run.toString());
+
+		// the launch table (launches command, Launches view) shows the same sites in its java_site column
+		CliRun launches = CliRun.of("launches", trace.toString(), "--format", "csv");
+		assertEquals(0, launches.exit(), launches.toString());
+		List<String> lines = launches.out().lines().toList();
+		List<String> header = List.of(lines.get(0).split(","));
+		int siteColumn = header.indexOf("java_site");
+		assertTrue(siteColumn > 0, lines.get(0));
+		assertEquals(List.of("com.example.Solver.sweep(Solver.java:40)", "com.example.Solver.sweep(Solver.java:40)", ""),
+				lines.subList(1, 4).stream().map(l -> l.split(",", -1)[siteColumn]).toList());
 	}
 
 	@Test

@@ -70,6 +70,17 @@ public final class AnalysisSession {
 		caches.remove(trace);
 	}
 
+	// i14-agent: begin
+	/**
+	 * Gives the launches of {@code trace} the Java call sites the JCuda agent recorded (the {@code java_site} column
+	 * of {@link LaunchRow#TABLE}); null takes them away. Callers read them with
+	 * {@code JavaSites.nextTo(trace, traceFile)} when they open a trace.
+	 */
+	public void javaSites(Trace trace, org.phos.workbench.trace.core.javasites.@Nullable JavaSites sites) {
+		cache(trace).javaSites = sites;
+	}
+	// i14-agent: end
+
 	private TraceCache cache(Trace trace) {
 		synchronized (caches) {
 			return caches.computeIfAbsent(trace, TraceCache::new);
@@ -121,7 +132,8 @@ public final class AnalysisSession {
 			int e = trace.launchEvent(launch);
 			rows.add(new LaunchRow(launch, e, trace.hostNs(e), trace.gpuStartNs(e), trace.gpuEndNs(e), trace.stream(e),
 					trace.functionId(e), cache.kernelName(trace.functionId(e)), trace.grid(e), trace.block(e),
-					params.get(launch), verdicts == null ? null : verdicts.verdict(0, launch)));
+					params.get(launch), verdicts == null ? null : verdicts.verdict(0, launch),
+					cache.javaSite(e))); // i14-agent
 		}
 		return new Table<>(LaunchRow.TABLE, rows, from, total);
 	}
@@ -524,6 +536,15 @@ public final class AnalysisSession {
 		final Map<ValidationQuery, ValidationAnswer> validations = new HashMap<>();
 		final Object keyframesLock = new Object();
 		@Nullable SpeculationKeyframes keyframes;
+		// i14-agent: begin
+		volatile org.phos.workbench.trace.core.javasites.@Nullable JavaSites javaSites;
+
+		@Nullable String javaSite(int event) {
+			org.phos.workbench.trace.core.javasites.JavaSites s = javaSites;
+			org.phos.workbench.trace.core.javasites.JavaCall c = s == null ? null : s.site(event);
+			return c == null ? null : c.site();
+		}
+		// i14-agent: end
 		private final Map<String, ObservedIndex> observed = new HashMap<>();
 		private final Map<String, TruthReliability> reliability = new HashMap<>();
 		final Map<AccessQuery, AccessAnswer> accesses = Collections.synchronizedMap(new java.util.LinkedHashMap<>(64,

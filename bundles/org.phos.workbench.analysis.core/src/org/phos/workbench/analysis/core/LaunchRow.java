@@ -22,14 +22,26 @@ import org.phos.workbench.trace.core.Dim3;
  * @param block block dimensions
  * @param params the decoded parameters: one entry per parameter, pointer words as {@code alloc@EVENT+0xOFF}
  * @param verdict the verdict under the query's engine, null when none was asked
+ * @param javaSite the Java call site that launched it ({@code Class.method(File.java:LINE)}) when the JCuda agent
+ *                 recorded one ({@link AnalysisSession#javaSites}), else null
  */
 public record LaunchRow(int launch, int event, long hostNs, long gpuStartNs, long gpuEndNs, long stream,
-		int functionId, String kernel, Dim3 grid, Dim3 block, List<String> params, @Nullable LaunchVerdict verdict) {
+		int functionId, String kernel, Dim3 grid, Dim3 block, List<String> params, @Nullable LaunchVerdict verdict,
+		@Nullable String javaSite) {
 
 	/** Copies. */
 	public LaunchRow {
 		params = List.copyOf(params);
 	}
+
+	// i14-agent: begin
+	/** A row without a Java call site. */
+	public LaunchRow(int launch, int event, long hostNs, long gpuStartNs, long gpuEndNs, long stream, int functionId,
+			String kernel, Dim3 grid, Dim3 block, List<String> params, @Nullable LaunchVerdict verdict) {
+		this(launch, event, hostNs, gpuStartNs, gpuEndNs, stream, functionId, kernel, grid, block, params, verdict,
+				null);
+	}
+	// i14-agent: end
 
 	/** @return GPU duration, 0 when not measured */
 	public long gpuNs() {
@@ -49,6 +61,9 @@ public record LaunchRow(int launch, int event, long hostNs, long gpuStartNs, lon
 			Column.text("kernel", LaunchRow::kernel),
 			Column.text("grid", r -> dim(r.grid())),
 			Column.text("block", r -> dim(r.block())),
+			// i14-agent: begin
+			Column.text("java_site", LaunchRow::javaSite),
+			// i14-agent: end
 			Column.text("params", r -> String.join(" ", r.params())),
 			Column.text("verdict", r -> r.verdict() == null ? null : r.verdict().label())));
 

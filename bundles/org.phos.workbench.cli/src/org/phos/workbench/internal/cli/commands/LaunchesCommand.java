@@ -112,6 +112,13 @@ public final class LaunchesCommand implements Command {
 		}
 		Trace trace = TraceLoader.load(file, context).trace();
 		AnalysisSession session = AnalysisSession.standard();
+		// i14-agent: begin
+		try {
+			session.javaSites(trace, org.phos.workbench.trace.core.javasites.JavaSites.nextTo(trace, file));
+		} catch (java.io.IOException e) {
+			context.warn(e.getMessage() + "; the java_site column stays empty");
+		}
+		// i14-agent: end
 		Table<LaunchRow> table;
 		try {
 			table = session.launches(new LaunchQuery(trace, filter, sort, engine, args.find(TOOL),

@@ -100,6 +100,14 @@ public final class TraceEditor extends EditorPart {
                 TraceLoadResult r = TraceReader.read(file, monitor);
                 readNanos = System.nanoTime() - started;
                 OpeningTimes.mark("trace read");
+                // i14-agent: begin
+                try {
+                    org.phos.workbench.internal.ui.launches.Analysis.session().javaSites(r.trace(),
+                            org.phos.workbench.trace.core.javasites.JavaSites.nextTo(r.trace(), file));
+                } catch (IOException e) {
+                    org.eclipse.core.runtime.ILog.of(TraceEditor.class).warn(e.getMessage() + "; no Java call sites shown");
+                }
+                // i14-agent: end
                 LoadedTrace t = new LoadedTrace(file, r.trace(), r.warnings(), r.anomalies());
                 // the views get the trace first; the overview walks every event and comes after them, in a job
                 // that waits for the Launches view's first listing (same scheduling rule), so it never delays it
