@@ -69,11 +69,11 @@ class JavaSitesCommandTest {
 		CliRun launches = CliRun.of("launches", trace.toString(), "--format", "csv");
 		assertEquals(0, launches.exit(), launches.toString());
 		List<String> lines = launches.out().lines().toList();
-		List<String> header = List.of(lines.get(0).split(","));
+		List<String> header = csvFields(lines.get(0));
 		int siteColumn = header.indexOf("java_site");
 		assertTrue(siteColumn > 0, lines.get(0));
 		assertEquals(List.of("com.example.Solver.sweep(Solver.java:40)", "com.example.Solver.sweep(Solver.java:40)", ""),
-				lines.subList(1, 4).stream().map(l -> l.split(",", -1)[siteColumn]).toList());
+				lines.subList(1, 4).stream().map(l -> csvFields(l).get(siteColumn)).toList());
 	}
 
 	@Test
@@ -90,6 +90,29 @@ class JavaSitesCommandTest {
 		CliRun bad = CliRun.of("java-sites", trace.toString(), "--sites", foreign.toString());
 		assertEquals(1, bad.exit(), bad.toString());
 		assertTrue(bad.err().contains("other.txt: not a Java call-site file"), bad.toString());
+	}
+
+	/** The fields of one CSV line (RFC 4180 quoting: the grid "4,1,1" is one field). */
+	private static List<String> csvFields(String line) {
+		List<String> fields = new java.util.ArrayList<>();
+		StringBuilder f = new StringBuilder();
+		boolean quoted = false;
+		for (int i = 0; i < line.length(); i++) {
+			char c = line.charAt(i);
+			if (quoted && c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+				f.append('"');
+				i++;
+			} else if (c == '"') {
+				quoted = !quoted;
+			} else if (c == ',' && !quoted) {
+				fields.add(f.toString());
+				f.setLength(0);
+			} else {
+				f.append(c);
+			}
+		}
+		fields.add(f.toString());
+		return fields;
 	}
 
 	private static Path sideFile(Path trace) {
