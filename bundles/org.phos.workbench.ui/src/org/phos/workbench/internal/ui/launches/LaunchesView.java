@@ -94,6 +94,7 @@ public final class LaunchesView extends ViewPart {
     private boolean ascending = true;
     private final ISelectionListener listener = this::selectionChanged;
     private int verdictColumn = -1;
+    private int javaSiteColumn = -1; // i14-agent
     /** Counts queries asked; an answer for an older one is dropped. */
     private int generation;
     /** The generation whose answer the table shows. */
@@ -129,6 +130,7 @@ public final class LaunchesView extends ViewPart {
                 case "params" -> 300;
                 case "stream" -> 140;
                 case "verdict" -> 0; // shown when an engine is chosen
+                case "java_site" -> 0; // i14-agent: shown when the trace has Java call sites (JCuda agent)
                 case "launch" -> 90;
                 case "event", "function", "grid", "block" -> 70;
                 default -> 110;
@@ -138,6 +140,12 @@ public final class LaunchesView extends ViewPart {
                 verdictColumn = c;
                 col.setResizable(false);
             }
+            // i14-agent: begin
+            if (def.header().equals("java_site")) {
+                javaSiteColumn = c;
+                col.setResizable(false);
+            }
+            // i14-agent: end
             int index = c;
             col.addListener(SWT.Selection, e -> sortBy(index));
             // SWT on GTK reports a click on the same header within the double-click time as DefaultSelection (and
@@ -147,8 +155,9 @@ public final class LaunchesView extends ViewPart {
         // shown first what a person scans for (kernel, GPU time); the columns themselves stay the CLI's
         List<String> headers = LaunchRow.TABLE.headers();
         // the verdict next to the launch, so that choosing an engine shows it without scrolling (hidden without one)
-        int[] order = java.util.stream.Stream.of("launch", "verdict", "kernel", "gpu_ns", "host_ns", "stream", "grid",
-                "block", "params", "event", "function", "gpu_start_ns", "gpu_end_ns").mapToInt(headers::indexOf)
+        int[] order = java.util.stream.Stream.of("launch", "verdict", "kernel", "java_site" /* i14-agent */, "gpu_ns",
+                "host_ns", "stream", "grid", "block", "params", "event", "function", "gpu_start_ns", "gpu_end_ns")
+                .mapToInt(headers::indexOf)
                 .filter(i -> i >= 0).toArray();
         if (order.length == headers.size()) {
             table.setColumnOrder(order);
@@ -420,6 +429,14 @@ public final class LaunchesView extends ViewPart {
             verdicts.setWidth(engine == null ? 0 : VERDICT_WIDTH);
             verdicts.setResizable(engine != null);
         }
+        // i14-agent: begin
+        TableColumn sites = table.getColumn(javaSiteColumn);
+        boolean hasSites = first.rows().stream().anyMatch(r -> r.javaSite() != null);
+        if ((sites.getWidth() > 0) != hasSites) {
+            sites.setWidth(hasSites ? 300 : 0);
+            sites.setResizable(hasSites);
+        }
+        // i14-agent: end
         status.setText(String.format(Locale.ROOT, "%,d of %,d launches of %s%s", n, t.trace().launchCount(),
                 t.name(), engine == null ? "" : "; verdicts under " + engine));
         if (pendingLaunch >= 0) {
