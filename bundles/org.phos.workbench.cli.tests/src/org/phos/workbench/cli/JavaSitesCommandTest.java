@@ -90,6 +90,12 @@ class JavaSitesCommandTest {
 		CliRun bad = CliRun.of("java-sites", trace.toString(), "--sites", foreign.toString());
 		assertEquals(1, bad.exit(), bad.toString());
 		assertTrue(bad.err().contains("other.txt: not a Java call-site file"), bad.toString());
+		// a side file too large to hold is refused in one line, before it is read
+		Path side = Files.writeString(dir.resolve("t.phos.java-sites"), "# phos-java-sites 1\n" + "x".repeat(100) + "\n");
+		java.io.IOException big = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+				() -> org.phos.workbench.trace.core.javasites.JavaSiteLog.read(side, 64));
+		assertEquals(side + ": 121 bytes of Java call sites, more than the 64 this reader holds in memory",
+				big.getMessage());
 	}
 
 	/** The fields of one CSV line (RFC 4180 quoting: the grid "4,1,1" is one field). */

@@ -33,16 +33,33 @@ public record JavaSiteLog(Path file, String header, List<JavaCall> calls, List<S
     }
 
     /**
-     * Reads a side file.
+     * The largest side file read: its calls are held in memory (about 84 bytes a call on disk, a few hundred in the
+     * heap), so 256 MiB is some 3M calls.
+     */
+    public static final long MAX_BYTES = 256L << 20;
+
+    /**
+     * Reads a side file of at most {@link #MAX_BYTES}.
      *
-     * @throws IOException when it cannot be read, or is not a side file (one line naming the file)
+     * @throws IOException when it cannot be read, is larger, or is not a side file (one line naming the file)
      */
     public static JavaSiteLog read(Path file) throws IOException {
+        return read(file, MAX_BYTES);
+    }
+
+    /** {@link #read(Path)} with another size limit. */
+    public static JavaSiteLog read(Path file, long maxBytes) throws IOException {
         byte[] bytes;
         try {
+            long size = Files.size(file);
+            if (size > maxBytes) {
+                throw new IOException(file + ": " + size + " bytes of Java call sites, more than the " + maxBytes
+                        + " this reader holds in memory");
+            }
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new IOException(file + ": cannot read the Java call sites (" + e.getMessage() + ")", e);
+            throw e.getMessage() != null && e.getMessage().startsWith(file + ": ") ? e
+                    : new IOException(file + ": cannot read the Java call sites (" + e.getMessage() + ")", e);
         }
         String text = new String(bytes, StandardCharsets.UTF_8);
         List<JavaCall> calls = new ArrayList<>();
