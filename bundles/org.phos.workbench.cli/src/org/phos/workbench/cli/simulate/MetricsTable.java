@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 
+import org.phos.workbench.analysis.core.experiment.CrRun;
 import org.phos.workbench.cr.core.CheckpointSummary;
 import org.phos.workbench.cr.core.ConsistencyReport;
 import org.phos.workbench.cr.core.ConsistencyViolation;
@@ -14,16 +15,16 @@ import org.phos.workbench.internal.cli.util.Human;
  * The metrics of one or more runs as a table on the terminal (one row per run), followed by the consistency verdict
  * of each run. The CSV files carry every figure; the table shows those that decide between policies.
  */
-final class MetricsTable {
+public final class MetricsTable {
 	private static final String ROW = "%-34s %11s %11s %6s %12s %9s %6s %10s %10s %10s%n";
 
 	private MetricsTable() {
 	}
 
-	static void print(PrintStream out, List<RunOutputs.Run> runs) {
+	public static void print(PrintStream out, List<CrRun> runs) {
 		out.printf(Locale.ROOT, ROW, "RUN", "STALL", "LONGEST", "STALLS", "DONE", "SLOWDOWN", "COW", "COW-BYTES",
 				"C/R-BYTES", "DIRTY");
-		for (RunOutputs.Run r : runs) {
+		for (CrRun r : runs) {
 			SimulationMetrics m = r.metrics();
 			long done = m.checkpointCompletionNs();
 			if (done < 0 && m.checkpoints().isEmpty()) {
@@ -45,8 +46,8 @@ final class MetricsTable {
 	}
 
 	/** One line per run: consistent, not checked, or the violations with the first few named. */
-	static void printConsistency(PrintStream out, List<RunOutputs.Run> runs) {
-		for (RunOutputs.Run r : runs) {
+	public static void printConsistency(PrintStream out, List<CrRun> runs) {
+		for (CrRun r : runs) {
 			ConsistencyReport c = r.metrics().consistency();
 			if (!c.checked()) {
 				out.printf("consistency of %s: not checked (no launch carries observed accesses; record the trace "

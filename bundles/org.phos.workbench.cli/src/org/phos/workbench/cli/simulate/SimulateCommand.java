@@ -2,21 +2,19 @@ package org.phos.workbench.cli.simulate;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.OperationCanceledException;
-import org.eclipse.jdt.annotation.Nullable;
-import org.jfree.chart.JFreeChart;
+import org.phos.workbench.analysis.core.experiment.ExperimentConfig;
+import org.phos.workbench.analysis.core.experiment.ExperimentException;
+import org.phos.workbench.analysis.core.experiment.ExperimentListener;
+import org.phos.workbench.analysis.core.experiment.ExperimentOutputs;
+import org.phos.workbench.analysis.core.experiment.ExperimentPlan;
+import org.phos.workbench.analysis.core.experiment.ExperimentRunner;
 import org.phos.workbench.cli.Command;
 import org.phos.workbench.cli.CommandContext;
 import org.phos.workbench.cli.CommandFailedException;
@@ -27,23 +25,8 @@ import org.phos.workbench.cli.ParsedArguments;
 import org.phos.workbench.cli.Positional;
 import org.phos.workbench.cli.UsageException;
 import org.phos.workbench.cli.ValueParser;
-import org.phos.workbench.cr.charts.ChartFiles;
-import org.phos.workbench.cr.charts.ChartPalette;
-import org.phos.workbench.cr.charts.ComparisonChartBuilder;
-import org.phos.workbench.cr.charts.DirtyBytesChartBuilder;
-import org.phos.workbench.cr.charts.TimelineChartBuilder;
-import org.phos.workbench.cr.core.CheckpointInstant;
-import org.phos.workbench.cr.core.CrPolicy;
-import org.phos.workbench.cr.core.MachineModel;
-import org.phos.workbench.cr.core.MetricsCsvWriter;
-import org.phos.workbench.cr.core.SimulationMetrics;
-import org.phos.workbench.cr.core.TimelineModel;
-import org.phos.workbench.cr.core.Units;
-import org.phos.workbench.cr.core.trace.TraceWorkload;
-import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.internal.cli.commands.TraceLoader;
-import org.phos.workbench.analysis.core.format.JsonWriter;
-import org.phos.workbench.trace.core.TraceLoadResult;
+import org.phos.workbench.trace.core.Trace;
 
 /**
  * {@code workbench simulate TRACE --policy SPEC[;SPEC...] --out DIR}: replays a trace under checkpoint/restore
@@ -54,7 +37,7 @@ import org.phos.workbench.trace.core.TraceLoadResult;
 public final class SimulateCommand implements Command {
 
 	static final Option<String> POLICY = Option.required("policy", "SPEC[;SPEC...]",
-			"policies to run, NAME[:key=value,...] separated by ';' (names: " + PolicyRuns.known()
+			"policies to run, NAME[:key=value,...] separated by ';' (names: " + ExperimentPlan.knownPolicies()
 					+ "); several make a comparison",
 			ValueParser.text());
 	static final Option<String> AT = Option.optional("at", "launch:N|TIME",
@@ -123,16 +106,9 @@ public final class SimulateCommand implements Command {
 
 	@Override
 	public int run(ParsedArguments args, CommandContext context) throws CommandFailedException, UsageException {
-		Map<String, String> instants = new LinkedHashMap<>();
-		Map<String, CrPolicy> policies = PolicyRuns.parse(args.get(POLICY), args.find(AT), instants);
-		MachineModel machine;
-		try {
-			machine = MachineModel.parse(args.get(MACHINE));
-		} catch (IllegalArgumentException e) {
-			throw new UsageException("option --machine: " + e.getMessage());
-		}
-		List<AccessSets> sets = AccessSets.parse(args.get(SETS));
-		int width = args.get(WIDTH).intValue();
+		ExperimentConfig config = new ExperimentConfig(args.get(POLICY), args.find(AT), args.get(MACHINE),
+				args.get(SETS), args.get(WIDTH).intValue());
+		ExperimentPlan plan = plan(config);
 		String file = args.positionals().get(0);
 		Path traceFile;
 		try {
@@ -141,184 +117,76 @@ public final class SimulateCommand implements Command {
 			throw new UsageException("TRACE '" + file + "' is not a valid file name: " + e.getReason());
 		}
 		Path dir = createOutputFolder(args.get(OUT));
-		ResultFolder folder = ResultFolder.open(dir, context);
-		Trace trace = load(traceFile, context).trace();
-		if (trace.launchCount() == 0) {
-			throw new CommandFailedException(file + ": the trace holds no launches, so there is nothing to simulate"
-					+ (trace.observedAccesses().isEmpty() ? ""
-							: " (it holds observed accesses only: merge them into the trace they were recorded from)"));
-		}
-		String refused = TraceWorkload.outOfRange(trace);
-		if (refused != null) {
-			throw new CommandFailedException(file + ": cannot simulate this trace: " + refused);
-		}
-		checkLaunchInstants(policies, instants, trace.launchCount());
-		for (AccessSets source : sets) {
-			source.check(trace);
-		}
-		String traceName = traceFile.getFileName() == null ? file : traceFile.getFileName().toString();
-		// charts draw with AWT off screen; there may be no display
-		System.setProperty("java.awt.headless", "true");
-
+		Trace trace = TraceLoader.load(traceFile, context).trace();
 		PrintStream out = context.out();
-		if (trace.eventCount() > RunOutputs.APPLICATION_INTERVALS_LIMIT) {
-			context.warn("the trace has more than " + RunOutputs.APPLICATION_INTERVALS_LIMIT + " events: the timeline "
-					+ "chart shows the C/R lanes and stalls only (the JSON and CSV files have every interval)");
-		}
-		boolean comparison = policies.size() * sets.size() > 1;
-		RunOutputs outputs = new RunOutputs(folder);
-		List<RunOutputs.Run> runs = new ArrayList<>();
 		IProgressMonitor monitor = context.progress();
-		List<String> written;
+		ExperimentOutputs outputs;
 		try {
-			try {
-				for (AccessSets source : sets) {
-					TraceWorkload workload = source.workload(trace, traceName, file, monitor);
-					out.printf("simulating %s: %,d events, %,d launches; sets: %s; machine: %s%n", file,
-							trace.eventCount(), trace.launchCount(), workload.policySourceName(), machine.name());
-					for (Map.Entry<String, CrPolicy> p : policies.entrySet()) {
-						String run = sets.size() > 1 ? p.getKey() + " [" + source.label() + "]" : p.getKey();
-						RunOutputs.Run done = outputs.simulate(run, outputs.suffix(run, comparison), workload, machine,
-								p.getValue(), monitor);
-						checkInstantReached(p.getValue(), instants.get(p.getKey()), done);
-						runs.add(done);
-					}
-				}
-			} catch (OperationCanceledException e) {
-				throw new CommandFailedException("cancelled", e);
-			} finally {
-				monitor.done();
-			}
-			Map<String, SimulationMetrics> metrics = new LinkedHashMap<>();
-			runs.forEach(r -> metrics.put(r.name(), r.metrics()));
-			writeCsv(folder, "metrics.csv", w -> MetricsCsvWriter.write(w, metrics));
-			writeCsv(folder, "violations.csv", w -> MetricsCsvWriter.writeViolations(w, metrics));
-			writeCharts(folder, traceName, machine, runs, metrics, width);
-			TraceIdentity identity = TraceIdentity.of(traceFile, trace);
-			written = folder.commit(json -> describe(json, args, identity, runs), context.err());
+			ExperimentRunner runner = new ExperimentRunner(plan, traceFile, trace).listener(listener(context));
+			outputs = runner.runInto(dirName(dir), dir, monitor);
+		} catch (ExperimentException e) {
+			throw rethrow(e);
+		} catch (OperationCanceledException e) {
+			throw new CommandFailedException("cancelled", e);
 		} finally {
-			folder.abandon();
+			monitor.done();
 		}
-
 		out.println();
-		MetricsTable.print(out, runs);
+		MetricsTable.print(out, outputs.result().runs());
 		out.println();
-		MetricsTable.printConsistency(out, runs);
-		out.printf("%nwrote %s: %s%n", dir, String.join(", ", written));
+		MetricsTable.printConsistency(out, outputs.result().runs());
+		out.printf("%nwrote %s: %s%n", dir, String.join(", ", outputs.files()));
 		out.flush();
 		return ExitCode.OK;
 	}
 
+	/** The options read and checked (usage errors with simulate's messages). */
+	public static ExperimentPlan plan(ExperimentConfig config) throws UsageException, CommandFailedException {
+		try {
+			return ExperimentPlan.of(config);
+		} catch (ExperimentException e) {
+			throw rethrow(e);
+		}
+	}
+
 	/**
-	 * Refuses a launch-index instant at or past the trace's last launch: the run would end without a checkpoint (or
-	 * restore) and say nothing.
+	 * An experiment's refusal as the command line's, with the same message: a usage error is thrown, a failure is
+	 * returned (write {@code throw rethrow(e)}).
 	 */
-	static void checkLaunchInstants(Map<String, CrPolicy> policies, Map<String, String> instants, long launches)
-			throws UsageException {
-		for (Map.Entry<String, String> e : instants.entrySet()) {
-			CrPolicy policy = policies.get(e.getKey());
-			CheckpointInstant at = instantOf(e.getValue());
-			if (policy != null && at != null && at.byLaunchIndex() && at.value() >= launches) {
-				throw new UsageException("option " + e.getValue() + ": the trace has " + launches + " launch"
-						+ (launches == 1 ? "" : "es") + " (launch:0 to launch:" + (launches - 1) + "), so "
-						+ at + " is never reached and " + e.getKey() + " would take no checkpoint");
+	public static CommandFailedException rethrow(ExperimentException e) throws UsageException {
+		if (e.usage()) {
+			throw new UsageException(e.getMessage());
+		}
+		return new CommandFailedException(e.getMessage(), e);
+	}
+
+	/** The lines of a run: story on stdout, notes and warnings on stderr. */
+	public static ExperimentListener listener(CommandContext context) {
+		return new ExperimentListener() {
+			@Override
+			public void info(String line) {
+				context.out().println(line);
 			}
-		}
-	}
 
-	/** Refuses a run whose instant (a time past the end, typically) was never reached: it took no checkpoint. */
-	private static void checkInstantReached(CrPolicy policy, @Nullable String given, RunOutputs.Run run)
-			throws UsageException {
-		if (given == null || policy.name().equals("none") || policy.restoreInstant() != null
-				|| !run.metrics().checkpoints().isEmpty()) {
-			return;
-		}
-		throw new UsageException("option " + given + ": " + run.name() + " reached the end of the trace ("
-				+ run.metrics().launches() + " launches, " + Units.formatNs(run.metrics().appEndNs())
-				+ " of simulated time) before that instant, so it took no checkpoint; choose an earlier one");
-	}
-
-	/** The instant in {@code --at X} or {@code --policy ...at=X...}; null when it cannot be read back. */
-	static @Nullable CheckpointInstant instantOf(String given) {
-		String text = given.startsWith("--at ") ? given.substring(5) : given;
-		int at = text.indexOf("at=");
-		if (!given.startsWith("--at ")) {
-			if (at < 0) {
-				return null;
+			@Override
+			public void note(String line) {
+				context.err().println(line);
 			}
-			text = text.substring(at + 3);
-			int comma = text.indexOf(',');
-			text = comma < 0 ? text : text.substring(0, comma);
-		}
-		try {
-			return CheckpointInstant.parse(text);
-		} catch (IllegalArgumentException e) {
-			return null;
-		}
-	}
 
-	/** The manifest's description of the run: the command's options and the trace. */
-	private static void describe(JsonWriter json, ParsedArguments args, TraceIdentity trace,
-			List<RunOutputs.Run> runs) {
-		json.field("tool", Main.PROGRAM + " simulate");
-		json.field("finished", Instant.now().toString());
-		json.name("options").beginObject();
-		json.field("policy", args.get(POLICY));
-		json.field("at", args.find(AT));
-		json.field("machine", args.get(MACHINE));
-		json.field("sets", args.get(SETS));
-		json.field("width", args.get(WIDTH));
-		json.endObject();
-		trace.write(json);
-		json.name("runs").beginArray();
-		runs.forEach(r -> json.value(r.name()));
-		json.endArray();
-	}
-
-	private static void writeCharts(ResultFolder folder, String traceName, MachineModel machine,
-			List<RunOutputs.Run> runs, Map<String, SimulationMetrics> metrics, int width)
-			throws CommandFailedException {
-		ChartPalette palette = ChartPalette.LIGHT;
-		try {
-			for (RunOutputs.Run r : runs) {
-				TimelineChartBuilder timeline = new TimelineChartBuilder(palette).widthPx(width)
-						.title(traceName + ": " + r.name() + " on " + machine.name());
-				JFreeChart chart = timeline.build(r.timeline());
-				int height = TimelineChartBuilder.suggestedHeight(r.timeline());
-				writeBoth(chart, folder, "timeline" + r.suffix(), width, height);
-				long[] window = TimelineChartBuilder.crWindow(r.timeline());
-				if (window != null && window[1] - window[0] < r.metrics().endNs() / 2) {
-					// the C/R activity is a sliver of the run: a second chart zoomed onto it
-					JFreeChart zoom = timeline.window(window[0], window[1])
-							.title(traceName + ": " + r.name() + " on " + machine.name() + ", around the C/R activity")
-							.build(r.timeline());
-					writeBoth(zoom, folder, "timeline-zoom" + r.suffix(), width, height);
-				}
+			@Override
+			public void warning(String message) {
+				context.warn(message);
 			}
-			DirtyBytesChartBuilder dirty = new DirtyBytesChartBuilder(palette).widthPx(width)
-					.title(traceName + ": dirty bytes after the checkpoint instant (" + machine.name() + ")");
-			Map<String, TimelineModel> models = new LinkedHashMap<>();
-			runs.forEach(r -> models.put(r.name(), r.timeline()));
-			writeBoth(dirty.build(models), folder, "dirty", width, Math.max(400, width * 9 / 32));
-			ComparisonChartBuilder comparison = new ComparisonChartBuilder(palette)
-					.title(traceName + ": C/R policies on " + machine.name());
-			writeBoth(comparison.build(metrics), folder, "comparison", Math.max(width * 3 / 4, 600),
-					comparison.suggestedHeight());
-		} catch (IOException e) {
-			throw new CommandFailedException("cannot write the charts into " + folder.dir() + ": " + Main.describe(e),
-					e);
-		}
+		};
 	}
 
-	/** {@code base.png} and {@code base.svg}, renamed into place with the other results. */
-	private static void writeBoth(JFreeChart chart, ResultFolder folder, String base, int width, int height)
-			throws IOException {
-		ChartFiles.writePng(chart, folder.create(base + ".png").stream(), width, height);
-		ChartFiles.writeSvg(chart, folder.create(base + ".svg").stream(), width, height);
+	private static String dirName(Path dir) {
+		Path name = dir.toAbsolutePath().normalize().getFileName();
+		return name == null ? dir.toString() : name.toString();
 	}
 
 	/** Creates the output folder (and its parents); fails when it cannot be a folder. */
-	static Path createOutputFolder(Path dir) throws CommandFailedException {
+	public static Path createOutputFolder(Path dir) throws CommandFailedException {
 		if (Files.exists(dir) && !Files.isDirectory(dir)) {
 			throw new CommandFailedException("--out " + dir + ": exists and is not a folder");
 		}
@@ -331,24 +199,5 @@ public final class SimulateCommand implements Command {
 			throw new CommandFailedException("--out " + dir + ": the folder is not writable");
 		}
 		return dir;
-	}
-
-	private interface CsvBody {
-		void write(Writer w);
-	}
-
-	private static void writeCsv(ResultFolder folder, String name, CsvBody body) throws CommandFailedException {
-		Path file = folder.dir().resolve(name);
-		try (Writer w = RunOutputs.writer(folder.create(name))) {
-			body.write(w);
-		} catch (IOException e) {
-			throw new CommandFailedException("cannot write " + file + ": " + Main.describe(e), e);
-		} catch (UncheckedIOException e) {
-			throw new CommandFailedException("cannot write " + file + ": " + Main.describe(e.getCause()), e);
-		}
-	}
-
-	private static TraceLoadResult load(Path file, CommandContext context) throws CommandFailedException {
-		return TraceLoader.load(file, context);
 	}
 }

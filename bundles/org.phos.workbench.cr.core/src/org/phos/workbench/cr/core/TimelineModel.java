@@ -113,6 +113,16 @@ public final class TimelineModel implements TimelineSink {
         return l;
     }
 
+    /** Whether application intervals (kernels, copies, sets) are kept, as constructed. */
+    public boolean includesApplicationIntervals() {
+        return includeApplicationIntervals;
+    }
+
+    /** The names of the counters reported, in the order they were first reported. */
+    public List<String> counterNames() {
+        return List.copyOf(counters.keySet());
+    }
+
     /** The first marker whose label starts with {@code prefix}, or null. */
     public @org.eclipse.jdt.annotation.Nullable Marker marker(String prefix) {
         return markers().stream().filter(m -> m.label().startsWith(prefix)).findFirst().orElse(null);

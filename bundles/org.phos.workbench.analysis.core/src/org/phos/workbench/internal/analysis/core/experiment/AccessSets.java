@@ -1,4 +1,4 @@
-package org.phos.workbench.cli.simulate;
+package org.phos.workbench.internal.analysis.core.experiment;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,8 +7,9 @@ import java.util.Locale;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.analysis.core.cr.EngineAccessSource;
-import org.phos.workbench.cli.CommandFailedException;
-import org.phos.workbench.cli.UsageException;
+import org.phos.workbench.analysis.core.experiment.ExperimentException;
+import org.phos.workbench.analysis.core.experiment.ExperimentOption;
+import org.phos.workbench.analysis.core.experiment.ExperimentProblem;
 import org.phos.workbench.cr.core.trace.LaunchAccessSource;
 import org.phos.workbench.cr.core.trace.ObservedLaunchAccesses;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
@@ -31,12 +32,12 @@ import org.phos.workbench.trace.core.Trace;
  * @param word auto, observed, placeholder or engine
  * @param engine the engine spec for {@code engine}, else null
  */
-record AccessSets(String word, @Nullable String engine) {
+public record AccessSets(String word, @Nullable String engine) {
 
-	static final String WORDS = "auto, observed, placeholder, engine:NAME";
+	public static final String WORDS = "auto, observed, placeholder, engine:NAME";
 
 	/** {@code SOURCE[,SOURCE...]}; several sources multiply the runs (every policy with every source). */
-	static List<AccessSets> parse(String text) throws UsageException {
+	public static List<AccessSets> parse(String text) throws ExperimentException {
 		List<AccessSets> out = new ArrayList<>();
 		for (String part : text.split(",")) {
 			String p = part.trim();
@@ -47,7 +48,7 @@ record AccessSets(String word, @Nullable String engine) {
 			} else if (lower.equals("auto") || lower.equals("observed") || lower.equals("placeholder")) {
 				s = new AccessSets(lower, null);
 			} else {
-				throw new UsageException("option --sets: unknown source '" + p + "' (known: " + WORDS + ")");
+				throw new ExperimentException(ExperimentProblem.of(ExperimentOption.SETS, "option --sets: unknown source '" + p + "' (known: " + WORDS + ")"));
 			}
 			if (!out.contains(s)) {
 				out.add(s);
@@ -57,29 +58,29 @@ record AccessSets(String word, @Nullable String engine) {
 	}
 
 	/** The source as written on the command line, for run names. */
-	String label() {
+	public String label() {
 		return engine == null ? word : "engine:" + engine;
 	}
 
 	/** Fails early (a usage error) for an unknown engine name. */
-	void check(Trace trace) throws UsageException {
+	public void check(Trace trace) throws ExperimentException {
 		if (engine != null) {
 			try {
 				EngineRegistry.create(engine, trace);
 			} catch (IllegalArgumentException e) {
-				throw new UsageException("option --sets: " + e.getMessage());
+				throw new ExperimentException(ExperimentProblem.of(ExperimentOption.SETS, "option --sets: " + e.getMessage()));
 			}
 		}
 	}
 
-	TraceWorkload workload(Trace trace, String name, String file, IProgressMonitor monitor)
-			throws CommandFailedException {
+	public TraceWorkload workload(Trace trace, String name, String file, IProgressMonitor monitor)
+			throws ExperimentException {
 		ObservedLaunchAccesses observed = new ObservedLaunchAccesses(trace);
 		LaunchAccessSource truth = observed.isEmpty() ? null : observed;
 		return switch (word) {
 			case "observed" -> {
 				if (observed.isEmpty()) {
-					throw new CommandFailedException(file + ": --sets observed needs observed accesses, and this trace "
+					throw ExperimentException.failure(file + ": --sets observed needs observed accesses, and this trace "
 							+ "holds none; record it with PTX instrumentation or the sanitizer tool, or use --sets "
 							+ "placeholder");
 				}

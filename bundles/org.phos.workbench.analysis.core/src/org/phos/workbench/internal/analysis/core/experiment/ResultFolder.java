@@ -1,4 +1,4 @@
-package org.phos.workbench.cli.simulate;
+package org.phos.workbench.internal.analysis.core.experiment;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,9 +18,8 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.phos.workbench.cli.CommandContext;
-import org.phos.workbench.cli.CommandFailedException;
-import org.phos.workbench.cli.Main;
+import org.phos.workbench.analysis.core.experiment.ExperimentException;
+import org.phos.workbench.analysis.core.experiment.ExperimentListener;
 import org.phos.workbench.cr.core.io.OutputFile;
 import org.phos.workbench.cr.core.io.OutputFiles;
 import org.phos.workbench.analysis.core.format.JsonWriter;
@@ -38,10 +37,10 @@ import org.phos.workbench.analysis.core.format.JsonWriter;
  * While the files are being renamed, the manifest is marked incomplete and lists the old and the new files, so a run
  * stopped in between still leaves a folder the next run can clear.
  */
-final class ResultFolder {
+public final class ResultFolder {
 
-	static final String MANIFEST = "manifest.json";
-	static final String FORMAT = "phos-simulate-manifest/1";
+	public static final String MANIFEST = "manifest.json";
+	public static final String FORMAT = "phos-simulate-manifest/1";
 
 	/** The names simulate writes: timeline[-RUN].json|png|svg (timeline-zoom too), intervals[-RUN].csv, ... */
 	private static final Pattern OURS = Pattern.compile("(timeline(-.+)?\\.(json|png|svg)|intervals(-.+)?\\.csv"
@@ -63,9 +62,9 @@ final class ResultFolder {
 	 * Looks at the folder before anything is simulated: removes temporary files of killed runs, and refuses a
 	 * folder that holds files with simulate's names that no manifest lists.
 	 */
-	static ResultFolder open(Path dir, CommandContext context) throws CommandFailedException {
+	public static ResultFolder open(Path dir, ExperimentListener listener) throws ExperimentException {
 		for (Path stale : OutputFiles.removeStaleTemporaries(dir)) {
-			context.err().println("removed " + stale + ", left by a run that was killed before it finished");
+			listener.note("removed " + stale + ", left by a run that was killed before it finished");
 		}
 		Set<String> listed = listedInManifest(dir);
 		Set<String> previous = new TreeSet<>();
@@ -83,10 +82,10 @@ final class ResultFolder {
 				}
 			}
 		} catch (IOException e) {
-			throw new CommandFailedException("--out " + dir + ": cannot list the folder: " + Main.describe(e), e);
+			throw ExperimentException.failure("--out " + dir + ": cannot list the folder: " + IoText.describe(e), e);
 		}
 		if (!foreign.isEmpty()) {
-			throw new CommandFailedException("--out " + dir + " holds " + String.join(", ", foreign)
+			throw ExperimentException.failure("--out " + dir + " holds " + String.join(", ", foreign)
 					+ ", which no manifest of a previous simulate run lists (written by hand, by another tool or "
 					+ "by an older workbench), so they are not overwritten: move them away or choose another folder");
 		}
@@ -97,7 +96,7 @@ final class ResultFolder {
 	 * The names a manifest in {@code dir} lists, itself included; empty without one. A {@value #MANIFEST} that is
 	 * not simulate's is refused.
 	 */
-	private static Set<String> listedInManifest(Path dir) throws CommandFailedException {
+	private static Set<String> listedInManifest(Path dir) throws ExperimentException {
 		Path manifest = dir.resolve(MANIFEST);
 		if (!Files.exists(manifest, LinkOption.NOFOLLOW_LINKS)) {
 			return Set.of();
@@ -108,10 +107,10 @@ final class ResultFolder {
 					? Files.readString(manifest, StandardCharsets.UTF_8)
 					: "";
 		} catch (IOException e) {
-			throw new CommandFailedException("--out " + dir + ": cannot read " + MANIFEST + ": " + Main.describe(e), e);
+			throw ExperimentException.failure("--out " + dir + ": cannot read " + MANIFEST + ": " + IoText.describe(e), e);
 		}
 		if (!Pattern.compile("\"format\":\\s*\"" + Pattern.quote(FORMAT) + "\"").matcher(text).find()) {
-			throw new CommandFailedException("--out " + dir + " holds a " + MANIFEST + " that is not one simulate "
+			throw ExperimentException.failure("--out " + dir + " holds a " + MANIFEST + " that is not one simulate "
 					+ "wrote, so it is not overwritten: move it away or choose another folder");
 		}
 		Set<String> names = new LinkedHashSet<>();
@@ -124,7 +123,7 @@ final class ResultFolder {
 	}
 
 	/** Starts a result file; it appears under its name only at {@link #commit}. */
-	OutputFile create(String name) throws IOException {
+	public OutputFile create(String name) throws IOException {
 		OutputFile file = OutputFile.create(dir.resolve(name));
 		OutputFile before = pending.put(name, file);
 		if (before != null) {
@@ -133,7 +132,7 @@ final class ResultFolder {
 		return file;
 	}
 
-	Path dir() {
+	public Path dir() {
 		return dir;
 	}
 
@@ -144,7 +143,7 @@ final class ResultFolder {
 	 * @param description writes the manifest's fields about the run (options, trace) into the open object
 	 * @return the names written, manifest last
 	 */
-	List<String> commit(Consumer<JsonWriter> description, PrintStream err) throws CommandFailedException {
+	public List<String> commit(Consumer<JsonWriter> description, ExperimentListener listener) throws ExperimentException {
 		Map<String, Long> sizes = new LinkedHashMap<>();
 		String current = MANIFEST;
 		try {
@@ -174,12 +173,12 @@ final class ResultFolder {
 			current = MANIFEST;
 			writeManifest(true, description, sizes);
 			if (!previous.isEmpty()) {
-				err.println("replaced the results of the previous simulate run in " + dir
+				listener.note("replaced the results of the previous simulate run in " + dir
 						+ (leftOver.isEmpty() ? "" : "; removed its " + String.join(", ", leftOver)
 								+ ", which this run does not write"));
 			}
 		} catch (IOException e) {
-			throw new CommandFailedException("cannot write " + dir.resolve(current) + ": " + Main.describe(e), e);
+			throw ExperimentException.failure("cannot write " + dir.resolve(current) + ": " + IoText.describe(e), e);
 		} finally {
 			abandon();
 		}
@@ -210,7 +209,7 @@ final class ResultFolder {
 	}
 
 	/** Deletes the temporary files of what was not committed. */
-	void abandon() {
+	public void abandon() {
 		pending.values().forEach(OutputFile::close);
 	}
 }

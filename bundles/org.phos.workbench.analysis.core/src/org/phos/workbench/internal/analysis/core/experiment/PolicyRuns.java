@@ -1,4 +1,4 @@
-package org.phos.workbench.cli.simulate;
+package org.phos.workbench.internal.analysis.core.experiment;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 import org.eclipse.jdt.annotation.Nullable;
-import org.phos.workbench.cli.UsageException;
+import org.phos.workbench.analysis.core.experiment.ExperimentException;
+import org.phos.workbench.analysis.core.experiment.ExperimentOption;
+import org.phos.workbench.analysis.core.experiment.ExperimentProblem;
 import org.phos.workbench.cr.core.CheckpointInstant;
 import org.phos.workbench.cr.core.CrPolicies;
 import org.phos.workbench.cr.core.CrPolicy;
@@ -16,13 +18,13 @@ import org.phos.workbench.cr.core.CrPolicy;
  * {@link CrPolicies} syntax, with {@code --at} as the instant of every spec that names none. Runs are named by their
  * spec as written (a repeated spec gets {@code #2}, ...), which is also the run column of the CSV files.
  */
-final class PolicyRuns {
+public final class PolicyRuns {
 
 	private PolicyRuns() {
 	}
 
 	/** The policies by run name, in command-line order. */
-	static Map<String, CrPolicy> parse(String specs, @Nullable String at) throws UsageException {
+	public static Map<String, CrPolicy> parse(String specs, @Nullable String at) throws ExperimentException {
 		return parse(specs, at, new LinkedHashMap<>());
 	}
 
@@ -30,13 +32,13 @@ final class PolicyRuns {
 	 * The policies by run name, in command-line order; {@code instants} receives, by run name, where each run's
 	 * instant was given ({@code --at 200ms} or {@code --policy soft-cow:at=launch:9}), for runs that name one.
 	 */
-	static Map<String, CrPolicy> parse(String specs, @Nullable String at, Map<String, String> instants)
-			throws UsageException {
+	public static Map<String, CrPolicy> parse(String specs, @Nullable String at, Map<String, String> instants)
+			throws ExperimentException {
 		if (at != null) {
 			try {
 				CheckpointInstant.parse(at);
 			} catch (IllegalArgumentException e) {
-				throw new UsageException("option --at: " + e.getMessage());
+				throw usage(ExperimentOption.AT, "option --at: " + e.getMessage());
 			}
 		}
 		List<String> list = new ArrayList<>();
@@ -46,7 +48,7 @@ final class PolicyRuns {
 			}
 		}
 		if (list.isEmpty()) {
-			throw new UsageException("option --policy: no policy given (known: " + known() + ")");
+			throw usage(ExperimentOption.POLICIES, "option --policy: no policy given (known: " + known() + ")");
 		}
 		Map<String, CrPolicy> runs = new LinkedHashMap<>();
 		for (String spec : list) {
@@ -55,7 +57,7 @@ final class PolicyRuns {
 			try {
 				policy = CrPolicies.parse(full);
 			} catch (IllegalArgumentException e) {
-				throw new UsageException("option --policy: " + e.getMessage() + hint(spec));
+				throw usage(ExperimentOption.POLICIES, "option --policy: " + e.getMessage() + hint(spec));
 			}
 			String name = spec;
 			for (int n = 2; runs.containsKey(name); n++) {
@@ -71,8 +73,12 @@ final class PolicyRuns {
 		return runs;
 	}
 
-	static String known() {
+	public static String known() {
 		return String.join(", ", CrPolicies.NAMES.stream().sorted().toList());
+	}
+
+	private static ExperimentException usage(ExperimentOption option, String message) {
+		return new ExperimentException(ExperimentProblem.of(option, message));
 	}
 
 	private static String hint(String spec) {

@@ -1,4 +1,4 @@
-package org.phos.workbench.cli.simulate;
+package org.phos.workbench.internal.analysis.core.experiment;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -11,42 +11,48 @@ import java.util.Locale;
 import java.util.Set;
 
 import org.eclipse.core.runtime.IProgressMonitor;
-import org.phos.workbench.cli.CommandFailedException;
-import org.phos.workbench.cli.Main;
-import org.phos.workbench.cr.core.TimelineChromeExporter;
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.analysis.core.experiment.CrRun;
+import org.phos.workbench.analysis.core.experiment.ExperimentException;
 import org.phos.workbench.cr.core.CrPolicy;
 import org.phos.workbench.cr.core.CsvTimelineExporter;
 import org.phos.workbench.cr.core.MachineModel;
 import org.phos.workbench.cr.core.SimulationMetrics;
 import org.phos.workbench.cr.core.SimulationWorkload;
 import org.phos.workbench.cr.core.Simulator;
+import org.phos.workbench.cr.core.TimelineChromeExporter;
 import org.phos.workbench.cr.core.TimelineModel;
 import org.phos.workbench.cr.core.TimelineSink;
 import org.phos.workbench.cr.core.io.OutputFile;
 
 /**
  * Runs one policy and streams its timeline into {@code timeline[-RUN].json} (Chrome Trace Event JSON) and
- * {@code intervals[-RUN].csv} (through {@link ResultFolder}: under temporary names until the whole run succeeded) while keeping a {@link TimelineModel} for the charts. The model drops application
+ * {@code intervals[-RUN].csv} (through {@link ResultFolder}: under temporary names until the whole run succeeded)
+ * while keeping a {@link TimelineModel} for the charts and the in-memory result. The model drops application
  * intervals for workloads beyond {@link #APPLICATION_INTERVALS_LIMIT} events (C/R lanes, stalls and markers stay):
- * the streamed files still carry every interval.
+ * the streamed files still carry every interval. Without a folder, only the model is kept.
  */
-final class RunOutputs {
+public final class RunOutputs {
 	/** Above this many trace events the in-memory model (charts only) leaves out the application's intervals. */
-	static final long APPLICATION_INTERVALS_LIMIT = 2_000_000;
+	public static final long APPLICATION_INTERVALS_LIMIT = 2_000_000;
 
-	private final ResultFolder folder;
+	private final @Nullable ResultFolder folder;
 	private final Set<String> suffixes = new HashSet<>();
 
-	RunOutputs(ResultFolder folder) {
+	/** @param folder where the per-run files go; null keeps the runs in memory only */
+	public RunOutputs(@Nullable ResultFolder folder) {
 		this.folder = folder;
 	}
 
 	/** A finished run: its metrics, its in-memory timeline, and the suffix of its file names. */
-	record Run(String name, SimulationMetrics metrics, TimelineModel timeline, String suffix) {
+	public record Run(String name, SimulationMetrics metrics, TimelineModel timeline, String suffix) {
+		public CrRun crRun() {
+			return new CrRun(name, metrics, timeline);
+		}
 	}
 
 	/** File-name suffix of a run: empty for a single run, {@code -soft-cow-at-launch-10} in a comparison. */
-	String suffix(String run, boolean comparison) {
+	public String suffix(String run, boolean comparison) {
 		if (!comparison) {
 			return "";
 		}
@@ -59,14 +65,19 @@ final class RunOutputs {
 		return unique;
 	}
 
-	Run simulate(String run, String suffix, SimulationWorkload workload, MachineModel machine, CrPolicy policy,
-			IProgressMonitor monitor) throws CommandFailedException {
+	public Run simulate(String run, String suffix, SimulationWorkload workload, MachineModel machine, CrPolicy policy,
+			IProgressMonitor monitor) throws ExperimentException {
 		TimelineModel model = new TimelineModel(workload.sizeHint() <= APPLICATION_INTERVALS_LIMIT);
+		ResultFolder f = folder;
+		if (f == null) {
+			SimulationMetrics metrics = Simulator.run(workload, machine, policy, model, true, monitor);
+			return new Run(run, metrics, model, suffix);
+		}
 		String json = "timeline" + suffix + ".json";
 		String csv = "intervals" + suffix + ".csv";
 		String current = json;
-		try (Writer jsonOut = writer(folder.create(json));
-				Writer csvOut = writer(folder.create(csv))) {
+		try (Writer jsonOut = writer(f.create(json));
+				Writer csvOut = writer(f.create(csv))) {
 			TimelineChromeExporter chrome = new TimelineChromeExporter(jsonOut, true);
 			CsvTimelineExporter intervals = new CsvTimelineExporter(csvOut, true);
 			TimelineSink sink = TimelineSink.tee(model, TimelineSink.tee(chrome, intervals));
@@ -76,16 +87,16 @@ final class RunOutputs {
 			intervals.flush();
 			return new Run(run, metrics, model, suffix);
 		} catch (IOException e) {
-			throw new CommandFailedException("cannot write " + folder.dir().resolve(current) + ": " + Main.describe(e),
+			throw ExperimentException.failure("cannot write " + f.dir().resolve(current) + ": " + IoText.describe(e),
 					e);
 		} catch (UncheckedIOException e) {
-			throw new CommandFailedException("cannot write " + folder.dir().resolve(current) + ": "
-					+ Main.describe(e.getCause()), e);
+			throw ExperimentException.failure("cannot write " + f.dir().resolve(current) + ": "
+					+ IoText.describe(e.getCause()), e);
 		}
 	}
 
 	/** A buffered UTF-8 writer into a result file (it is renamed into place when the whole run succeeded). */
-	static Writer writer(OutputFile file) {
+	public static Writer writer(OutputFile file) {
 		return new BufferedWriter(new OutputStreamWriter(file.stream(), StandardCharsets.UTF_8), 1 << 16);
 	}
 }

@@ -1,0 +1,196 @@
+package org.phos.workbench.analysis.core.experiment;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.analysis.core.format.JsonWriter;
+import org.phos.workbench.cr.core.CrPolicy;
+import org.phos.workbench.cr.core.MetricsCsvWriter;
+import org.phos.workbench.cr.core.SimulationMetrics;
+import org.phos.workbench.cr.core.Units;
+import org.phos.workbench.cr.core.trace.TraceWorkload;
+import org.phos.workbench.internal.analysis.core.experiment.AccessSets;
+import org.phos.workbench.internal.analysis.core.experiment.ExperimentCharts;
+import org.phos.workbench.internal.analysis.core.experiment.IoText;
+import org.phos.workbench.internal.analysis.core.experiment.ResultFolder;
+import org.phos.workbench.internal.analysis.core.experiment.RunOutputs;
+import org.phos.workbench.trace.core.Trace;
+
+/**
+ * Runs an experiment over a loaded trace: the one code path of {@code simulate}, the workbench's experiment Job, the
+ * saved experiments and the report. Each set source gives a workload, each policy a run (with its baseline replay
+ * for the slowdown); {@link #runInto} also writes {@code simulate}'s files into a folder (every file under a
+ * temporary name until the whole run succeeded, the manifest last), {@link #run} keeps the runs in memory only.
+ * <p>
+ * Progress and cancel: the monitor gets {@code beginTask} once, {@code subTask} per phase and {@code worked} as the
+ * simulator replays (every few milliseconds); {@code isCanceled()} is honoured within a fraction of a second, with
+ * {@link org.eclipse.core.runtime.OperationCanceledException} (nothing is written then).
+ */
+public final class ExperimentRunner {
+	/** The tool a manifest names. */
+	public static final String TOOL = "workbench simulate";
+	/** Above this many trace events the in-memory timelines leave out the application's intervals. */
+	public static final long APPLICATION_INTERVALS_LIMIT = RunOutputs.APPLICATION_INTERVALS_LIMIT;
+
+	private final ExperimentPlan plan;
+	private final Path traceFile;
+	private final String traceName;
+	private final Trace trace;
+	private ExperimentListener listener = ExperimentListener.NONE;
+
+	/**
+	 * Checks the configuration against the trace (every refusal of {@link ExperimentPlan#check(Trace, String)}).
+	 *
+	 * @param config what to run
+	 * @param traceFile the trace's file, for its identity and for messages (as the person gave it)
+	 * @param trace the trace loaded from it
+	 */
+	public ExperimentRunner(ExperimentConfig config, Path traceFile, Trace trace) throws ExperimentException {
+		this(ExperimentPlan.of(config), traceFile, trace);
+	}
+
+	public ExperimentRunner(ExperimentPlan plan, Path traceFile, Trace trace) throws ExperimentException {
+		this.plan = plan;
+		this.traceFile = traceFile;
+		this.trace = trace;
+		this.traceName = traceFile.toString();
+		plan.check(trace, traceName);
+	}
+
+	/** Where the run's lines go ({@code simulating ...}, notes on the folder, warnings). */
+	public ExperimentRunner listener(ExperimentListener l) {
+		this.listener = l;
+		return this;
+	}
+
+	public ExperimentPlan plan() {
+		return plan;
+	}
+
+	/** Runs every policy with every set source, in memory only. */
+	public ExperimentResult run(String name, @Nullable IProgressMonitor monitor) throws ExperimentException {
+		List<RunOutputs.Run> runs = simulate(new RunOutputs(null), monitor);
+		return result(name, runs);
+	}
+
+	/**
+	 * Runs and writes {@code simulate}'s outputs into {@code dir} (which must exist): the previous simulate run's
+	 * files there are replaced, files with simulate's names that no manifest lists make it refuse before anything
+	 * runs; nothing appears under a final name unless the whole run succeeded.
+	 */
+	public ExperimentOutputs runInto(String name, Path dir, @Nullable IProgressMonitor monitor)
+			throws ExperimentException {
+		ResultFolder folder = ResultFolder.open(dir, listener);
+		try {
+			if (trace.eventCount() > APPLICATION_INTERVALS_LIMIT) {
+				listener.warning("the trace has more than " + APPLICATION_INTERVALS_LIMIT + " events: the timeline "
+						+ "chart shows the C/R lanes and stalls only (the JSON and CSV files have every interval)");
+			}
+			List<RunOutputs.Run> runs = simulate(new RunOutputs(folder), monitor);
+			Map<String, SimulationMetrics> metrics = new LinkedHashMap<>();
+			runs.forEach(r -> metrics.put(r.name(), r.metrics()));
+			writeCsv(folder, "metrics.csv", w -> MetricsCsvWriter.write(w, metrics));
+			writeCsv(folder, "violations.csv", w -> MetricsCsvWriter.writeViolations(w, metrics));
+			ExperimentCharts.write(folder, traceChartName(), plan.machine(), runs, metrics, plan.config().widthPx());
+			TraceIdentity identity = TraceIdentity.of(traceFile, trace);
+			List<String> written = folder.commit(json -> describe(json, identity, runs), listener);
+			return new ExperimentOutputs(result(name, runs), dir, written);
+		} finally {
+			folder.abandon();
+		}
+	}
+
+	private ExperimentResult result(String name, List<RunOutputs.Run> runs) {
+		return new ExperimentResult(name, traceFile, plan.config(), runs.stream().map(RunOutputs.Run::crRun).toList());
+	}
+
+	/** The trace's file name, for chart titles. */
+	private String traceChartName() {
+		Path name = traceFile.getFileName();
+		return name == null ? traceName : name.toString();
+	}
+
+	private List<RunOutputs.Run> simulate(RunOutputs outputs, @Nullable IProgressMonitor monitor)
+			throws ExperimentException {
+		IProgressMonitor pm = monitor == null ? new NullProgressMonitor() : monitor;
+		// charts draw with AWT off screen; there may be no display
+		System.setProperty("java.awt.headless", "true");
+		List<AccessSets> sets = plan.sets();
+		Map<String, CrPolicy> policies = plan.policies();
+		boolean comparison = plan.comparison();
+		List<RunOutputs.Run> runs = new ArrayList<>();
+		try {
+			for (AccessSets source : sets) {
+				TraceWorkload workload = source.workload(trace, traceChartName(), traceName, pm);
+				listener.info(String.format("simulating %s: %,d events, %,d launches; sets: %s; machine: %s", traceName,
+						trace.eventCount(), trace.launchCount(), workload.policySourceName(), plan.machine().name()));
+				for (Map.Entry<String, CrPolicy> p : policies.entrySet()) {
+					String run = sets.size() > 1 ? p.getKey() + " [" + source.label() + "]" : p.getKey();
+					RunOutputs.Run done = outputs.simulate(run, outputs.suffix(run, comparison), workload,
+							plan.machine(), p.getValue(), pm);
+					checkInstantReached(p.getValue(), plan.instants().get(p.getKey()), done);
+					runs.add(done);
+				}
+			}
+		} finally {
+			pm.done();
+		}
+		return runs;
+	}
+
+	/** Refuses a run whose instant (a time past the end, typically) was never reached: it took no checkpoint. */
+	private static void checkInstantReached(CrPolicy policy, @Nullable String given, RunOutputs.Run run)
+			throws ExperimentException {
+		if (given == null || policy.name().equals("none") || policy.restoreInstant() != null
+				|| !run.metrics().checkpoints().isEmpty()) {
+			return;
+		}
+		throw new ExperimentException(ExperimentProblem.of(ExperimentPlan.optionOf(given), "option " + given + ": "
+				+ run.name() + " reached the end of the trace (" + run.metrics().launches() + " launches, "
+				+ Units.formatNs(run.metrics().appEndNs())
+				+ " of simulated time) before that instant, so it took no checkpoint; choose an earlier one"));
+	}
+
+	/** The manifest's description of the run: the options and the trace. */
+	private void describe(JsonWriter json, TraceIdentity identity, List<RunOutputs.Run> runs) {
+		ExperimentConfig c = plan.config();
+		json.field("tool", TOOL);
+		json.field("finished", Instant.now().toString());
+		json.name("options").beginObject();
+		json.field("policy", c.policies());
+		json.field("at", c.at());
+		json.field("machine", c.machine());
+		json.field("sets", c.sets());
+		json.field("width", (long) c.widthPx());
+		json.endObject();
+		identity.write(json);
+		json.name("runs").beginArray();
+		runs.forEach(r -> json.value(r.name()));
+		json.endArray();
+	}
+
+	private interface CsvBody {
+		void write(Writer w);
+	}
+
+	private static void writeCsv(ResultFolder folder, String name, CsvBody body) throws ExperimentException {
+		Path file = folder.dir().resolve(name);
+		try (Writer w = RunOutputs.writer(folder.create(name))) {
+			body.write(w);
+		} catch (IOException e) {
+			throw ExperimentException.failure("cannot write " + file + ": " + IoText.describe(e), e);
+		} catch (UncheckedIOException e) {
+			throw ExperimentException.failure("cannot write " + file + ": " + IoText.describe(e.getCause()), e);
+		}
+	}
+}
