@@ -3,16 +3,19 @@ package org.phos.workbench.internal.ui.experiment;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.phos.workbench.cr.core.CheckpointInstant;
-import org.phos.workbench.cr.core.CrPolicies;
-import org.phos.workbench.cr.core.MachineModel;
-import org.phos.workbench.speculation.core.EngineRegistry;
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.analysis.core.experiment.ExperimentConfig;
+import org.phos.workbench.analysis.core.experiment.ExperimentPlan;
+import org.phos.workbench.analysis.core.experiment.ExperimentProblem;
+import org.phos.workbench.analysis.core.experiment.ExperimentStore;
 import org.phos.workbench.ui.model.LoadedTrace;
 
 /**
- * Checks the New Experiment form field by field with the parsers {@code simulate} uses ({@link CrPolicies},
- * {@link CheckpointInstant}, {@link MachineModel}, the engine catalog), so the dialog refuses exactly what the
- * command line refuses, with the parser's reason next to the field it concerns.
+ * Checks the New Experiment form field by field with the core's per-option validation ({@link ExperimentPlan},
+ * {@link ExperimentStore#checkNewName}), so the dialog refuses exactly what {@code simulate} refuses, with its
+ * reason next to the field it concerns: a policy parameter is checked alone ({@code soft-cow:budget=...}), a machine
+ * knob alone on the preset, then the whole configuration against the trace (a launch past its last one, observed
+ * sets on a trace without observed accesses, an unknown engine).
  */
 final class ExperimentChecks {
     private ExperimentChecks() {
@@ -21,76 +24,62 @@ final class ExperimentChecks {
     static Map<String, String> check(ExperimentForm f) {
         Map<String, String> out = new LinkedHashMap<>();
         LoadedTrace trace = f.trace;
-        String name = f.name.trim();
-        if (name.isEmpty()) {
-            out.put(ExperimentForm.NAME, "give the experiment a name (its folder beside the trace)");
-        } else if (!name.matches("[A-Za-z0-9._+@=-][A-Za-z0-9 ._+@=-]*") || name.equals(".") || name.equals("..")) {
-            out.put(ExperimentForm.NAME, "letters, digits, spaces and . _ + - @ = only (it names a folder)");
+        if (trace == null) {
+            out.put("trace", "open a trace first (File > Open Trace...)");
+        } else {
+            put(out, ExperimentForm.NAME, ExperimentStore.of(trace.file()).checkNewName(f.name.trim()));
         }
-        if (!f.at.isBlank()) {
-            try {
-                CheckpointInstant at = CheckpointInstant.parse(f.at);
-                if (trace != null && at.byLaunchIndex() && at.value() >= trace.trace().launchCount()) {
-                    long n = trace.trace().launchCount();
-                    out.put(ExperimentForm.AT, "the trace has " + n + " launches (launch:0 to launch:" + (n - 1)
-                            + "), so " + at + " is never reached");
-                }
-            } catch (IllegalArgumentException e) {
-                out.put(ExperimentForm.AT, e.getMessage());
-            }
-        }
+        String at = f.at.isBlank() ? null : f.at.trim();
+        put(out, ExperimentForm.AT, ExperimentPlan.checkAt(at));
         if (f.policies.isEmpty()) {
             out.put(ExperimentForm.POLICIES, "choose at least one policy");
         }
         for (Map.Entry<String, Map<String, String>> p : f.params.entrySet()) {
             for (Map.Entry<String, String> kv : p.getValue().entrySet()) {
-                try {
-                    CrPolicies.parse(p.getKey() + ":" + kv.getKey() + "=" + kv.getValue());
-                } catch (IllegalArgumentException e) {
-                    out.put(ExperimentForm.paramKey(p.getKey(), kv.getKey()), reason(e.getMessage()));
-                }
+                put(out, ExperimentForm.paramKey(p.getKey(), kv.getKey()),
+                        ExperimentPlan.checkPolicies(p.getKey() + ":" + kv.getKey() + "=" + kv.getValue(), null));
             }
         }
-        MachineModel machine = null;
+        for (Map.Entry<String, String> k : f.knobs.entrySet()) {
+            put(out, ExperimentForm.knobKey(k.getKey()),
+                    ExperimentPlan.checkMachine(f.preset + "," + k.getKey() + "=" + k.getValue()));
+        }
+        put(out, ExperimentForm.SETS, ExperimentPlan.checkSets(f.setsSpec()));
+        int width;
         try {
-            machine = MachineModel.preset(f.preset);
-        } catch (IllegalArgumentException e) {
-            out.put(ExperimentForm.MACHINE, e.getMessage());
-        }
-        if (machine != null) {
-            for (Map.Entry<String, String> k : f.knobs.entrySet()) {
-                try {
-                    machine.with(k.getKey(), k.getValue());
-                } catch (IllegalArgumentException e) {
-                    out.put(ExperimentForm.knobKey(k.getKey()), e.getMessage());
-                }
-            }
-        }
-        for (String s : f.sets) {
-            if (s.equals("observed") && trace != null && trace.trace().observedAccesses().isEmpty()) {
-                out.put(ExperimentForm.SETS, "observed: " + trace.name() + " holds no observed accesses (record it "
-                        + "with PTX instrumentation or the sanitizer tool), choose placeholder or an engine");
-            } else if (s.startsWith("engine:") && !EngineRegistry.canCreate(s.substring(7))) {
-                out.put(ExperimentForm.SETS, "unknown engine '" + s.substring(7) + "'");
-            }
-        }
-        try {
-            int w = Integer.parseInt(f.width.trim());
-            if (w < 400 || w > 10_000) {
-                out.put(ExperimentForm.WIDTH, "between 400 and 10000 pixels");
-            }
+            width = Integer.parseInt(f.width.trim());
+            put(out, ExperimentForm.WIDTH, ExperimentPlan.checkWidth(width));
         } catch (NumberFormatException e) {
-            out.put(ExperimentForm.WIDTH, "a whole number of pixels, was '" + f.width + "'");
+            out.put(ExperimentForm.WIDTH, "a whole number of pixels from " + ExperimentPlan.MIN_WIDTH_PX + " to "
+                    + ExperimentPlan.MAX_WIDTH_PX + ", was '" + f.width + "'");
         }
-        if (trace == null) {
-            out.put("trace", "open a trace first (File > Open Trace...)");
+        if (out.isEmpty() && trace != null) {
+            // each option is valid alone: what only the whole configuration and the trace can refuse
+            ExperimentConfig config = f.config();
+            for (ExperimentProblem p : ExperimentPlan.check(config, trace.trace(), trace.name())) {
+                out.putIfAbsent(fieldOf(p), p.reason());
+            }
         }
         return out;
     }
 
-    /** The parser's reason without the spec it repeats ({@code policy 'soft-cow:budget=x': }). */
-    private static String reason(String message) {
-        int cut = message.indexOf("': ");
-        return cut > 0 && message.startsWith("policy '") ? message.substring(cut + 3) : message;
+    private static void put(Map<String, String> out, String field, @Nullable ExperimentProblem problem) {
+        if (problem != null) {
+            out.put(field, problem.reason());
+        }
+    }
+
+    private static String fieldOf(ExperimentProblem p) {
+        if (p.option() == null) {
+            return "trace";
+        }
+        return switch (p.option()) {
+            case POLICIES -> ExperimentForm.POLICIES;
+            case AT -> ExperimentForm.AT;
+            case MACHINE -> ExperimentForm.MACHINE;
+            case SETS -> ExperimentForm.SETS;
+            case WIDTH -> ExperimentForm.WIDTH;
+            case NAME -> ExperimentForm.NAME;
+        };
     }
 }

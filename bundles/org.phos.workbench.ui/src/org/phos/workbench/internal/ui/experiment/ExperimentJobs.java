@@ -2,14 +2,24 @@ package org.phos.workbench.internal.ui.experiment;
 
 import org.eclipse.jface.dialogs.MessageDialog;
 import org.eclipse.ui.IWorkbenchPage;
+import org.eclipse.ui.PartInitException;
 
-/** Starts the Job that runs an experiment the dialog configured (wired to the core runner and store next). */
+/** Starts the Job of an experiment the dialog configured, in the Experiments view (which shows its progress). */
 final class ExperimentJobs {
     private ExperimentJobs() {
     }
 
-    static void start(IWorkbenchPage page, NewExperimentDialog.Request request) {
-        MessageDialog.openInformation(page.getWorkbenchWindow().getShell(), "New Experiment",
-                "Running experiments is not wired yet: " + request.config());
+    static ExperimentJob start(IWorkbenchPage page, NewExperimentDialog.Request request) {
+        ExperimentJob job = new ExperimentJob(request.trace(), request.name(), request.config());
+        try {
+            ExperimentsView view = (ExperimentsView) page.showView(ExperimentsView.ID, null,
+                    IWorkbenchPage.VIEW_VISIBLE);
+            view.run(job);
+        } catch (PartInitException e) {
+            MessageDialog.openError(page.getWorkbenchWindow().getShell(), "New Experiment",
+                    "Cannot show the Experiments view: " + e.getMessage() + "; the experiment runs in the background");
+            job.schedule();
+        }
+        return job;
     }
 }

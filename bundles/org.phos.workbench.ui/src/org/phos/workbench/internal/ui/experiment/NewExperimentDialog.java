@@ -445,7 +445,8 @@ public final class NewExperimentDialog extends TitleAreaDialog {
             paramTitle.setText(shown + (form.policies.contains(shown) ? "" : " (not checked: it will not run)"));
         }
         LoadedTrace t = form.trace;
-        String out = t == null ? "DIR" : ExperimentPaths.folder(t.file(), form.name.trim()).toString();
+        String out = t == null ? "DIR"
+                : org.phos.workbench.analysis.core.experiment.ExperimentStore.of(t.file()).folder(form.name.trim()).toString();
         commandText.setText(ExperimentForm.shellLine(form.commandLine(out)));
         Button run = getButton(IDialogConstants.OK_ID);
         if (run != null) {
