@@ -128,14 +128,14 @@ class ExperimentsUiTest {
         robot.key(SWT.F5);
         robot.waitUntil("F5 lists the saved experiment", () -> table.getItemCount() == 1
                 && table.getItem(0).getText(0).equals("two-policies"));
-        assertEquals("saved", table.getItem(0).getText(6));
-        assertEquals("stop-the-world;soft-cow", table.getItem(0).getText(2));
+        assertEquals("saved", table.getItem(0).getText(1));
+        assertEquals("stop-the-world;soft-cow", table.getItem(0).getText(4));
 
         // a click opens it from its files: the runs equal those the store computed
         clickRow(table, 0);
         robot.waitUntil("selecting it opens it", () -> view.experiments().size() == 1);
         assertEquals(metricsCsv(made.runs()), metricsCsv(view.experiments().get(0).result().runs()));
-        assertEquals("saved, open", table.getItem(0).getText(6));
+        assertEquals("open", table.getItem(0).getText(1));
 
         // F2 renames in place
         robot.key(SWT.F2);
@@ -169,20 +169,22 @@ class ExperimentsUiTest {
             robot.click(table);
             robot.key(SWT.F5);
             robot.waitUntil("a changed trace marks the experiment stale",
-                    () -> table.getItemCount() == 1 && table.getItem(0).getText(6).contains("stale"));
+                    () -> table.getItemCount() == 1 && table.getItem(0).getText(1).contains("stale")
+                            && table.getItem(0).getText(0).equals("\u26a0 baseline vs soft"));
             robot.screenshot(ui.shell(), "experiments-stale");
         } finally {
             Files.write(again.file(), original);
         }
         robot.key(SWT.F5);
         robot.waitUntil("the trace as it was: not stale", () -> table.getItemCount() == 1
-                && table.getItem(0).getText(6).startsWith("saved"));
+                && table.getItem(0).getText(1).equals("open") && table.getItem(0).getText(0).equals("baseline vs soft"));
 
         // Delete asks in the view; Keep keeps, Delete deletes the folder
         clickRow(table, 0);
         robot.key(SWT.DEL);
         Label question = robot.findByData(ui.shell(), Label.class, TracesView.ROLE, "exp.confirmText");
-        assertTrue(question.getText().startsWith("Delete experiment baseline vs soft"), question.getText());
+        assertTrue(question.getText().equals("Delete baseline vs soft and its folder "
+                + "jcuda-jacobi.phos.experiments/baseline vs soft?"), question.getText());
         robot.click(robot.findByData(ui.shell(), Button.class, TracesView.ROLE, "exp.confirmKeep"));
         assertTrue(Files.isDirectory(store.folder("baseline vs soft")), "Keep keeps it");
         clickRow(table, 0);

@@ -126,10 +126,11 @@ public final class ExperimentsView extends ViewPart {
         table.setData(TracesView.ROLE, "experiments");
         table.setHeaderVisible(true);
         table.setLinesVisible(true);
-        String[] headers = { "Experiment", "Trace", "Policies", "Point", "Sets", "Runs", "State" };
-        int[] widths = { 170, 130, 170, 90, 90, 45, 170 };
+        // name and state first: the view often sits in a narrow folder
+        String[] headers = { "Experiment", "State", "Runs", "Point", "Policies", "Sets", "Trace" };
+        int[] widths = { 160, 90, 45, 90, 170, 90, 130 };
         for (int i = 0; i < headers.length; i++) {
-            TableColumn c = new TableColumn(table, i == 5 ? SWT.RIGHT : SWT.LEFT);
+            TableColumn c = new TableColumn(table, i == 2 ? SWT.RIGHT : SWT.LEFT);
             c.setText(headers[i]);
             c.setWidth(widths[i]);
         }
@@ -364,15 +365,31 @@ public final class ExperimentsView extends ViewPart {
             state = "not saved";
         } else {
             state = switch (s.state()) {
-                case READY -> o != null ? "saved, open" : "saved";
-                case TRACE_CHANGED -> "\u26a0 stale: the trace changed since it ran";
-                case TRACE_MISSING -> "\u26a0 trace missing";
-                case NOT_RUN -> "not run (re-run it)";
-                case DAMAGED -> "\u26a0 damaged: " + s.problem();
+                case READY -> o != null ? "open" : "saved";
+                case TRACE_CHANGED -> "\u26a0 stale";
+                case TRACE_MISSING -> "\u26a0 no trace";
+                case NOT_RUN -> "not run";
+                case DAMAGED -> "\u26a0 damaged";
             };
         }
-        return new String[] { r.name, r.trace.name(), c == null ? "?" : c.policies(),
-                c == null || c.at() == null ? "" : c.at(), c == null ? "" : c.sets(), runs, state };
+        return new String[] { (stale(r) ? "\u26a0 " : "") + r.name, state, runs, c == null || c.at() == null ? ""
+                : c.at(), c == null ? "?" : c.policies(), c == null ? "" : c.sets(), r.trace.name() };
+    }
+
+    /** What the state of {@code r} means, for the status line when it is selected. */
+    private static String explain(Row r) {
+        SavedExperiment s = r.saved;
+        if (s == null) {
+            return r.name + ": shown, not saved";
+        }
+        return switch (s.state()) {
+            case READY -> r.name + ": saved in " + s.folder();
+            case TRACE_CHANGED -> r.name + " is stale: " + s.problem() + ". Re-run it (Ctrl+R); Enter opens the old "
+                    + "numbers anyway";
+            case TRACE_MISSING -> r.name + ": " + s.problem();
+            case NOT_RUN -> r.name + " never ran to the end: " + s.problem() + ". Re-run it (Ctrl+R)";
+            case DAMAGED -> r.name + " is damaged: " + s.problem();
+        };
     }
 
     private @Nullable Row find(LoadedTrace trace, String name) {
@@ -440,6 +457,9 @@ public final class ExperimentsView extends ViewPart {
 
     private void selected() {
         List<Row> picked = selectedRows();
+        if (picked.size() == 1) {
+            message(explain(picked.get(0)), stale(picked.get(0)));
+        }
         if (picked.size() == 1 && picked.get(0).opened == null && picked.get(0).saved != null
                 && picked.get(0).saved.ready()) {
             open(picked.get(0), false); // a saved experiment opens when selected: a quick read of its runs file
@@ -692,7 +712,8 @@ public final class ExperimentsView extends ViewPart {
             return;
         }
         Path folder = r.saved.folder();
-        ask("Delete experiment " + r.name + " of " + r.trace.name() + " and its folder " + folder + "?", () -> {
+        Path shown = folder.getParent() == null ? folder : folder.getParent().getFileName().resolve(folder.getFileName());
+        ask("Delete " + r.name + " and its folder " + shown + "?", () -> {
             try {
                 store(r.trace).delete(r.name);
                 rows.remove(r);
