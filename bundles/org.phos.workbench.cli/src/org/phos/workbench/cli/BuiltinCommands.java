@@ -28,6 +28,7 @@ public final class BuiltinCommands {
 				new org.phos.workbench.cli.speculation.SpeculateCommand(),
 				new org.phos.workbench.cli.speculation.ValidateCommand(),
 				new org.phos.workbench.cli.simulate.SimulateCommand(),
+				new org.phos.workbench.cli.simulate.ExperimentCommand(), // i12-exp-core
 				new org.phos.workbench.internal.cli.commands.ReportCommand(), // i12-report
 				new MergeObservedCommand(),
 				new BenchCommand());

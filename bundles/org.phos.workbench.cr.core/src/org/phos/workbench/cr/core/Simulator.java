@@ -10,7 +10,8 @@ import org.phos.workbench.internal.cr.core.SimulationEngine;
  * (same restore point, no timeline) so that the metrics carry the slowdown.
  * <p>
  * Headless callers use the blocking methods here; UI code wraps them in a {@code Job} and passes its monitor
- * (cancellation raises {@link org.eclipse.core.runtime.OperationCanceledException}).
+ * (cancellation raises {@link org.eclipse.core.runtime.OperationCanceledException}). The monitor is polled every
+ * 1024 operations (well under a millisecond of replay) and receives {@code worked} as the replay advances.
  */
 public final class Simulator {
     private Simulator() {
@@ -25,17 +26,18 @@ public final class Simulator {
             TimelineSink sink, boolean withBaseline, @Nullable IProgressMonitor monitor) {
         // plain IProgressMonitor calls: SubMonitor needs OSGi debug classes, absent on a plain classpath
         IProgressMonitor pm = monitor == null ? new NullProgressMonitor() : monitor;
-        pm.beginTask("Simulating " + policy.name() + " on " + workload.name(), withBaseline ? 2 : 1);
+        int ticks = SimulationEngine.PROGRESS_TICKS;
+        pm.beginTask("Simulating " + policy.name() + " on " + workload.name(), withBaseline ? 2 * ticks : ticks);
         long baselineEnd = -1;
         if (withBaseline) {
+            pm.subTask("replaying without C/R (baseline)");
             SimulationMetrics base = new SimulationEngine(workload, machine,
                     new NoCheckpointPolicy(policy.restoreInstant()), TimelineSink.NONE, policy.restoreInstant())
                     .run(pm);
             baselineEnd = base.appEndNs();
-            pm.worked(1);
         }
+        pm.subTask("replaying with " + policy.name());
         SimulationMetrics m = new SimulationEngine(workload, machine, policy, sink, policy.restoreInstant()).run(pm);
-        pm.worked(1);
         pm.done();
         return withBaseline ? withBaseline(m, baselineEnd) : m;
     }

@@ -118,6 +118,15 @@ public final class TimelineModel implements TimelineSink {
         return includeApplicationIntervals;
     }
 
+    /** How many intervals the model holds, all lanes together. */
+    public long intervalCount() {
+        long n = 0;
+        for (List<TimelineInterval> l : intervals.values()) {
+            n += l.size();
+        }
+        return n;
+    }
+
     /** The names of the counters reported, in the order they were first reported. */
     public List<String> counterNames() {
         return List.copyOf(counters.keySet());

@@ -12,6 +12,7 @@ import java.util.Map;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.analysis.core.format.JsonWriter;
 import org.phos.workbench.cr.core.CrPolicy;
@@ -22,6 +23,7 @@ import org.phos.workbench.cr.core.trace.TraceWorkload;
 import org.phos.workbench.internal.analysis.core.experiment.AccessSets;
 import org.phos.workbench.internal.analysis.core.experiment.ExperimentCharts;
 import org.phos.workbench.internal.analysis.core.experiment.IoText;
+import org.phos.workbench.internal.analysis.core.experiment.ProgressSlice;
 import org.phos.workbench.internal.analysis.core.experiment.ResultFolder;
 import org.phos.workbench.internal.analysis.core.experiment.RunOutputs;
 import org.phos.workbench.trace.core.Trace;
@@ -79,8 +81,14 @@ public final class ExperimentRunner {
 
 	/** Runs every policy with every set source, in memory only. */
 	public ExperimentResult run(String name, @Nullable IProgressMonitor monitor) throws ExperimentException {
-		List<RunOutputs.Run> runs = simulate(new RunOutputs(null), monitor);
-		return result(name, runs);
+		IProgressMonitor pm = monitor == null ? new NullProgressMonitor() : monitor;
+		try {
+			pm.beginTask("Experiment " + name, simulationUnits());
+			List<RunOutputs.Run> runs = simulate(new RunOutputs(null), pm);
+			return result(name, runs);
+		} finally {
+			pm.done();
+		}
 	}
 
 	/**
@@ -90,23 +98,46 @@ public final class ExperimentRunner {
 	 */
 	public ExperimentOutputs runInto(String name, Path dir, @Nullable IProgressMonitor monitor)
 			throws ExperimentException {
+		IProgressMonitor pm = monitor == null ? new NullProgressMonitor() : monitor;
 		ResultFolder folder = ResultFolder.open(dir, listener);
 		try {
+			pm.beginTask("Experiment " + name, simulationUnits() + 2 * UNITS);
 			if (trace.eventCount() > APPLICATION_INTERVALS_LIMIT) {
 				listener.warning("the trace has more than " + APPLICATION_INTERVALS_LIMIT + " events: the timeline "
 						+ "chart shows the C/R lanes and stalls only (the JSON and CSV files have every interval)");
 			}
-			List<RunOutputs.Run> runs = simulate(new RunOutputs(folder), monitor);
+			List<RunOutputs.Run> runs = simulate(new RunOutputs(folder), pm);
 			Map<String, SimulationMetrics> metrics = new LinkedHashMap<>();
 			runs.forEach(r -> metrics.put(r.name(), r.metrics()));
+			pm.subTask("metrics and charts");
 			writeCsv(folder, "metrics.csv", w -> MetricsCsvWriter.write(w, metrics));
 			writeCsv(folder, "violations.csv", w -> MetricsCsvWriter.writeViolations(w, metrics));
-			ExperimentCharts.write(folder, traceChartName(), plan.machine(), runs, metrics, plan.config().widthPx());
-			TraceIdentity identity = TraceIdentity.of(traceFile, trace);
+			ExperimentCharts.write(folder, traceChartName(), plan.machine(), runs, metrics, plan.config().widthPx(),
+					new ProgressSlice(pm, UNITS));
+			TraceIdentity identity = TraceIdentity.of(traceFile, trace, new ProgressSlice(pm, UNITS / 2));
+			checkCanceled(pm);
+			// from here on the files move into place: no cancel, or the folder would mix two runs
+			pm.subTask("moving the outputs into place");
 			List<String> written = folder.commit(json -> describe(json, identity, runs), listener);
+			pm.worked(UNITS / 2);
 			return new ExperimentOutputs(result(name, runs), dir, written);
 		} finally {
 			folder.abandon();
+			pm.done();
+		}
+	}
+
+	/** Work units of one phase (a set source's sets, a run's replay, the charts, ...). */
+	private static final int UNITS = 1000;
+
+	/** The units of the set sources and the runs (two replays each: baseline and with C/R). */
+	private int simulationUnits() {
+		return UNITS * plan.sets().size() + 2 * UNITS * plan.sets().size() * plan.policies().size();
+	}
+
+	private static void checkCanceled(IProgressMonitor pm) {
+		if (pm.isCanceled()) {
+			throw new OperationCanceledException();
 		}
 	}
 
@@ -120,30 +151,29 @@ public final class ExperimentRunner {
 		return name == null ? traceName : name.toString();
 	}
 
-	private List<RunOutputs.Run> simulate(RunOutputs outputs, @Nullable IProgressMonitor monitor)
-			throws ExperimentException {
-		IProgressMonitor pm = monitor == null ? new NullProgressMonitor() : monitor;
+	private List<RunOutputs.Run> simulate(RunOutputs outputs, IProgressMonitor pm) throws ExperimentException {
 		// charts draw with AWT off screen; there may be no display
 		System.setProperty("java.awt.headless", "true");
 		List<AccessSets> sets = plan.sets();
 		Map<String, CrPolicy> policies = plan.policies();
 		boolean comparison = plan.comparison();
 		List<RunOutputs.Run> runs = new ArrayList<>();
-		try {
-			for (AccessSets source : sets) {
-				TraceWorkload workload = source.workload(trace, traceChartName(), traceName, pm);
-				listener.info(String.format("simulating %s: %,d events, %,d launches; sets: %s; machine: %s", traceName,
-						trace.eventCount(), trace.launchCount(), workload.policySourceName(), plan.machine().name()));
-				for (Map.Entry<String, CrPolicy> p : policies.entrySet()) {
-					String run = sets.size() > 1 ? p.getKey() + " [" + source.label() + "]" : p.getKey();
-					RunOutputs.Run done = outputs.simulate(run, outputs.suffix(run, comparison), workload,
-							plan.machine(), p.getValue(), pm);
-					checkInstantReached(p.getValue(), plan.instants().get(p.getKey()), done);
-					runs.add(done);
-				}
+		for (AccessSets source : sets) {
+			checkCanceled(pm);
+			pm.subTask("read/write sets: " + source.label());
+			ProgressSlice slice = new ProgressSlice(pm, UNITS);
+			TraceWorkload workload = source.workload(trace, traceChartName(), traceName, slice);
+			slice.done();
+			listener.info(String.format("simulating %s: %,d events, %,d launches; sets: %s; machine: %s", traceName,
+					trace.eventCount(), trace.launchCount(), workload.policySourceName(), plan.machine().name()));
+			for (Map.Entry<String, CrPolicy> p : policies.entrySet()) {
+				String run = sets.size() > 1 ? p.getKey() + " [" + source.label() + "]" : p.getKey();
+				pm.subTask("simulating " + run);
+				RunOutputs.Run done = outputs.simulate(run, outputs.suffix(run, comparison), workload, plan.machine(),
+						p.getValue(), new ProgressSlice(pm, 2 * UNITS));
+				checkInstantReached(p.getValue(), plan.instants().get(p.getKey()), done);
+				runs.add(done);
 			}
-		} finally {
-			pm.done();
 		}
 		return runs;
 	}

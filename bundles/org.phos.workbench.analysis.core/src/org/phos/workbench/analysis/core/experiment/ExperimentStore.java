@@ -22,11 +22,13 @@ import java.util.stream.Stream;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.NullProgressMonitor;
+import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.analysis.core.format.JsonWriter;
 import org.phos.workbench.cr.core.io.OutputFile;
 import org.phos.workbench.internal.analysis.core.experiment.IoText;
 import org.phos.workbench.internal.analysis.core.experiment.JsonReader;
+import org.phos.workbench.internal.analysis.core.experiment.ProgressSlice;
 import org.phos.workbench.internal.analysis.core.experiment.ResultFolder;
 import org.phos.workbench.internal.analysis.core.experiment.RunsFile;
 import org.phos.workbench.trace.core.Trace;
@@ -333,14 +335,24 @@ public final class ExperimentStore {
 
 	private ExperimentResult runAndWrite(ExperimentRunner runner, String name, Path outputs, Trace trace,
 			@Nullable IProgressMonitor monitor) throws ExperimentException, IOException {
-		Files.createDirectories(outputs);
-		ExperimentOutputs written = runner.runInto(name, outputs, monitor == null ? new NullProgressMonitor() : monitor);
-		TraceIdentity identity = readIdentity(outputs);
-		try (OutputFile runs = OutputFile.create(outputs.resolve(RUNS_FILE))) {
-			RunsFile.write(runs, identity.sha256(), written.result().runs());
-			runs.commit();
+		IProgressMonitor pm = monitor == null ? new NullProgressMonitor() : monitor;
+		try {
+			pm.beginTask("Experiment " + name, 100);
+			Files.createDirectories(outputs);
+			ExperimentOutputs written = runner.runInto(name, outputs, new ProgressSlice(pm, 90));
+			TraceIdentity identity = readIdentity(outputs);
+			pm.subTask("saving the runs");
+			try (OutputFile runs = OutputFile.create(outputs.resolve(RUNS_FILE))) {
+				RunsFile.write(runs, identity.sha256(), written.result().runs(), new ProgressSlice(pm, 10));
+				if (pm.isCanceled()) {
+					throw new OperationCanceledException();
+				}
+				runs.commit();
+			}
+			return written.result();
+		} finally {
+			pm.done();
 		}
-		return written.result();
 	}
 
 	/** outputs -> .old, building -> outputs, .old deleted; undone when the second move fails. */

@@ -8,6 +8,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.analysis.core.format.JsonWriter;
 import org.phos.workbench.trace.core.Trace;
@@ -32,6 +34,14 @@ public record TraceIdentity(String path, long bytes, @Nullable String sha256, St
 
 	/** The identity of {@code file}, which holds {@code trace} (reads the whole file for its SHA-256). */
 	public static TraceIdentity of(Path file, Trace trace) {
+		return of(file, trace, null);
+	}
+
+	/**
+	 * As {@link #of(Path, Trace)}, reporting progress per MiB read and polling {@code monitor} for cancellation
+	 * ({@link OperationCanceledException}).
+	 */
+	public static TraceIdentity of(Path file, Trace trace, @Nullable IProgressMonitor monitor) {
 		long bytes;
 		try {
 			bytes = Files.size(file);
@@ -39,18 +49,34 @@ public record TraceIdentity(String path, long bytes, @Nullable String sha256, St
 			bytes = -1;
 		}
 		TraceHeader header = trace.header();
-		return new TraceIdentity(file.toAbsolutePath().normalize().toString(), bytes, sha256(file),
+		return new TraceIdentity(file.toAbsolutePath().normalize().toString(), bytes, sha256(file, monitor),
 				header.recorder() + " " + header.recorderVersion(), header.host(), header.pid(),
 				header.startUnixNs());
 	}
 
 	/** The SHA-256 of a file's bytes in lower-case hex; null when it cannot be read. */
 	public static @Nullable String sha256(Path file) {
+		return sha256(file, null);
+	}
+
+	private static @Nullable String sha256(Path file, @Nullable IProgressMonitor monitor) {
 		try (InputStream in = Files.newInputStream(file)) {
 			MessageDigest digest = MessageDigest.getInstance("SHA-256");
 			byte[] buffer = new byte[1 << 20];
+			if (monitor != null) {
+				monitor.beginTask("SHA-256 of " + file.getFileName(), (int) Math.max(1, Files.size(file) >> 20));
+			}
 			for (int n; (n = in.read(buffer)) > 0;) {
 				digest.update(buffer, 0, n);
+				if (monitor != null) {
+					if (monitor.isCanceled()) {
+						throw new OperationCanceledException();
+					}
+					monitor.worked(1);
+				}
+			}
+			if (monitor != null) {
+				monitor.done();
 			}
 			return HexFormat.of().formatHex(digest.digest());
 		} catch (IOException | NoSuchAlgorithmException e) {

@@ -100,8 +100,23 @@ public final class SimulationEngine implements SimulationContext {
         this.replayFrom = replayFrom;
     }
 
-    /** Replays the workload; {@code monitor} is polled for cancellation every 64k operations. */
+    /** Work units one pass reports to the monitor ({@link #run}): the caller's task counts this many per pass. */
+    public static final int PROGRESS_TICKS = 1000;
+    /** Operations between two looks at the monitor (cancel and progress): a few hundred microseconds of replay. */
+    private static final int POLL_MASK = 0x3FF;
+
+    private @Nullable IProgressMonitor monitor;
+    private long progressTotal;
+    private int progressReported;
+
+    /**
+     * Replays the workload; {@code monitor} is polled for cancellation every 1024 operations (and before the first),
+     * and receives {@link #PROGRESS_TICKS} units of {@code worked} over the pass (in proportion to the operations
+     * replayed against the workload's size hint; all of them by the end).
+     */
     public SimulationMetrics run(IProgressMonitor monitor) {
+        this.monitor = monitor;
+        this.progressTotal = Math.max(1, workload.sizeHint());
         declare(Lane.HOST, "host (API calls)", LaneKind.APPLICATION);
         policy.begin(this, workload);
         Iterator<Operation> ops = workload.operations();
@@ -115,8 +130,8 @@ public final class SimulationEngine implements SimulationContext {
         while (pending != null || ops.hasNext()) {
             Operation op = pending != null ? pending : ops.next();
             pending = null;
-            if ((operations & 0xFFFF) == 0 && monitor.isCanceled()) {
-                throw new OperationCanceledException();
+            if ((operations & POLL_MASK) == 0) {
+                poll(skipped + operations);
             }
             if (prevHost >= 0) {
                 now = Math.max(now + Math.max(0, op.hostTimeNs() - prevHost), hostBlockedUntil);
@@ -140,6 +155,10 @@ public final class SimulationEngine implements SimulationContext {
         now = Math.max(now, hostBlockedUntil);
         long appEnd = Math.max(now, gpuEnd);
         policy.finish(this);
+        if (progressReported < PROGRESS_TICKS) {
+            monitor.worked(PROGRESS_TICKS - progressReported);
+            progressReported = PROGRESS_TICKS;
+        }
         long end = Math.max(appEnd, crEnd);
         long firstKernel = restoreStart >= 0 && firstKernelStart >= 0 ? firstKernelStart - restoreStart : -1;
         long full = restoreStart >= 0 && restoreFull >= 0 ? restoreFull - restoreStart : -1;
@@ -150,10 +169,32 @@ public final class SimulationEngine implements SimulationContext {
                 new ConsistencyReport(observed, observedLaunches, violations, violationBytes));
     }
 
+    /** Cancels, or reports the share of the pass done; {@code position} counts the operations passed so far. */
+    private void poll(long position) {
+        IProgressMonitor m = monitor;
+        if (m == null) {
+            return;
+        }
+        if (m.isCanceled()) {
+            throw new OperationCanceledException();
+        }
+        int done = (int) Math.min(PROGRESS_TICKS - 1, position * PROGRESS_TICKS / progressTotal);
+        if (done > progressReported) {
+            m.worked(done - progressReported);
+            progressReported = done;
+        }
+    }
+
+    /** Operations skipped before the restore point (they count for progress). */
+    private long skipped;
+
     private @Nullable Operation skipHistory(Iterator<Operation> ops, CheckpointInstant at) {
         long seenLaunches = 0;
         while (ops.hasNext()) {
             Operation op = ops.next();
+            if ((++skipped & POLL_MASK) == 0) {
+                poll(skipped);
+            }
             if (at.reached(op.hostTimeNs(), seenLaunches, op)) {
                 return op;
             }

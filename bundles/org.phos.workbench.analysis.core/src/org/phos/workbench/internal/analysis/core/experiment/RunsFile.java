@@ -18,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.analysis.core.experiment.CrRun;
 import org.phos.workbench.cr.core.BufferState;
@@ -59,11 +61,20 @@ public final class RunsFile {
 	public record Contents(@Nullable String traceSha256, List<CrRun> runs) {
 	}
 
-	/** Writes the runs into {@code file} (the caller commits it). */
-	public static void write(OutputFile file, @Nullable String traceSha256, List<CrRun> runs) throws IOException {
+	/**
+	 * Writes the runs into {@code file} (the caller commits it), with progress per run and every 64k items, and
+	 * cancellation ({@link org.eclipse.core.runtime.OperationCanceledException}).
+	 */
+	public static void write(OutputFile file, @Nullable String traceSha256, List<CrRun> runs,
+			IProgressMonitor monitor) throws IOException {
 		OutputStream stream = file.stream();
 		DataOutputStream out = new DataOutputStream(new BufferedOutputStream(stream, 1 << 16));
-		Writer w = new Writer(out);
+		long items = 0;
+		for (CrRun r : runs) {
+			items += items(r.timeline());
+		}
+		monitor.beginTask("saving the runs", (int) Math.max(1, items >> 16));
+		Writer w = new Writer(out, monitor);
 		out.write(MAGIC);
 		out.writeInt(VERSION);
 		w.string(traceSha256 == null ? "" : traceSha256);
@@ -74,6 +85,12 @@ public final class RunsFile {
 			w.timeline(r.timeline());
 		}
 		out.flush();
+		monitor.done();
+	}
+
+	/** Intervals, stalls and state changes of a timeline (what progress counts). */
+	private static long items(TimelineModel t) {
+		return t.intervalCount() + t.stalls().size() + t.stateChanges().size();
 	}
 
 	/** Reads a runs file; IOException (saying what is wrong) for a damaged or foreign one. */
@@ -113,10 +130,23 @@ public final class RunsFile {
 
 	private static final class Writer {
 		private final DataOutputStream out;
+		private final IProgressMonitor monitor;
 		private final Map<String, Integer> strings = new HashMap<>();
+		private long items;
 
-		Writer(DataOutputStream out) {
+		Writer(DataOutputStream out, IProgressMonitor monitor) {
 			this.out = out;
+			this.monitor = monitor;
+		}
+
+		/** One more item written: every 64k, progress and a look at cancel. */
+		private void item() {
+			if ((++items & 0xFFFF) == 0) {
+				if (monitor.isCanceled()) {
+					throw new OperationCanceledException();
+				}
+				monitor.worked(1);
+			}
 		}
 
 		void string(String s) throws IOException {
@@ -197,6 +227,7 @@ public final class RunsFile {
 				List<TimelineInterval> intervals = t.intervals(l.id());
 				out.writeInt(intervals.size());
 				for (TimelineInterval i : intervals) {
+					item();
 					out.writeLong(i.startNs());
 					out.writeLong(i.endNs());
 					string(i.label());
@@ -209,6 +240,7 @@ public final class RunsFile {
 			List<StallInterval> stalls = t.stalls();
 			out.writeInt(stalls.size());
 			for (StallInterval s : stalls) {
+				item();
 				out.writeInt(s.lane());
 				out.writeLong(s.startNs());
 				out.writeLong(s.endNs());
@@ -226,6 +258,7 @@ public final class RunsFile {
 			List<BufferStateChange> changes = t.stateChanges();
 			out.writeInt(changes.size());
 			for (BufferStateChange c : changes) {
+				item();
 				out.writeLong(c.timeNs());
 				out.writeInt(c.buffer());
 				string(c.from().name());
@@ -239,6 +272,7 @@ public final class RunsFile {
 				List<CounterSample> samples = t.counter(name);
 				out.writeInt(samples.size());
 				for (CounterSample s : samples) {
+					item();
 					out.writeLong(s.timeNs());
 					out.writeLong(s.value());
 				}
