@@ -59,6 +59,23 @@ final class ExperimentUi {
         return editor.loadedTrace();
     }
 
+    /**
+     * A generated trace of {@code launches} launches in {@code dir} ({@code generate}, in-process), opened in the
+     * workbench; waits until the work that follows a load (listing, overview, timeline) is done, so timings that
+     * follow do not share the two cores with it.
+     */
+    LoadedTrace openGenerated(Path dir, String launches) throws Exception {
+        Path file = dir.resolve("generated.phos");
+        LaunchFiltersUiTest.cli("generate", "--launches", launches, "--seed", "7", "--out", file.toString());
+        LoadedTrace t = open(dir, "generated.phos");
+        robot.waitUntil("the jobs that follow the load are done", () -> org.eclipse.core.runtime.jobs.Job
+                .getJobManager().find(null).length == 0 || java.util.Arrays.stream(org.eclipse.core.runtime.jobs.Job
+                        .getJobManager().find(null)).allMatch(j -> j.getState() != org.eclipse.core.runtime.jobs.Job.RUNNING),
+                Duration.ofMinutes(3));
+        robot.spin(1000);
+        return t;
+    }
+
     /** Runs Experiment &gt; New Experiment... (its command, as the menu item does) and returns the dialog's shell. */
     Shell newExperiment() throws Exception {
         IHandlerService handlers = ui.window().getService(IHandlerService.class);

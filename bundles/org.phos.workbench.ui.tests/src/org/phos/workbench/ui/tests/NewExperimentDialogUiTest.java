@@ -68,4 +68,53 @@ class NewExperimentDialogUiTest {
         robot.screenshot(dialog, "experiment-dialog");
         robot.screenshot(ui.shell(), "experiment-dialog-window");
     }
+
+    @Test
+    void aLaunchGoneToInTheLaunchesViewIsThePointAndTheDarkThemeReads(@TempDir Path dir) throws Exception {
+        LoadedTrace trace = exp.openCopy(dir, "jcuda-jacobi.phos");
+        org.phos.workbench.analysis.core.experiment.ExperimentStore.of(trace.file()).create("soft-cow-at-launch-20",
+                new org.phos.workbench.analysis.core.experiment.ExperimentConfig("soft-cow", "launch:20", "h100",
+                        "auto", 1600),
+                trace.trace(), org.phos.workbench.analysis.core.experiment.ExperimentListener.NONE, null);
+        org.eclipse.ui.IWorkbenchPage page = ui.window().getActivePage();
+        page.showView("org.phos.workbench.ui.launchesView");
+        Text goTo = exp.role(ui.shell(), Text.class, "goToLaunch");
+        exp.typeInto(goTo, "12");
+        robot.key(org.eclipse.swt.SWT.CR);
+        robot.waitUntil("the Launches view selects launch 12", () -> page.getSelection() instanceof
+                org.eclipse.jface.viewers.IStructuredSelection s
+                && s.getFirstElement() instanceof org.phos.workbench.ui.model.LaunchSelection ls && ls.launch() == 12);
+        Shell dialog = exp.newExperiment();
+        assertEquals("launch:12", exp.role(dialog, Text.class, "exp.at").getText(),
+                "New Experiment on a selected launch starts at that launch");
+        exp.checkPolicy(dialog, "soft-recopy");
+        exp.typeInto(exp.role(dialog, Text.class, "exp.param.threshold"), "512MB/s");
+        Label reason = exp.role(dialog, Label.class, "exp.error.param:soft-recopy:threshold");
+        robot.waitUntil("the threshold is refused", () -> reason.isVisible() && !reason.getText().isEmpty());
+        robot.screenshot(dialog, "experiment-dialog-light");
+
+        var handlers = ui.window().getService(org.eclipse.ui.handlers.IHandlerService.class);
+        handlers.executeCommand(org.phos.workbench.internal.ui.theme.SwitchThemeHandler.DARK_COMMAND, null);
+        try {
+            robot.waitUntil("dark", org.phos.workbench.internal.ui.theme.PhoenixThemes::isDark);
+            robot.spin(500);
+            dialog.close();
+            Shell dark = exp.newExperiment();
+            exp.checkPolicy(dark, "soft-recopy");
+            exp.typeInto(exp.role(dark, Text.class, "exp.param.threshold"), "512MB/s");
+            robot.spin(300);
+            robot.screenshot(dark, "experiment-dialog-dark");
+            dark.close();
+            page.showView(org.phos.workbench.internal.ui.experiment.ExperimentsView.ID);
+            org.eclipse.swt.widgets.Table table = exp.role(ui.shell(), org.eclipse.swt.widgets.Table.class,
+                    "experiments");
+            robot.click(table);
+            robot.key(org.eclipse.swt.SWT.F5); // it was made by the store behind the view's back
+            robot.waitUntil("the saved experiment is listed", () -> table.getItemCount() == 1);
+            robot.screenshot(ui.shell(), "experiments-dark");
+        } finally {
+            handlers.executeCommand(org.phos.workbench.internal.ui.theme.SwitchThemeHandler.LIGHT_COMMAND, null);
+            robot.waitUntil("light", () -> !org.phos.workbench.internal.ui.theme.PhoenixThemes.isDark());
+        }
+    }
 }

@@ -36,8 +36,12 @@ final class ExperimentChecks {
         }
         for (Map.Entry<String, Map<String, String>> p : f.params.entrySet()) {
             for (Map.Entry<String, String> kv : p.getValue().entrySet()) {
-                put(out, ExperimentForm.paramKey(p.getKey(), kv.getKey()),
-                        ExperimentPlan.checkPolicies(p.getKey() + ":" + kv.getKey() + "=" + kv.getValue(), null));
+                ExperimentProblem problem = ExperimentPlan.checkPolicies(p.getKey() + ":" + kv.getKey() + "="
+                        + kv.getValue(), null);
+                if (problem != null) {
+                    out.put(ExperimentForm.paramKey(p.getKey(), kv.getKey()), paramReason(problem.reason(),
+                            SimulateOptions.policy(p.getKey()).param(kv.getKey())));
+                }
             }
         }
         for (Map.Entry<String, String> k : f.knobs.entrySet()) {
@@ -61,6 +65,22 @@ final class ExperimentChecks {
             }
         }
         return out;
+    }
+
+    /**
+     * The parser's reason for one parameter, without the spec it repeats ({@code policy 'soft-cow:budget=x': }), and
+     * with the form the value takes.
+     */
+    static String paramReason(String reason, SimulateOptions.Param param) {
+        String r = reason;
+        int cut = r.indexOf("': ");
+        if (r.startsWith("policy '") && cut > 0) {
+            r = r.substring(cut + 3);
+        }
+        String form = param.defaultValue().equals("0") ? "a size such as 4MiB (0: whole buffers)"
+                : param.defaultValue().matches("[0-9.]+[KMGT]?i?B") ? "a size such as " + param.defaultValue()
+                : param.defaultValue().matches("[0-9.]+(ns|us|ms|s)") ? "a time such as " + param.defaultValue() : "";
+        return form.isEmpty() ? r : r + "; expected " + form;
     }
 
     private static void put(Map<String, String> out, String field, @Nullable ExperimentProblem problem) {

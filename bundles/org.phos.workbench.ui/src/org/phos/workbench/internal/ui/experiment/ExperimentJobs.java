@@ -5,11 +5,12 @@ import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.PartInitException;
 
 /** Starts the Job of an experiment the dialog configured, in the Experiments view (which shows its progress). */
-final class ExperimentJobs {
+public final class ExperimentJobs {
     private ExperimentJobs() {
     }
 
-    static ExperimentJob start(IWorkbenchPage page, NewExperimentDialog.Request request) {
+    /** Runs {@code request} as Run in the dialog does; returns the scheduled Job. */
+    public static ExperimentJob start(IWorkbenchPage page, NewExperimentDialog.Request request) {
         ExperimentJob job = new ExperimentJob(request.trace(), request.name(), request.config());
         try {
             ExperimentsView view = (ExperimentsView) page.showView(ExperimentsView.ID, null,

@@ -6,8 +6,7 @@ import org.eclipse.core.runtime.ProgressMonitorWrapper;
 /**
  * What a running experiment has reported, for the Experiments view's progress bar: the monitor the Job hands to the
  * core is wrapped so every report lands here (and still reaches the platform's progress); the view reads it on the UI
- * thread. Besides {@code worked}, the simulator polls {@code isCanceled()} every 64k operations: each poll is a
- * heartbeat, so the view can say the run is moving even in a phase that reports no work.
+ * thread. Only reports count as progress (task, sub-task, work done); the cancel polls in between do not.
  */
 final class ExperimentProgress {
     private volatile String task = "";
@@ -15,7 +14,6 @@ final class ExperimentProgress {
     private volatile int total = IProgressMonitor.UNKNOWN;
     private volatile double worked;
     private volatile long reports;
-    private volatile long heartbeats;
 
     /** The Job's monitor, reporting into this. */
     IProgressMonitor wrap(IProgressMonitor monitor) {
@@ -55,18 +53,12 @@ final class ExperimentProgress {
                 reports++;
                 super.internalWorked(work);
             }
-
-            @Override
-            public boolean isCanceled() {
-                heartbeats++;
-                return super.isCanceled();
-            }
         };
     }
 
-    /** How many reports (task, sub-task, work) and cancel polls came so far: a change means the run moved. */
+    /** How many reports (task, sub-task, work) came so far: a change means the run reported progress. */
     long moves() {
-        return reports + heartbeats;
+        return reports;
     }
 
     /** Fraction done in [0, 1], or -1 when the run did not say how much work there is. */

@@ -79,6 +79,8 @@ public final class ExperimentsView extends ViewPart {
         SavedExperiment saved;
         @Nullable
         ExperimentSelection opened;
+        /** An open Job for this row is on its way (selection events can come twice). */
+        boolean opening;
 
         Row(LoadedTrace trace, String name) {
             this.trace = trace;
@@ -191,6 +193,7 @@ public final class ExperimentsView extends ViewPart {
         GridDataFactory.fillDefaults().grab(true, false).hint(200, SWT.DEFAULT).applyTo(status);
 
         createActions();
+        org.phos.workbench.internal.ui.theme.PhoenixThemes.onChange(table, this::fill); // the stale rows' colour
         getSite().setSelectionProvider(selection);
         getSite().getPage().addSelectionListener(traceListener);
         getSite().getPage().addPartListener(partListener);
@@ -336,7 +339,7 @@ public final class ExperimentsView extends ViewPart {
             item.setText(columns(r));
             item.setData(r);
             if (stale(r)) {
-                item.setForeground(table.getDisplay().getSystemColor(SWT.COLOR_DARK_YELLOW));
+                item.setForeground(ExperimentColors.get(ExperimentColors.STALE));
             }
         }
         List<Integer> keep = new ArrayList<>();
@@ -521,6 +524,10 @@ public final class ExperimentsView extends ViewPart {
             message(r.name + ": " + s.problem(), true);
             return;
         }
+        if (r.opening) {
+            return;
+        }
+        r.opening = true;
         ExperimentStore store = store(r.trace);
         Display display = table.getDisplay();
         message("Opening " + r.name + " ...", false);
@@ -528,10 +535,11 @@ public final class ExperimentsView extends ViewPart {
             try {
                 ExperimentResult result = store.open(r.name, evenIfStale);
                 display.asyncExec(() -> {
+                    r.opening = false;
                     if (!table.isDisposed() && rows.contains(r)) {
                         r.opened = new ExperimentSelection(r.trace, result);
                         fill();
-                        message(s.ready() ? "Opened " + r.name + " (" + result.runs().size() + " runs) from "
+                        message(s.ready() ? "Opened " + r.name + " (" + runs(result) + ") from "
                                 + s.folder() : "Opened " + r.name + " although " + s.problem()
                                         + ": its numbers describe the trace as it was; re-run it (Ctrl+R)",
                                 !s.ready());
@@ -541,7 +549,10 @@ public final class ExperimentsView extends ViewPart {
                     }
                 });
             } catch (ExperimentException e) {
-                display.asyncExec(() -> message(e.problem().message(), true));
+                display.asyncExec(() -> {
+                    r.opening = false;
+                    message(e.problem().message(), true);
+                });
             }
             return Status.OK_STATUS;
         });
@@ -571,13 +582,15 @@ public final class ExperimentsView extends ViewPart {
         showProgress(true);
         message("Running " + job.experimentName() + " on " + job.trace().name() + " ...", false);
         job.schedule();
-        lastMoves = -1;
-        lastProgressNs = System.nanoTime();
+        if (running.size() == 1) {
+            lastMoves = 0; // no report yet: the first one measures the gap from the start
+            lastProgressNs = System.nanoTime();
+        }
         display.timerExec(PROGRESS_PERIOD_MS, this::pollProgress);
     }
 
     /** How often the view looks at the running experiment's reports. */
-    static final int PROGRESS_PERIOD_MS = 50;
+    public static final int PROGRESS_PERIOD_MS = 50;
 
     private void pollProgress() {
         if (table.isDisposed() || running.isEmpty()) {
@@ -600,18 +613,22 @@ public final class ExperimentsView extends ViewPart {
             progressText.setText(job.experimentName() + (f < 0 ? "" : String.format(" %.0f%%", f * 100))
                     + (text.isEmpty() ? "" : " \u2014 " + text));
             progressText.setToolTipText(progressText.getText());
+            progressBar.layout(true); // the label's text grew
         }
         table.getDisplay().timerExec(PROGRESS_PERIOD_MS, this::pollProgress);
     }
 
     private void finished(ExperimentJob job, IStatus result) {
+        if (!running.isEmpty() && running.get(0) == job && lastMoves >= 0) {
+            progressGapsNs.add(System.nanoTime() - lastProgressNs); // the last report to the end is a gap too
+        }
         running.remove(job);
         if (table.isDisposed()) {
             return;
         }
         showProgress(!running.isEmpty());
         if (!running.isEmpty()) {
-            lastMoves = -1;
+            lastMoves = 0;
             lastProgressNs = System.nanoTime();
         }
         ExperimentResult r = job.result();
@@ -620,12 +637,16 @@ public final class ExperimentsView extends ViewPart {
                     + "were.", false);
         } else if (r != null) {
             show(job.trace(), r);
-            message("Saved " + job.experimentName() + " (" + r.runs().size() + " run" + (r.runs().size() == 1 ? ""
-                    : "s") + ") in " + store(job.trace()).folder(job.experimentName()), false);
+            message("Saved " + job.experimentName() + " (" + runs(r) + ") in "
+                    + store(job.trace()).folder(job.experimentName()), false);
             refresh();
         } else {
             message(job.experimentName() + " failed: " + job.failure(), true);
         }
+    }
+
+    private static String runs(ExperimentResult r) {
+        return r.runs().size() + (r.runs().size() == 1 ? " run" : " runs");
     }
 
     private void cancelRunning() {
@@ -780,7 +801,7 @@ public final class ExperimentsView extends ViewPart {
             return;
         }
         status.setText(text);
-        status.setForeground(problem ? table.getDisplay().getSystemColor(SWT.COLOR_RED) : null);
+        status.setForeground(problem ? ExperimentColors.get(ExperimentColors.PROBLEM) : null);
         status.getParent().layout(true, true);
     }
 

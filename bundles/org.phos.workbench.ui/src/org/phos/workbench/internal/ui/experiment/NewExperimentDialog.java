@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 
 import org.eclipse.jdt.annotation.Nullable;
 import org.eclipse.jface.dialogs.IDialogConstants;
-import org.eclipse.jface.dialogs.TitleAreaDialog;
+import org.eclipse.jface.dialogs.Dialog;
 import org.eclipse.jface.layout.GridDataFactory;
 import org.eclipse.jface.layout.GridLayoutFactory;
 import org.eclipse.jface.viewers.ISelection;
@@ -46,7 +46,7 @@ import org.phos.workbench.ui.model.TimeSelection;
  * stays disabled. The dialog is modeless so that "Pick on timeline" works: while it is pressed, a launch clicked in
  * the Trace Timeline (or the Launches view) becomes the point, and a range dragged there gives its start time.
  */
-public final class NewExperimentDialog extends TitleAreaDialog {
+public final class NewExperimentDialog extends Dialog {
     /** What Run hands over: the trace, the experiment's name and its configuration. */
     public record Request(LoadedTrace trace, String name, ExperimentConfig config) {
     }
@@ -77,6 +77,12 @@ public final class NewExperimentDialog extends TitleAreaDialog {
     private Table engineTable;
     private Text widthText;
     private Text commandText;
+    private Label summary;
+    private org.eclipse.swt.custom.ScrolledComposite scroller;
+    private Composite content;
+    /** The controls shown while picking: the point's row, its reason and the picking hint. */
+    private final List<Control> pointRow = new ArrayList<>();
+    private org.eclipse.swt.graphics.@Nullable Rectangle boundsBeforePick;
 
     /**
      * @param traces the opened traces to choose from (the first is chosen unless {@code trace} is given)
@@ -104,12 +110,20 @@ public final class NewExperimentDialog extends TitleAreaDialog {
 
     @Override
     protected Control createDialogArea(Composite parent) {
-        setTitle("New C/R experiment");
-        setMessage("Simulate checkpoint/restore policies over a trace. Empty fields take the default shown in grey.");
         Composite area = (Composite) super.createDialogArea(parent);
-        Composite c = new Composite(area, SWT.NONE);
+        // no title banner: it stays white in the dark theme, and the height is better spent on the options
+        summary = new Label(area, SWT.WRAP);
+        summary.setData(TracesView.ROLE, "exp.summary");
+        GridDataFactory.fillDefaults().grab(true, false).hint(600, SWT.DEFAULT).indent(10, 0).applyTo(summary);
+        // scrolls when the screen is lower than the options (a laptop): nothing is cut off
+        scroller = new org.eclipse.swt.custom.ScrolledComposite(area, SWT.V_SCROLL);
+        scroller.setExpandHorizontal(true);
+        scroller.setExpandVertical(true);
+        GridDataFactory.fillDefaults().grab(true, true).applyTo(scroller);
+        Composite c = new Composite(scroller, SWT.NONE);
+        scroller.setContent(c);
+        content = c;
         GridLayoutFactory.fillDefaults().numColumns(3).margins(10, 8).spacing(8, 5).applyTo(c);
-        GridDataFactory.fillDefaults().grab(true, true).applyTo(c);
 
         label(c, "Trace:");
         traceCombo = new Combo(c, SWT.READ_ONLY | SWT.DROP_DOWN);
@@ -134,8 +148,9 @@ public final class NewExperimentDialog extends TitleAreaDialog {
         });
         error(c, ExperimentForm.NAME);
 
-        label(c, "Checkpoint / restore point:");
+        pointRow.add(label(c, "Checkpoint / restore point:"));
         Composite atRow = new Composite(c, SWT.NONE);
+        pointRow.add(atRow);
         GridLayoutFactory.fillDefaults().numColumns(2).applyTo(atRow);
         GridDataFactory.fillDefaults().grab(true, false).applyTo(atRow);
         atText = text(atRow, "exp.at", "launch:0 (default), or a time such as 200ms");
@@ -152,9 +167,10 @@ public final class NewExperimentDialog extends TitleAreaDialog {
         pickButton.setToolTipText("Then click a launch in the Trace Timeline (or the Launches view), or drag a range "
                 + "there: its start becomes the point");
         pickButton.addListener(SWT.Selection, e -> setPicking(pickButton.getSelection()));
-        error(c, ExperimentForm.AT);
-        new Label(c, SWT.NONE);
+        pointRow.add(error(c, ExperimentForm.AT));
+        pointRow.add(new Label(c, SWT.NONE));
         pickStatus = new Label(c, SWT.WRAP);
+        pointRow.add(pickStatus);
         pickStatus.setData(TracesView.ROLE, "exp.pickStatus");
         GridDataFactory.fillDefaults().grab(true, false).span(2, 1).hint(300, SWT.DEFAULT).applyTo(pickStatus);
 
@@ -453,11 +469,21 @@ public final class NewExperimentDialog extends TitleAreaDialog {
             run.setEnabled(problems.isEmpty());
         }
         if (problems.isEmpty()) {
-            setErrorMessage(null);
+            summary.setText("Simulates C/R policies over the trace as simulate does; empty fields take the default "
+                    + "shown in grey. Run saves the experiment beside the trace.");
+            summary.setForeground(null);
         } else {
             Map.Entry<String, String> first = problems.entrySet().iterator().next();
-            setErrorMessage(fieldName(first.getKey()) + ": " + first.getValue());
+            summary.setText("\u26a0 " + fieldName(first.getKey()) + ": " + first.getValue()
+                    + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more)" : ""));
+            summary.setForeground(errorColor());
         }
+        fitContent();
+    }
+
+    /** Lays the options out again and tells the scroller their size. */
+    private void fitContent() {
+        scroller.setMinSize(content.computeSize(SWT.DEFAULT, SWT.DEFAULT));
         getShell().layout(true, true);
     }
 
@@ -493,8 +519,42 @@ public final class NewExperimentDialog extends TitleAreaDialog {
         };
     }
 
+    /**
+     * While picking, the dialog shrinks to the point's row in the window's top right corner, so that it does not
+     * cover the timeline a person clicks in; it comes back as it was after the pick.
+     */
+    private void compact(boolean on) {
+        Shell shell = getShell();
+        if (on == (boundsBeforePick != null)) {
+            return;
+        }
+        if (on) {
+            boundsBeforePick = shell.getBounds();
+        }
+        for (Control child : content.getChildren()) {
+            if (!pointRow.contains(child)) {
+                org.eclipse.swt.layout.GridData gd = child.getLayoutData() instanceof org.eclipse.swt.layout.GridData g
+                        ? g : new org.eclipse.swt.layout.GridData();
+                child.setLayoutData(gd);
+                gd.exclude = on;
+                child.setVisible(!on);
+            }
+        }
+        if (on) {
+            scroller.setMinSize(content.computeSize(SWT.DEFAULT, SWT.DEFAULT));
+            org.eclipse.swt.graphics.Point size = shell.computeSize(760, SWT.DEFAULT);
+            org.eclipse.swt.graphics.Rectangle window = shell.getParent().getBounds();
+            shell.setBounds(window.x + window.width - size.x - 10, window.y + 40, size.x, size.y);
+        } else {
+            shell.setBounds(boundsBeforePick);
+            boundsBeforePick = null;
+        }
+        fitContent();
+    }
+
     private void setPicking(boolean on) {
         pickButton.setSelection(on);
+        compact(on);
         if (on) {
             page.addSelectionListener(picker);
             LoadedTrace t = form.trace;
@@ -610,6 +670,6 @@ public final class NewExperimentDialog extends TitleAreaDialog {
     }
 
     private Color errorColor() {
-        return getShell().getDisplay().getSystemColor(SWT.COLOR_RED);
+        return ExperimentColors.get(ExperimentColors.PROBLEM);
     }
 }

@@ -49,6 +49,9 @@ public final class Snapshot {
         VIEWS.put("accuracy", "org.phos.workbench.ui.accuracyView");
         VIEWS.put("timeline", "org.phos.workbench.ui.timeline.traceTimeline");
         VIEWS.put("buffers", "org.phos.workbench.ui.buffersView"); // i11-buffers
+        // i12-exp-ui: begin
+        VIEWS.put("experiments", PhoenixUi.EXPERIMENTS_VIEW_ID);
+        // i12-exp-ui: end
     }
 
     private static final long TIMEOUT_MS = 120_000;
