@@ -58,7 +58,7 @@ class ExperimentJobBenchmark {
         List<Double> headless = new ArrayList<>();
         List<Double> job = new ArrayList<>();
         List<Double> shown = new ArrayList<>();
-        List<Long> gaps = new ArrayList<>();
+        List<ExperimentsView.ProgressGap> gaps = new ArrayList<>();
         List<String> lines = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
             // the command line, as a person runs it (it loads the trace itself)
@@ -90,7 +90,7 @@ class ExperimentJobBenchmark {
             }
             job.add((done[0] - t1) / 1e6);
             shown.add((t2 - t1) / 1e6);
-            gaps.addAll(view.progressGapsNs());
+            gaps.addAll(view.progressGaps());
 
             // simulate's work without loading the trace: the headless runner into a folder
             System.gc();
@@ -133,7 +133,7 @@ class ExperimentJobBenchmark {
                     (done[0] - pressed[0]) / 1e6, view.statusText()));
         }
 
-        long[] g = gaps.stream().mapToLong(Long::longValue).sorted().toArray();
+        long[] g = gaps.stream().mapToLong(ExperimentsView.ProgressGap::ns).sorted().toArray();
         double ratioJob = median(job) / median(cli);
         double ratioShown = median(shown) / median(cli);
         lines.add(String.format("trace: %,d launches, %,d events; %s", trace.trace().launchCount(),
@@ -144,6 +144,10 @@ class ExperimentJobBenchmark {
         lines.add(String.format("progress as the Experiments view saw it (polled every %d ms): %d gaps, median %.0f "
                 + "ms, p95 %.0f ms, max %.0f ms", ExperimentsView.PROGRESS_PERIOD_MS, g.length,
                 g[g.length / 2] / 1e6, g[(int) Math.ceil(g.length * 0.95) - 1] / 1e6, g[g.length - 1] / 1e6));
+        gaps.stream().sorted((a, b) -> Long.compare(b.ns(), a.ns())).limit(6).forEach(gap -> lines.add(String.format(
+                "  a gap of %.0f ms after the report '%s'", gap.ns() / 1e6, gap.during())));
+        lines.add(String.format("gaps over 250 ms: %d of %d", gaps.stream().filter(x -> x.ns() > 250_000_000L)
+                .count(), gaps.size()));
         lines.add(String.format("cancel: %s ms after the press", Arrays.toString(cancels.stream()
                 .mapToDouble(Double::doubleValue).map(d -> Math.round(d * 10) / 10.0).toArray())));
         for (String l : lines) {

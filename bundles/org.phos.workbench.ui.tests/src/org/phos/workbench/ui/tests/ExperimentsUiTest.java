@@ -196,6 +196,27 @@ class ExperimentsUiTest {
         assertEquals(List.of(), store.list());
     }
 
+    @Test
+    void aRunThatFailsSaysWhyAndSavesNothing(@TempDir Path dir) throws Exception {
+        LoadedTrace trace = exp.openCopy(dir, "jcuda-jacobi.phos");
+        Shell dialog = exp.newExperiment();
+        exp.checkPolicy(dialog, "soft-cow");
+        // a valid time, but after the trace's 63 ms: only the run finds out that no checkpoint was taken
+        exp.typeInto(exp.role(dialog, Text.class, "exp.at"), "10s");
+        Button run = exp.role(dialog, Button.class, "exp.run");
+        robot.waitUntil("Run is enabled", run::isEnabled);
+        robot.click(run);
+        ExperimentsView view = view();
+        robot.waitUntil("the failure is reported", () -> !view.isRunning() && view.statusText().contains("failed"),
+                Duration.ofSeconds(60));
+        assertTrue(view.statusText().startsWith("soft-cow-at-10s failed: ")
+                && view.statusText().contains("reached the end of the trace")
+                && view.statusText().contains("choose an earlier one"), view.statusText());
+        robot.screenshot(ui.shell(), "experiments-failed");
+        assertEquals(List.of(), ExperimentStore.of(trace.file()).list(), "nothing was saved");
+        assertTrue(view.experiments().stream().noneMatch(e -> e.result().name().equals("soft-cow-at-10s")));
+    }
+
     private void clickRow(Table table, int row) {
         Rectangle r = table.getItem(row).getBounds(0);
         robot.click(table, r.x + 10, r.y + r.height / 2);

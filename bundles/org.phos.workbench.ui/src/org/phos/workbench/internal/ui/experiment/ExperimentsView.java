@@ -101,7 +101,8 @@ public final class ExperimentsView extends ViewPart {
     private final ISelectionListener traceListener = this::pageSelection;
     private final Set<LoadedTrace> listed = new HashSet<>();
     private final List<ExperimentJob> running = new ArrayList<>();
-    private final List<Long> progressGapsNs = new ArrayList<>();
+    private final List<ProgressGap> progressGaps = new ArrayList<>();
+    private String lastProgressText = "";
     private Table table;
     private Label status;
     private Composite progressBar;
@@ -585,6 +586,7 @@ public final class ExperimentsView extends ViewPart {
         if (running.size() == 1) {
             lastMoves = 0; // no report yet: the first one measures the gap from the start
             lastProgressNs = System.nanoTime();
+            lastProgressText = "(start)";
         }
         display.timerExec(PROGRESS_PERIOD_MS, this::pollProgress);
     }
@@ -602,7 +604,7 @@ public final class ExperimentsView extends ViewPart {
         if (moves != lastMoves) {
             long now = System.nanoTime();
             if (lastMoves >= 0) {
-                progressGapsNs.add(now - lastProgressNs);
+                progressGaps.add(new ProgressGap(now - lastProgressNs, lastProgressText));
             }
             lastProgressNs = now;
             lastMoves = moves;
@@ -610,6 +612,7 @@ public final class ExperimentsView extends ViewPart {
             bar.setState(SWT.NORMAL);
             bar.setSelection(f < 0 ? 0 : (int) Math.round(f * 1000));
             String text = p.text();
+            lastProgressText = String.format("%.1f%% %s", f * 100, text);
             progressText.setText(job.experimentName() + (f < 0 ? "" : String.format(" %.0f%%", f * 100))
                     + (text.isEmpty() ? "" : " \u2014 " + text));
             progressText.setToolTipText(progressText.getText());
@@ -620,7 +623,8 @@ public final class ExperimentsView extends ViewPart {
 
     private void finished(ExperimentJob job, IStatus result) {
         if (!running.isEmpty() && running.get(0) == job && lastMoves >= 0) {
-            progressGapsNs.add(System.nanoTime() - lastProgressNs); // the last report to the end is a gap too
+            // the last report to the end is a gap too
+            progressGaps.add(new ProgressGap(System.nanoTime() - lastProgressNs, lastProgressText + " (to the end)"));
         }
         running.remove(job);
         if (table.isDisposed()) {
@@ -818,15 +822,25 @@ public final class ExperimentsView extends ViewPart {
     }
 
     /**
-     * The gaps, in nanoseconds, between consecutive moments this view saw the running experiment's reports change
-     * (polled every {@value #PROGRESS_PERIOD_MS} ms on the UI thread); cleared by {@link #clearProgressGaps()}.
+     * A gap between two moments this view saw the running experiment's reports change.
+     *
+     * @param ns its length
+     * @param during what the progress said when the gap began (fraction and task)
      */
-    public List<Long> progressGapsNs() {
-        return List.copyOf(progressGapsNs);
+    public record ProgressGap(long ns, String during) {
+    }
+
+    /**
+     * The gaps between consecutive moments this view saw the running experiment's reports change (polled every
+     * {@value #PROGRESS_PERIOD_MS} ms on the UI thread), from the start to the end; cleared by
+     * {@link #clearProgressGaps()}.
+     */
+    public List<ProgressGap> progressGaps() {
+        return List.copyOf(progressGaps);
     }
 
     public void clearProgressGaps() {
-        progressGapsNs.clear();
+        progressGaps.clear();
     }
 
     @Override
