@@ -61,7 +61,7 @@ class BenchCommandTest {
 		CliRun run = CliRun.of("bench", "lookups");
 		assertEquals(ExitCode.USAGE, run.exit());
 		assertTrue(run.err().contains("unknown figure 'lookups'; did you mean 'lookup'? (known: trace-load, lookup, "
-				+ "export, analysis, all)"), run.err());
+				+ "export, analysis, experiment, all)"), run.err());
 	}
 
 	@Test

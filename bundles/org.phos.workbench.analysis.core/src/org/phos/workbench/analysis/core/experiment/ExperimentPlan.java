@@ -13,6 +13,7 @@ import org.phos.workbench.cr.core.MachineModel;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
 import org.phos.workbench.internal.analysis.core.experiment.AccessSets;
 import org.phos.workbench.internal.analysis.core.experiment.PolicyRuns;
+import org.phos.workbench.speculation.core.EngineCatalog;
 import org.phos.workbench.trace.core.Trace;
 
 /**
@@ -174,6 +175,11 @@ public final class ExperimentPlan {
 	 * @param traceName the trace as the person named it, for messages
 	 */
 	public void check(Trace trace, String traceName) throws ExperimentException {
+		check(trace, traceName, EngineCatalog.standard());
+	}
+
+	/** As {@link #check(Trace, String)}, with the engines of {@code catalog}. */
+	public void check(Trace trace, String traceName, EngineCatalog catalog) throws ExperimentException {
 		if (trace.launchCount() == 0) {
 			throw ExperimentException.failure(traceName + ": the trace holds no launches, so there is nothing to "
 					+ "simulate" + (trace.observedAccesses().isEmpty() ? ""
@@ -185,7 +191,7 @@ public final class ExperimentPlan {
 		}
 		checkLaunchInstants(trace.launchCount());
 		for (AccessSets source : sets) {
-			source.check(trace);
+			source.check(trace, traceName, catalog);
 		}
 	}
 

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.NullProgressMonitor;
@@ -21,11 +23,13 @@ import org.phos.workbench.cr.core.SimulationMetrics;
 import org.phos.workbench.cr.core.Units;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
 import org.phos.workbench.internal.analysis.core.experiment.AccessSets;
+import org.phos.workbench.internal.analysis.core.experiment.Background;
 import org.phos.workbench.internal.analysis.core.experiment.ExperimentCharts;
 import org.phos.workbench.internal.analysis.core.experiment.IoText;
 import org.phos.workbench.internal.analysis.core.experiment.ProgressSlice;
 import org.phos.workbench.internal.analysis.core.experiment.ResultFolder;
 import org.phos.workbench.internal.analysis.core.experiment.RunOutputs;
+import org.phos.workbench.speculation.core.EngineCatalog;
 import org.phos.workbench.trace.core.Trace;
 
 /**
@@ -48,6 +52,7 @@ public final class ExperimentRunner {
 	private final Path traceFile;
 	private final String traceName;
 	private final Trace trace;
+	private final EngineCatalog catalog;
 	private ExperimentListener listener = ExperimentListener.NONE;
 
 	/**
@@ -62,11 +67,18 @@ public final class ExperimentRunner {
 	}
 
 	public ExperimentRunner(ExperimentPlan plan, Path traceFile, Trace trace) throws ExperimentException {
+		this(plan, traceFile, trace, EngineCatalog.standard());
+	}
+
+	/** @param catalog where the engines of {@code --sets engine:NAME} come from (a session's catalog) */
+	public ExperimentRunner(ExperimentPlan plan, Path traceFile, Trace trace, EngineCatalog catalog)
+			throws ExperimentException {
 		this.plan = plan;
 		this.traceFile = traceFile;
 		this.trace = trace;
+		this.catalog = catalog;
 		this.traceName = traceFile.toString();
-		plan.check(trace, traceName);
+		plan.check(trace, traceName, catalog);
 	}
 
 	/** Where the run's lines go ({@code simulating ...}, notes on the folder, warnings). */
@@ -98,6 +110,23 @@ public final class ExperimentRunner {
 	 */
 	public ExperimentOutputs runInto(String name, Path dir, @Nullable IProgressMonitor monitor)
 			throws ExperimentException {
+		return runInto(name, dir, monitor, false, null);
+	}
+
+	/** More to write beside the outputs, given the runs and the trace's identity (the store's runs file). */
+	interface Sidecar {
+		void write(List<CrRun> runs, TraceIdentity identity, IProgressMonitor monitor) throws Exception;
+	}
+
+	/**
+	 * As {@link #runInto(String, Path, IProgressMonitor)}.
+	 *
+	 * @param scratch whether {@code dir} is a fresh folder the caller discards when the run fails or is cancelled:
+	 *        then even moving the files into place may be cancelled
+	 * @param sidecar written on a worker thread beside the charts, after the trace's identity; may be null
+	 */
+	ExperimentOutputs runInto(String name, Path dir, @Nullable IProgressMonitor monitor, boolean scratch,
+			@Nullable Sidecar sidecar) throws ExperimentException {
 		IProgressMonitor pm = monitor == null ? new NullProgressMonitor() : monitor;
 		ResultFolder folder = ResultFolder.open(dir, listener);
 		try {
@@ -107,23 +136,64 @@ public final class ExperimentRunner {
 						+ "chart shows the C/R lanes and stalls only (the JSON and CSV files have every interval)");
 			}
 			List<RunOutputs.Run> runs = simulate(new RunOutputs(folder), pm);
+			List<CrRun> crRuns = runs.stream().map(RunOutputs.Run::crRun).toList();
 			Map<String, SimulationMetrics> metrics = new LinkedHashMap<>();
 			runs.forEach(r -> metrics.put(r.name(), r.metrics()));
 			pm.subTask("metrics and charts");
 			writeCsv(folder, "metrics.csv", w -> MetricsCsvWriter.write(w, metrics));
 			writeCsv(folder, "violations.csv", w -> MetricsCsvWriter.writeViolations(w, metrics));
-			ExperimentCharts.write(folder, traceChartName(), plan.machine(), runs, metrics, plan.config().widthPx(),
-					new ProgressSlice(pm, UNITS));
-			TraceIdentity identity = TraceIdentity.of(traceFile, trace, new ProgressSlice(pm, UNITS / 2));
+			// JFreeChart draws a chart in one call (seconds for a 1M-launch timeline): on a worker thread, so that
+			// progress goes on and a cancel returns at once; the trace's SHA-256 (and the sidecar) on a second one
+			TraceIdentity identity = Background.call("charts", pm, 1.5 * UNITS, true, m -> {
+				CompletableFuture<TraceIdentity> side = new CompletableFuture<>();
+				Thread hashing = new Thread(() -> {
+					try {
+						IProgressMonitor quiet = new CancelOnly(m);
+						TraceIdentity id = TraceIdentity.of(traceFile, trace, quiet);
+						if (sidecar != null) {
+							sidecar.write(crRuns, id, quiet);
+						}
+						side.complete(id);
+					} catch (Throwable t) {
+						side.completeExceptionally(t);
+					}
+				}, "phos-experiment: trace identity");
+				hashing.setDaemon(true);
+				hashing.start();
+				ExperimentCharts.write(folder, traceChartName(), plan.machine(), runs, metrics,
+						plan.config().widthPx(), m);
+				try {
+					return side.get();
+				} catch (ExecutionException e) {
+					if (e.getCause() instanceof Exception x) {
+						throw x;
+					}
+					throw e;
+				}
+			});
 			checkCanceled(pm);
-			// from here on the files move into place: no cancel, or the folder would mix two runs
-			pm.subTask("moving the outputs into place");
-			List<String> written = folder.commit(json -> describe(json, identity, runs), listener);
-			pm.worked(UNITS / 2);
+			// from here on the files move into place: no cancel (the folder would mix two runs) unless the folder
+			// is the caller's scratch
+			List<String> written = Background.call("moving the outputs into place", pm, UNITS / 2, scratch,
+					m -> folder.commit(json -> describe(json, identity, runs), listener));
 			return new ExperimentOutputs(result(name, runs), dir, written);
 		} finally {
 			folder.abandon();
 			pm.done();
+		}
+	}
+
+	/** A monitor that only passes cancellation on (for work beside another that reports progress). */
+	private static final class CancelOnly extends NullProgressMonitor {
+		private final IProgressMonitor of;
+
+		CancelOnly(IProgressMonitor of) {
+			this.of = of;
+		}
+
+		@Override
+		public boolean isCanceled() {
+			return of.isCanceled();
 		}
 	}
 
@@ -161,9 +231,10 @@ public final class ExperimentRunner {
 		for (AccessSets source : sets) {
 			checkCanceled(pm);
 			pm.subTask("read/write sets: " + source.label());
-			ProgressSlice slice = new ProgressSlice(pm, UNITS);
-			TraceWorkload workload = source.workload(trace, traceChartName(), traceName, slice);
-			slice.done();
+			// building the sets is one pass over the trace (a speculation engine's, or the calibration's) that
+			// reports seldom or never: on a worker thread
+			TraceWorkload workload = Background.call("read/write sets: " + source.label(), pm, UNITS, true,
+					m -> source.workload(trace, traceChartName(), traceName, catalog, m));
 			listener.info(String.format("simulating %s: %,d events, %,d launches; sets: %s; machine: %s", traceName,
 					trace.eventCount(), trace.launchCount(), workload.policySourceName(), plan.machine().name()));
 			for (Map.Entry<String, CrPolicy> p : policies.entrySet()) {

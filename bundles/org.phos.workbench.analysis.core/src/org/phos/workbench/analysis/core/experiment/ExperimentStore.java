@@ -26,6 +26,7 @@ import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.analysis.core.format.JsonWriter;
 import org.phos.workbench.cr.core.io.OutputFile;
+import org.phos.workbench.internal.analysis.core.experiment.Background;
 import org.phos.workbench.internal.analysis.core.experiment.IoText;
 import org.phos.workbench.internal.analysis.core.experiment.JsonReader;
 import org.phos.workbench.internal.analysis.core.experiment.ProgressSlice;
@@ -276,29 +277,35 @@ public final class ExperimentStore {
 		if (problem != null) {
 			throw new ExperimentException(problem);
 		}
-		ExperimentRunner runner = new ExperimentRunner(config, traceFile, trace).listener(listener);
-		try {
-			Files.createDirectories(root);
-		} catch (IOException e) {
-			throw ExperimentException.failure("cannot create " + root + ": " + IoText.describe(e), e);
-		}
+		IProgressMonitor pm = monitor == null ? new NullProgressMonitor() : monitor;
+		pm.beginTask("Experiment " + name, 100);
 		Path building = temporary(root, "new");
 		try {
+			ExperimentRunner runner = runner(config, trace, listener, pm);
+			Files.createDirectories(root);
 			Files.createDirectory(building);
-			ExperimentResult result = runAndWrite(runner, name, building.resolve(OUTPUTS), trace, monitor);
-			writeConfig(building, config, TraceIdentity.of(traceFile, trace));
+			Written written = runAndWrite(runner, name, building.resolve(OUTPUTS), new ProgressSlice(pm, 98));
+			writeConfig(building, config, written.identity());
 			try {
 				Files.move(building, folder(name), StandardCopyOption.ATOMIC_MOVE);
 			} catch (FileAlreadyExistsException | java.nio.file.DirectoryNotEmptyException e) {
 				throw ExperimentException.failure("an experiment named '" + name + "' appeared for " + traceFile
 						+ " while this one ran; it was not replaced", e);
 			}
-			return result;
+			return written.result();
 		} catch (IOException e) {
 			throw ExperimentException.failure("cannot save " + folder(name) + ": " + IoText.describe(e), e);
 		} finally {
 			deleteQuietly(building);
+			pm.done();
 		}
+	}
+
+	/** The configuration checked against the trace (a pass over it, an engine created): reports as it goes. */
+	private ExperimentRunner runner(ExperimentConfig config, Trace trace, ExperimentListener listener,
+			IProgressMonitor pm) throws ExperimentException {
+		return Background.call("checking the configuration against the trace", pm, 2, true,
+				m -> new ExperimentRunner(config, traceFile, trace).listener(listener));
 	}
 
 	/**
@@ -312,44 +319,60 @@ public final class ExperimentStore {
 		if (config == null) {
 			throw ExperimentException.failure(String.valueOf(saved.problem()));
 		}
-		ExperimentRunner runner = new ExperimentRunner(config, traceFile, trace).listener(listener);
+		IProgressMonitor pm = monitor == null ? new NullProgressMonitor() : monitor;
+		pm.beginTask("Experiment " + name, 100);
 		Path dir = folder(name);
 		Path building = temporary(dir, "next");
 		try {
+			ExperimentRunner runner = runner(config, trace, listener, pm);
 			Files.createDirectory(building);
-			ExperimentResult result = runAndWrite(runner, name, building, trace, monitor);
+			Written written = runAndWrite(runner, name, building, new ProgressSlice(pm, 98));
 			swapOutputs(dir, building);
 			try {
-				writeConfig(dir, config, TraceIdentity.of(traceFile, trace));
+				writeConfig(dir, config, written.identity());
 			} catch (IOException e) {
 				listener.warning("the outputs were replaced but " + dir.resolve(CONFIG_FILE)
 						+ " could not be updated with the trace's identity: " + IoText.describe(e));
 			}
-			return result;
+			return written.result();
 		} catch (IOException e) {
 			throw ExperimentException.failure("cannot save " + dir + ": " + IoText.describe(e), e);
 		} finally {
 			deleteQuietly(building);
+			pm.done();
 		}
 	}
 
-	private ExperimentResult runAndWrite(ExperimentRunner runner, String name, Path outputs, Trace trace,
-			@Nullable IProgressMonitor monitor) throws ExperimentException, IOException {
-		IProgressMonitor pm = monitor == null ? new NullProgressMonitor() : monitor;
+	/** A run written into its outputs folder, and the identity of the trace its manifest holds. */
+	private record Written(ExperimentResult result, TraceIdentity identity) {
+	}
+
+	private Written runAndWrite(ExperimentRunner runner, String name, Path outputs, IProgressMonitor pm)
+			throws ExperimentException, IOException {
 		try {
 			pm.beginTask("Experiment " + name, 100);
 			Files.createDirectories(outputs);
-			ExperimentOutputs written = runner.runInto(name, outputs, new ProgressSlice(pm, 90));
-			TraceIdentity identity = readIdentity(outputs);
-			pm.subTask("saving the runs");
-			try (OutputFile runs = OutputFile.create(outputs.resolve(RUNS_FILE))) {
-				RunsFile.write(runs, identity.sha256(), written.result().runs(), new ProgressSlice(pm, 10));
-				if (pm.isCanceled()) {
-					throw new OperationCanceledException();
-				}
-				runs.commit();
+			TraceIdentity[] identity = new TraceIdentity[1];
+			// the runs file is written beside the charts; the folder is scratch, discarded on a cancel
+			ExperimentOutputs written = runner.runInto(name, outputs, new ProgressSlice(pm, 100), true,
+					(runs, id, m) -> {
+						identity[0] = id;
+						Path target = outputs.resolve(RUNS_FILE);
+						try (OutputFile file = OutputFile.create(target)) {
+							RunsFile.write(file, id.sha256(), runs, m);
+							if (m.isCanceled()) {
+								throw new OperationCanceledException();
+							}
+							file.commit();
+						} catch (IOException e) {
+							throw ExperimentException.failure("cannot write " + target + ": " + IoText.describe(e), e);
+						}
+					});
+			TraceIdentity id = identity[0];
+			if (id == null) {
+				throw ExperimentException.failure("the runs of " + name + " were not saved");
 			}
-			return written.result();
+			return new Written(written.result(), id);
 		} finally {
 			pm.done();
 		}

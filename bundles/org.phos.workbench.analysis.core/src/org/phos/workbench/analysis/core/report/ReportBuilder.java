@@ -1,5 +1,6 @@
 package org.phos.workbench.analysis.core.report;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -21,7 +22,12 @@ import org.phos.workbench.analysis.core.Overview;
 import org.phos.workbench.analysis.core.OverviewQuery;
 import org.phos.workbench.analysis.core.ValidationAnswer;
 import org.phos.workbench.analysis.core.ValidationQuery;
-import org.phos.workbench.analysis.core.cr.EngineAccessSource;
+import org.phos.workbench.analysis.core.experiment.CrRun;
+import org.phos.workbench.analysis.core.experiment.ExperimentConfig;
+import org.phos.workbench.analysis.core.experiment.ExperimentException;
+import org.phos.workbench.analysis.core.experiment.ExperimentPlan;
+import org.phos.workbench.analysis.core.experiment.ExperimentResult;
+import org.phos.workbench.analysis.core.experiment.ExperimentRunner;
 import org.phos.workbench.cr.charts.ByteUnitScale;
 import org.phos.workbench.cr.charts.ChartFiles;
 import org.phos.workbench.cr.charts.ChartPalette;
@@ -30,17 +36,11 @@ import org.phos.workbench.cr.charts.DirtyBytesChartBuilder;
 import org.phos.workbench.cr.charts.SmallChartBuilder;
 import org.phos.workbench.cr.charts.TimeUnitScale;
 import org.phos.workbench.cr.charts.TimelineChartBuilder;
-import org.phos.workbench.cr.core.CrPolicies;
-import org.phos.workbench.cr.core.CrPolicy;
 import org.phos.workbench.cr.core.MachineModel;
 import org.phos.workbench.cr.core.SimulationMetrics;
-import org.phos.workbench.cr.core.Simulator;
 import org.phos.workbench.cr.core.TimelineModel;
-import org.phos.workbench.cr.core.trace.LaunchAccessSource;
 import org.phos.workbench.cr.core.trace.ObservedLaunchAccesses;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
-import org.phos.workbench.cr.core.trace.WholeAllocationParameterPlaceholder;
-import org.phos.workbench.speculation.core.SpeculationEngine;
 import org.phos.workbench.speculation.core.validate.EngineValidation;
 import org.phos.workbench.speculation.core.validate.SpeculationValidator;
 import org.phos.workbench.trace.core.AllocKind;
@@ -49,14 +49,11 @@ import org.phos.workbench.trace.core.Trace;
 
 /**
  * Computes a {@link TraceReport} through the queries the commands use: {@code OverviewQuery} ({@code info}'s
- * figures), {@code ValidationQuery} ({@code validate}), {@code KernelQuery}, and the simulator with the sets
- * {@code simulate --sets observed,engine:NAME} builds. Each step is announced to {@code steps} (the command prints
+ * figures), {@code ValidationQuery} ({@code validate}), {@code KernelQuery}, and the {@link ExperimentRunner} (the
+ * code path of {@code simulate}) with {@code --sets observed,engine:NAME}. Each step is announced to {@code steps} (the command prints
  * them on stderr) and runs under the monitor (cancel → {@code OperationCanceledException}).
  */
 public final class ReportBuilder {
-	/** Above this many trace events the timeline chart keeps the C/R lanes only (as {@code simulate} does). */
-	static final long APPLICATION_INTERVALS_LIMIT = 2_000_000;
-
 	private final AnalysisSession session;
 	private final ReportOptions options;
 	private final Consumer<String> steps;
@@ -198,41 +195,35 @@ public final class ReportBuilder {
 		return options.at() != null ? options.at() : "launch:" + trace.launchCount() / 2;
 	}
 
+	/**
+	 * The C/R comparison through the experiment runner ({@code simulate}'s code path): the policies at the instant,
+	 * with the sets of {@code simulate --sets observed,engine:NAME} (placeholder when nothing was observed).
+	 */
 	private TraceReport.CrComparison simulate(Trace trace, String name, MachineModel machine, IProgressMonitor pm) {
 		String at = instant(trace);
-		Map<String, CrPolicy> policies = new LinkedHashMap<>();
-		for (String spec : options.policies()) {
-			String full = spec.contains("at=") ? spec : spec + (spec.contains(":") ? "," : ":") + "at=" + at;
-			policies.put(spec, CrPolicies.parse(full));
+		String truth = new ObservedLaunchAccesses(trace).isEmpty() ? "placeholder" : "observed";
+		String engineSets = "engine:" + options.setsEngine();
+		ExperimentConfig config = new ExperimentConfig(String.join(";", options.policies()), at, options.machine(),
+				truth + "," + engineSets, options.chartWidth());
+		steps.accept("speculating the sets of " + options.setsEngine() + " and simulating " + options.policies().size()
+				+ " policies with " + truth + " and " + engineSets + " sets");
+		ExperimentResult result;
+		List<String> labels;
+		int perSource;
+		try {
+			ExperimentPlan plan = ExperimentPlan.of(config);
+			labels = plan.setLabels();
+			perSource = plan.policies().size();
+			result = new ExperimentRunner(plan, Path.of(name), trace, session.catalog()).run(name, pm);
+		} catch (ExperimentException e) {
+			throw new IllegalArgumentException(e.getMessage(), e);
 		}
-		ObservedLaunchAccesses observed = new ObservedLaunchAccesses(trace);
-		LaunchAccessSource truth = observed.isEmpty() ? null : observed;
-		// the sets of simulate --sets observed,engine:NAME (placeholder when nothing was observed)
-		Map<String, TraceWorkload> sources = new LinkedHashMap<>();
-		if (truth != null) {
-			sources.put("observed", new TraceWorkload(trace, name, observed, observed, true));
-		} else {
-			sources.put("placeholder",
-					new TraceWorkload(trace, name, new WholeAllocationParameterPlaceholder(), null, true));
-		}
-		steps.accept("speculating the sets of " + options.setsEngine());
-		SpeculationEngine engine = session.catalog().create(options.setsEngine(), trace);
-		sources.put("engine:" + options.setsEngine(),
-				new TraceWorkload(trace, name, new EngineAccessSource(trace, engine, pm), truth, true));
-
 		List<TraceReport.CrRun> runs = new ArrayList<>();
 		Map<String, TimelineModel> timelines = new LinkedHashMap<>();
-		boolean keepApplication = trace.eventCount() <= APPLICATION_INTERVALS_LIMIT;
-		for (Map.Entry<String, TraceWorkload> source : sources.entrySet()) {
-			for (Map.Entry<String, CrPolicy> policy : policies.entrySet()) {
-				String run = policy.getKey() + " [" + source.getKey() + "]";
-				steps.accept("simulating " + run);
-				TimelineModel model = new TimelineModel(keepApplication);
-				SimulationMetrics metrics = Simulator.run(source.getValue(), machine, policy.getValue(), model, true,
-						pm);
-				runs.add(new TraceReport.CrRun(run, source.getKey(), metrics));
-				timelines.put(run, model);
-			}
+		for (int i = 0; i < result.runs().size(); i++) {
+			CrRun r = result.runs().get(i);
+			runs.add(new TraceReport.CrRun(r.name(), labels.get(i / perSource), r.metrics()));
+			timelines.put(r.name(), r.timeline());
 		}
 		steps.accept("charts");
 		return new TraceReport.CrComparison(at, machine.name(), runs, charts(name, machine, runs, timelines));

@@ -231,8 +231,66 @@ public final class BenchSuite {
 		return figures;
 	}
 
+	// i12-exp-core: begin
+	/** Target of the workbench's experiment path against {@code simulate}'s time (issue #12). */
+	public static final double EXPERIMENT_RATIO_TARGET = 1.2;
+	/** Longest interval between two progress reports of an experiment, milliseconds. */
+	public static final double EXPERIMENT_GAP_TARGET_MS = 250;
+	/** Longest time from cancel to the experiment's return, milliseconds. */
+	public static final double EXPERIMENT_CANCEL_TARGET_MS = 200;
+
+	/**
+	 * Issue #12's experiment figures on a generated trace of 1M launches (quick: 20k): {@link ExperimentBenchmark}
+	 * with soft-cow at the middle launch, sets placeholder and engine:phos (two runs, one speculation pass).
+	 */
+	public List<BenchFigure> experiment(IProgressMonitor monitor) throws IOException {
+		checkCanceled(monitor);
+		long launches = quick ? 20_000 : 1_000_000;
+		int rounds = quick ? 2 : 5;
+		int cancels = quick ? 3 : 8;
+		log.println("experiment: " + size(launches) + " launches, " + rounds + " interleaved rounds, " + cancels
+				+ " cancels");
+		Path file = generate(launches, SyntheticTraceOptions.defaults(launches).withSeed(1), monitor);
+		org.phos.workbench.analysis.core.experiment.ExperimentConfig config = experimentConfig(launches);
+		ExperimentBenchmark.Result r;
+		try {
+			r = ExperimentBenchmark.run(file, config, rounds, cancels, directory, log);
+		} finally {
+			Files.deleteIfExists(file);
+		}
+		String what = "simulate " + size(launches) + " --policy " + config.policies() + " --at " + config.at()
+				+ " --sets " + config.sets();
+		List<BenchFigure> figures = new ArrayList<>();
+		figures.add(new BenchFigure("experiment: workbench / simulate " + size(launches),
+				String.format(Locale.ROOT, "%.2fx", r.ratioWithLoad()), rounds, "<= 1.2x",
+				r.ratioWithLoad() <= EXPERIMENT_RATIO_TARGET,
+				String.format(Locale.ROOT, "%s; medians: simulate %.2f s, workbench load %.2f s + run and save "
+						+ "%.2f s (run and save alone %.2fx); simulate s %s; load s %s; run and save s %s", what,
+						ExperimentBenchmark.median(r.cliSeconds()), ExperimentBenchmark.median(r.loadSeconds()),
+						ExperimentBenchmark.median(r.createSeconds()), r.ratio(), runs(r.cliSeconds(), 1),
+						runs(r.loadSeconds(), 1), runs(r.createSeconds(), 1))));
+		figures.add(new BenchFigure("experiment: longest progress gap " + size(launches),
+				String.format(Locale.ROOT, "%.0f ms", r.maxGapMs()), rounds, "<= 250 ms",
+				r.maxGapMs() <= EXPERIMENT_GAP_TARGET_MS, "the longest, all rounds, in phase '" + r.gapPhase()
+						+ "'; " + r.reports() + " reports in one run"));
+		figures.add(new BenchFigure("experiment: cancel " + size(launches),
+				String.format(Locale.ROOT, "%.1f ms", r.maxCancelMs()), cancels, "<= 200 ms (max)",
+				r.maxCancelMs() <= EXPERIMENT_CANCEL_TARGET_MS,
+				"setCanceled(true) to return, max of the trials (median " + String.format(Locale.ROOT, "%.1f ms",
+						ExperimentBenchmark.median(r.cancelMs())) + "); ms per trial " + runs(r.cancelMs(), 1)
+						+ " at ms " + runs(r.cancelAtMs(), 1) + " into the run; nothing saved after a cancel"));
+		return figures;
+	}
+
+	/** soft-cow at the middle launch, observed-less sets: the placeholder and the phos engine (two runs). */
+	static org.phos.workbench.analysis.core.experiment.ExperimentConfig experimentConfig(long launches) {
+		return new org.phos.workbench.analysis.core.experiment.ExperimentConfig("soft-cow",
+				"launch:" + launches / 2, "h100", "placeholder,engine:phos", 1600);
+	}
+	// i12-exp-core: end
+
 	/** The figure names {@code bench} accepts, in the order {@code all} runs them. */
-	public static final List<String> FIGURES = List.of("trace-load", "lookup", "export", "analysis");
+	public static final List<String> FIGURES = List.of("trace-load", "lookup", "export", "analysis", "experiment");
 
 	public List<BenchFigure> run(String which, IProgressMonitor monitor) throws IOException {
 		try {
@@ -252,6 +310,7 @@ public final class BenchSuite {
 			case "lookup" -> figures.addAll(lookup(monitor));
 			case "export" -> figures.addAll(export(monitor));
 			case "analysis" -> figures.addAll(analysis(monitor));
+			case "experiment" -> figures.addAll(experiment(monitor)); // i12-exp-core
 			default -> throw new IllegalArgumentException("unknown figure " + figure + "; known: " + FIGURES);
 			}
 		}

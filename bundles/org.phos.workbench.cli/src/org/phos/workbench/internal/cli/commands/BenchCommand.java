@@ -64,6 +64,9 @@ public final class BenchCommand implements Command {
 				              launch: accesses of a random launch, cold (<= 50 ms median), validate phos,arg-scan
 				              (>= 5 M launches/s wall), heap after the first Launches page (<= model + 15%),
 				              keyframe build, Launches sort, speculation in parts
+				  experiment  a C/R experiment on a 1M-launch trace (issue #12): the workbench's path (load, run,
+				              save) against simulate (<= 1.2x, medians of interleaved rounds), the longest interval
+				              between progress reports (<= 250 ms) and cancel to return (<= 200 ms)
 				  all         all of them (the default)
 				Full sizes take several minutes and a few GB under --dir; --quick takes seconds. Wall-clock figures
 				suffer when the machine is busy: the details also give figures per CPU second.""";
@@ -76,7 +79,7 @@ public final class BenchCommand implements Command {
 
 	@Override
 	public List<Positional> positionals() {
-		return List.of(Positional.optional("FIGURE", "trace-load, lookup, export, analysis or all (default all)"));
+		return List.of(Positional.optional("FIGURE", "trace-load, lookup, export, analysis, experiment or all (default all)"));
 	}
 
 	@Override

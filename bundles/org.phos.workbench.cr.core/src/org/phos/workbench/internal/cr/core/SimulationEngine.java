@@ -118,7 +118,8 @@ public final class SimulationEngine implements SimulationContext {
         this.monitor = monitor;
         this.progressTotal = Math.max(1, workload.sizeHint());
         declare(Lane.HOST, "host (API calls)", LaneKind.APPLICATION);
-        policy.begin(this, workload);
+        // a policy may pass over the whole workload first (first-use order): cancellable, and said
+        policy.begin(this, watched(workload, monitor));
         Iterator<Operation> ops = workload.operations();
         @Nullable Operation pending = null;
         if (replayFrom != null) {
@@ -167,6 +168,50 @@ public final class SimulationEngine implements SimulationContext {
                 neverRestored, bytesPerLane, checkpoints.stream().mapToLong(CheckpointSummary::cowCount).sum(),
                 checkpoints.stream().mapToLong(CheckpointSummary::cowBytes).sum(),
                 new ConsistencyReport(observed, observedLaunches, violations, violationBytes));
+    }
+
+    /**
+     * The workload as a policy sees it before the replay: its passes poll the monitor for cancellation every 1024
+     * operations and name what they do every 64k (a look ahead over a long trace takes a while).
+     */
+    private static SimulationWorkload watched(SimulationWorkload workload, IProgressMonitor monitor) {
+        return new SimulationWorkload() {
+            @Override
+            public String name() {
+                return workload.name();
+            }
+
+            @Override
+            public long sizeHint() {
+                return workload.sizeHint();
+            }
+
+            @Override
+            public Iterator<Operation> operations() {
+                Iterator<Operation> ops = workload.operations();
+                return new Iterator<>() {
+                    private long seen;
+
+                    @Override
+                    public boolean hasNext() {
+                        return ops.hasNext();
+                    }
+
+                    @Override
+                    public Operation next() {
+                        if ((++seen & POLL_MASK) == 0) {
+                            if (monitor.isCanceled()) {
+                                throw new OperationCanceledException();
+                            }
+                            if ((seen & 0xFFFF) == 0) {
+                                monitor.subTask("looking ahead: " + seen + " operations");
+                            }
+                        }
+                        return ops.next();
+                    }
+                };
+            }
+        };
     }
 
     /** Cancels, or reports the share of the pass done; {@code position} counts the operations passed so far. */

@@ -14,7 +14,7 @@ import org.phos.workbench.cr.core.trace.LaunchAccessSource;
 import org.phos.workbench.cr.core.trace.ObservedLaunchAccesses;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
 import org.phos.workbench.cr.core.trace.WholeAllocationParameterPlaceholder;
-import org.phos.workbench.speculation.core.EngineRegistry;
+import org.phos.workbench.speculation.core.EngineCatalog;
 import org.phos.workbench.speculation.core.SpeculationEngine;
 import org.phos.workbench.trace.core.Trace;
 
@@ -57,46 +57,56 @@ public record AccessSets(String word, @Nullable String engine) {
 		return out;
 	}
 
+	private static String observedMissing(String file) {
+		return file + ": --sets observed needs observed accesses, and this trace holds none; record it with PTX "
+				+ "instrumentation or the sanitizer tool, or use --sets placeholder";
+	}
+
 	/** The source as written on the command line, for run names. */
 	public String label() {
 		return engine == null ? word : "engine:" + engine;
 	}
 
-	/** Fails early (a usage error) for an unknown engine name. */
-	public void check(Trace trace) throws ExperimentException {
+	/**
+	 * Fails early: a usage error for an unknown engine name; a failure for observed sets on a trace without
+	 * observed accesses ({@code file} names the trace in the message).
+	 */
+	public void check(Trace trace, String file, EngineCatalog catalog) throws ExperimentException {
+		if (word.equals("observed") && trace.observedAccesses().isEmpty()) {
+			throw new ExperimentException(new ExperimentProblem(ExperimentOption.SETS, observedMissing(file), false));
+		}
 		if (engine != null) {
 			try {
-				EngineRegistry.create(engine, trace);
+				catalog.create(engine, trace);
 			} catch (IllegalArgumentException e) {
 				throw new ExperimentException(ExperimentProblem.of(ExperimentOption.SETS, "option --sets: " + e.getMessage()));
 			}
 		}
 	}
 
-	public TraceWorkload workload(Trace trace, String name, String file, IProgressMonitor monitor)
-			throws ExperimentException {
+	public TraceWorkload workload(Trace trace, String name, String file, EngineCatalog catalog,
+			IProgressMonitor monitor) throws ExperimentException {
 		ObservedLaunchAccesses observed = new ObservedLaunchAccesses(trace);
 		LaunchAccessSource truth = observed.isEmpty() ? null : observed;
 		return switch (word) {
 			case "observed" -> {
 				if (observed.isEmpty()) {
-					throw ExperimentException.failure(file + ": --sets observed needs observed accesses, and this trace "
-							+ "holds none; record it with PTX instrumentation or the sanitizer tool, or use --sets "
-							+ "placeholder");
+					throw new ExperimentException(new ExperimentProblem(ExperimentOption.SETS, observedMissing(file),
+							false));
 				}
 				yield new TraceWorkload(trace, name, observed, observed, true);
 			}
 			case "placeholder" -> new TraceWorkload(trace, name, new WholeAllocationParameterPlaceholder(), truth, true);
 			case "engine" -> {
-				SpeculationEngine e = EngineRegistry.create(String.valueOf(engine), trace);
+				SpeculationEngine e = catalog.create(String.valueOf(engine), trace);
 				try {
 					yield new TraceWorkload(trace, name, new EngineAccessSource(trace, e, monitor), truth, true);
 				} finally {
 					monitor.done();
 				}
 			}
-			default -> observed.isEmpty() ? new AccessSets("placeholder", null).workload(trace, name, file, monitor)
-					: new AccessSets("observed", null).workload(trace, name, file, monitor);
+			default -> observed.isEmpty() ? new AccessSets("placeholder", null).workload(trace, name, file, catalog, monitor)
+					: new AccessSets("observed", null).workload(trace, name, file, catalog, monitor);
 		};
 	}
 }

@@ -52,6 +52,7 @@ public final class ResultFolder {
 	/** Files of the previous run (listed in its manifest) that exist now, by name. */
 	private final Set<String> previous;
 	private final Map<String, OutputFile> pending = new LinkedHashMap<>();
+	private boolean abandoned;
 
 	private ResultFolder(Path dir, Set<String> previous) {
 		this.dir = dir;
@@ -123,7 +124,10 @@ public final class ResultFolder {
 	}
 
 	/** Starts a result file; it appears under its name only at {@link #commit}. */
-	public OutputFile create(String name) throws IOException {
+	public synchronized OutputFile create(String name) throws IOException {
+		if (abandoned) {
+			throw new IOException(dir + ": the run was stopped");
+		}
 		OutputFile file = OutputFile.create(dir.resolve(name));
 		OutputFile before = pending.put(name, file);
 		if (before != null) {
@@ -143,7 +147,7 @@ public final class ResultFolder {
 	 * @param description writes the manifest's fields about the run (options, trace) into the open object
 	 * @return the names written, manifest last
 	 */
-	public List<String> commit(Consumer<JsonWriter> description, ExperimentListener listener) throws ExperimentException {
+	public synchronized List<String> commit(Consumer<JsonWriter> description, ExperimentListener listener) throws ExperimentException {
 		Map<String, Long> sizes = new LinkedHashMap<>();
 		String current = MANIFEST;
 		try {
@@ -208,8 +212,12 @@ public final class ResultFolder {
 		});
 	}
 
-	/** Deletes the temporary files of what was not committed. */
-	public void abandon() {
+	/**
+	 * Deletes the temporary files of what was not committed; a file started afterwards (by a phase still running on
+	 * a worker thread after a cancel) is refused.
+	 */
+	public synchronized void abandon() {
+		abandoned = true;
 		pending.values().forEach(OutputFile::close);
 	}
 }
