@@ -12,7 +12,9 @@ import org.eclipse.core.commands.ParameterizedCommand;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.graphics.Point;
 import org.eclipse.swt.graphics.Rectangle;
+import org.eclipse.swt.widgets.Button;
 import org.eclipse.swt.widgets.Control;
+import org.eclipse.swt.widgets.Label;
 import org.eclipse.swt.widgets.Shell;
 import org.eclipse.swt.widgets.Table;
 import org.eclipse.swt.widgets.Text;
@@ -37,10 +39,54 @@ final class ExperimentUi {
 
     private final WorkbenchUi ui;
     private final UiRobot robot;
+    private final Rectangle windowBefore;
 
     ExperimentUi(WorkbenchUi ui) {
         this.ui = ui;
         this.robot = ui.robot();
+        // the same window whatever ran before (another test may have resized it); restored by cleanUp
+        windowBefore = ui.shell().getBounds();
+        ui.shell().setBounds(0, 0, 1280, 1000);
+        robot.spin(200);
+    }
+
+    /**
+     * After a test: the views other tests expect on top of their stacks (Properties, Launches) there again, the
+     * window as it was, and no New Experiment dialog left open.
+     */
+    void cleanUp() {
+        for (Shell s : robot.display().getShells()) {
+            if (!s.isDisposed() && "newExperiment".equals(s.getData(TracesView.ROLE))) {
+                s.close();
+            }
+        }
+        IWorkbenchPage page = ui.window().getActivePage();
+        page.closeAllEditors(false);
+        try {
+            // Properties and Launches on top of their stacks again (Experiments and Trace Timeline share them);
+            // VIEW_VISIBLE leaves an active stack as it is, so each is activated
+            page.showView("org.phos.workbench.ui.launchesView");
+            page.showView("org.phos.workbench.ui.propertiesView");
+            ui.shell().setBounds(windowBefore);
+            robot.spin(200);
+        } catch (org.eclipse.ui.PartInitException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Clicks Run in the dialog and waits until it closed (the experiment's Job then runs). */
+    void run(Shell dialog) {
+        Button run = role(dialog, Button.class, "exp.run");
+        robot.waitUntil("Run is enabled", run::isEnabled);
+        robot.click(run);
+        try {
+            robot.waitUntil("the dialog closes", dialog::isDisposed);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; Run " + (run.isEnabled() ? "enabled" : "disabled")
+                    + " at " + robot.display().map(run, null, run.getBounds()) + " of the screen "
+                    + robot.display().getBounds() + ", dialog " + dialog.getBounds() + ", says: "
+                    + role(dialog, Label.class, "exp.summary").getText(), e);
+        }
     }
 
     /** Copies sample {@code name} into {@code dir}, opens it through the Traces view and waits until it loaded. */

@@ -52,12 +52,7 @@ class ExperimentsUiTest {
 
     @AfterEach
     void close() {
-        for (Shell s : robot.display().getShells()) {
-            if ("newExperiment".equals(s.getData(TracesView.ROLE))) {
-                s.close();
-            }
-        }
-        ui.window().getActivePage().closeAllEditors(false);
+        exp.cleanUp();
     }
 
     private ExperimentsView view() throws Exception {
@@ -87,10 +82,7 @@ class ExperimentsUiTest {
         robot.waitUntil("the picked launch fills the point", () -> at.getText().equals("launch:" + picked));
         String name = exp.role(dialog, Text.class, "exp.name").getText();
         assertEquals("soft-cow-at-launch-" + picked, name, "the suggested name says what runs where");
-        Button run = exp.role(dialog, Button.class, "exp.run");
-        robot.waitUntil("Run is enabled", run::isEnabled);
-        robot.click(run);
-        robot.waitUntil("the dialog closes", dialog::isDisposed);
+        exp.run(dialog);
 
         ExperimentsView view = view();
         robot.waitUntil("the experiment ran and is shown", () -> !view.isRunning() && view.experiments().stream()
@@ -203,9 +195,7 @@ class ExperimentsUiTest {
         exp.checkPolicy(dialog, "soft-cow");
         // a valid time, but after the trace's 63 ms: only the run finds out that no checkpoint was taken
         exp.typeInto(exp.role(dialog, Text.class, "exp.at"), "10s");
-        Button run = exp.role(dialog, Button.class, "exp.run");
-        robot.waitUntil("Run is enabled", run::isEnabled);
-        robot.click(run);
+        exp.run(dialog);
         ExperimentsView view = view();
         robot.waitUntil("the failure is reported", () -> !view.isRunning() && view.statusText().contains("failed"),
                 Duration.ofSeconds(60));

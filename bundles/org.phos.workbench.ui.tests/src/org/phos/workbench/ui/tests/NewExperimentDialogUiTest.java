@@ -28,12 +28,7 @@ class NewExperimentDialogUiTest {
 
     @AfterEach
     void close() {
-        for (Shell s : robot.display().getShells()) {
-            if ("newExperiment".equals(s.getData(org.phos.workbench.internal.ui.TracesView.ROLE))) {
-                s.close();
-            }
-        }
-        ui.window().getActivePage().closeAllEditors(false);
+        exp.cleanUp();
     }
 
     @Test

@@ -139,6 +139,11 @@ public final class ExperimentsView extends ViewPart {
         }
         GridDataFactory.fillDefaults().grab(true, true).applyTo(table);
         table.addListener(SWT.Selection, e -> selected());
+        // the narrow folder hides most columns: the whole configuration in the row's tooltip
+        table.addListener(SWT.MouseHover, e -> {
+            TableItem item = table.getItem(new org.eclipse.swt.graphics.Point(e.x, e.y));
+            table.setToolTipText(item != null && item.getData() instanceof Row r ? describe(r) : null);
+        });
         table.addListener(SWT.DefaultSelection, e -> openSelected());
         table.addListener(SWT.KeyDown, e -> {
             if (e.keyCode == SWT.F2) {
@@ -279,6 +284,7 @@ public final class ExperimentsView extends ViewPart {
             return;
         }
         List<LoadedTrace> traces = NewExperimentHandler.openedTraces(getSite().getPage());
+        Set<LoadedTrace> before = new HashSet<>(listed);
         listed.clear();
         listed.addAll(traces);
         Display display = table.getDisplay();
@@ -292,7 +298,7 @@ public final class ExperimentsView extends ViewPart {
                     problems.put(t, e.problem().message());
                 }
             }
-            display.asyncExec(() -> listed(traces, found, problems));
+            display.asyncExec(() -> listed(traces, before, found, problems));
             return Status.OK_STATUS;
         });
         job.setSystem(true);
@@ -303,8 +309,8 @@ public final class ExperimentsView extends ViewPart {
         return stores.computeIfAbsent(t.file().toAbsolutePath().normalize(), ExperimentStore::of);
     }
 
-    private void listed(List<LoadedTrace> traces, Map<LoadedTrace, List<SavedExperiment>> found,
-            Map<LoadedTrace, String> problems) {
+    private void listed(List<LoadedTrace> traces, Set<LoadedTrace> before,
+            Map<LoadedTrace, List<SavedExperiment>> found, Map<LoadedTrace, String> problems) {
         if (table.isDisposed()) {
             return;
         }
@@ -317,9 +323,10 @@ public final class ExperimentsView extends ViewPart {
                 next.add(row);
             }
         }
-        // results shown but not saved (handed to show()) stay while their trace is open
+        // results shown but not saved (handed to show()) stay, unless their trace's editor was closed
         for (Row r : rows) {
-            if (r.saved == null && r.opened != null && traces.contains(r.trace) && !next.contains(r)) {
+            boolean closed = before.contains(r.trace) && !traces.contains(r.trace);
+            if (r.saved == null && r.opened != null && !closed && !next.contains(r)) {
                 next.add(r);
             }
         }
@@ -378,6 +385,15 @@ public final class ExperimentsView extends ViewPart {
         }
         return new String[] { (stale(r) ? "\u26a0 " : "") + r.name, state, runs, c == null || c.at() == null ? ""
                 : c.at(), c == null ? "?" : c.policies(), c == null ? "" : c.sets(), r.trace.name() };
+    }
+
+    /** The row's configuration in simulate's words, and where it is saved. */
+    private static String describe(Row r) {
+        ExperimentConfig c = r.config();
+        String config = c == null ? "configuration unreadable"
+                : "--policy " + c.policies() + (c.at() == null ? "" : " --at " + c.at()) + " --machine " + c.machine()
+                        + " --sets " + c.sets() + " --width " + c.widthPx();
+        return r.name + " on " + r.trace.name() + "\n" + config + "\n" + explain(r);
     }
 
     /** What the state of {@code r} means, for the status line when it is selected. */
