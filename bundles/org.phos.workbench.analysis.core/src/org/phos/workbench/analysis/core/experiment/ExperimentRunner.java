@@ -178,7 +178,14 @@ public final class ExperimentRunner {
 					m -> folder.commit(json -> describe(json, identity, runs), listener));
 			return new ExperimentOutputs(result(name, runs), dir, written);
 		} finally {
-			folder.abandon();
+			if (scratch) {
+				// a worker cancelled while moving files holds the folder: let it finish, do not wait for it
+				Thread later = new Thread(folder::abandon, "phos-experiment: abandon");
+				later.setDaemon(true);
+				later.start();
+			} else {
+				folder.abandon();
+			}
 			pm.done();
 		}
 	}

@@ -39,7 +39,8 @@ public final class ExperimentBenchmark {
 	 * @param maxGapMs the longest interval between two progress reports (start and return included), all rounds
 	 * @param gapPhase the phase (sub-task) that interval fell in
 	 * @param reports progress reports of one run (the last round)
-	 * @param cancelMs time from {@code setCanceled(true)} to the run returning, per trial
+	 * @param cancelMs time from {@code setCanceled(true)} to the run returning, per trial (NaN when the run finished
+	 *        before the cancel)
 	 * @param cancelAtMs when each trial cancelled, after the run's start
 	 */
 	public record Result(double[] cliSeconds, double[] loadSeconds, double[] createSeconds, double maxGapMs,
@@ -57,8 +58,19 @@ public final class ExperimentBenchmark {
 			return median(total) / median(cliSeconds);
 		}
 
+		/** The longest cancel of the trials that were cancelled (NaN: none was). */
 		public double maxCancelMs() {
-			return Arrays.stream(cancelMs).max().orElse(Double.NaN);
+			return Arrays.stream(cancelMs).filter(v -> !Double.isNaN(v)).max().orElse(Double.NaN);
+		}
+
+		/** The median cancel of the trials that were cancelled. */
+		public double medianCancelMs() {
+			return median(Arrays.stream(cancelMs).filter(v -> !Double.isNaN(v)).toArray());
+		}
+
+		/** How many trials were cancelled (the others finished first). */
+		public long cancelled() {
+			return Arrays.stream(cancelMs).filter(v -> !Double.isNaN(v)).count();
 		}
 	}
 
@@ -207,11 +219,19 @@ public final class ExperimentBenchmark {
 			}
 
 			Trace loaded = TraceReader.read(trace, null).trace();
-			double typical = median(create);
+			// the machine's speed now (it is shared): one run just before the trials spreads them over it
+			long c0 = System.nanoTime();
+			try {
+				ExperimentStore.of(trace).create("calibration", config, loaded, ExperimentListener.NONE, null);
+			} catch (org.phos.workbench.analysis.core.experiment.ExperimentException e) {
+				throw new IOException(e.getMessage(), e);
+			}
+			double typical = (System.nanoTime() - c0) / 1e9;
+			deleteTree(ExperimentStore.of(trace).root());
 			double[] latency = new double[cancels];
 			double[] at = new double[cancels];
 			for (int k = 0; k < cancels; k++) {
-				long delayNanos = (long) (typical * 1e9 * 0.95 * (k + 0.5) / cancels);
+				long delayNanos = (long) (typical * 1e9 * 0.9 * (k + 0.5) / cancels);
 				ExperimentStore store = ExperimentStore.of(trace);
 				RecordingMonitor monitor = new RecordingMonitor();
 				AtomicReference<Throwable> outcome = new AtomicReference<>();
@@ -237,9 +257,9 @@ public final class ExperimentBenchmark {
 					Thread.currentThread().interrupt();
 					throw new IOException("interrupted", e);
 				}
-				latency[k] = (returned[0] - cancelled) / 1e6;
-				at[k] = (cancelled - start) / 1e6;
 				Throwable t = outcome.get();
+				latency[k] = t == null ? Double.NaN : (returned[0] - cancelled) / 1e6;
+				at[k] = (cancelled - start) / 1e6;
 				boolean saved = Files.exists(store.folder("cancelled"));
 				log.printf(Locale.ROOT, "  cancel at %.0f ms, in '%s': returned after %.1f ms (%s)%s%n", at[k], phase,
 						latency[k], t == null ? "finished before the cancel" : t.getClass().getSimpleName(),

@@ -22,7 +22,7 @@ public final class Background {
 	/** How often the caller's thread looks at the worker and the monitor. */
 	static final long POLL_MS = 40;
 	/** Without word from the worker for this long, the bar creeps (a share of what is left of the phase). */
-	static final long QUIET_NANOS = 100_000_000L;
+	static final long QUIET_NANOS = 60_000_000L;
 
 	private Background() {
 	}
