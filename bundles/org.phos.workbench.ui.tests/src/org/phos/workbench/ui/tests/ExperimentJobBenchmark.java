@@ -103,13 +103,15 @@ class ExperimentJobBenchmark {
             System.out.println("experiment-bench: " + lines.get(lines.size() - 1));
         }
 
-        // cancel: a click on the view's Cancel button at 1, 3 and 6 s into a run
+        // cancel: a click on the view's Cancel button into a run
         List<Double> cancels = new ArrayList<>();
         long[] pressed = { 0 };
         long[] down = { 0 };
         List<Double> cancelsFromDown = new ArrayList<>();
         boolean listening = false;
-        for (int after : new int[] { 1000, 3000, 6000 }) {
+        // at a fifth, half and four fifths of the runs just measured
+        double runMs = median(job);
+        for (int after : new int[] { (int) (runMs * 0.2), (int) (runMs * 0.5), (int) (runMs * 0.8) }) {
             long[] done = { 0 };
             ExperimentJob j = ExperimentJobs.start(page, new NewExperimentDialog.Request(trace, "cancel-" + after,
                     CONFIG));
@@ -120,6 +122,10 @@ class ExperimentJobBenchmark {
                 }
             });
             robot.spin(after);
+            if (!view.isRunning()) {
+                throw new AssertionError("the run to cancel is not running after " + after + " ms: "
+                        + view.statusText() + " " + j.failure());
+            }
             Button cancel = robot.findByData(ui.shell(), Button.class, TracesView.ROLE, "exp.cancel");
             if (!listening) {
                 cancel.addListener(SWT.Selection, e -> pressed[0] = System.nanoTime());

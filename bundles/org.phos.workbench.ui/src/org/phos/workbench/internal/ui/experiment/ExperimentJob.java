@@ -58,10 +58,19 @@ public final class ExperimentJob extends Job {
             return Status.OK_STATUS;
         } catch (OperationCanceledException e) {
             return Status.CANCEL_STATUS;
-        } catch (ExperimentException e) {
-            failure = e.problem().message();
-        } catch (RuntimeException | OutOfMemoryError e) {
-            failure = e.getClass().getSimpleName() + ": " + e.getMessage();
+        } catch (ExperimentException | RuntimeException e) {
+            if (m.isCanceled()) {
+                // a failure while the run unwinds after Cancel (a writer meeting its deleted scratch folder): the
+                // person cancelled, the store kept nothing; the error goes to the log for the core's engineers
+                org.eclipse.core.runtime.ILog.of(ExperimentJob.class).warn("Experiment " + name + " on "
+                        + trace.name() + " failed while it was being cancelled", e);
+                return Status.CANCEL_STATUS;
+            }
+            failure = e instanceof ExperimentException x ? x.problem().message()
+                    : e.getClass().getSimpleName() + ": " + e.getMessage();
+        } catch (OutOfMemoryError e) {
+            failure = "out of memory (" + e.getMessage() + "): give the workbench more heap (-Xmx) or simulate from "
+                    + "the command line";
         } finally {
             m.done();
         }
