@@ -54,9 +54,13 @@ class NewExperimentDialogUiTest {
         assertFalse(reason.isVisible(), "no reason for a valid budget: " + reason.getText());
 
         robot.click(exp.role(dialog, Button.class, "exp.pick"));
+        robot.waitUntil("picking shrinks the dialog to the point's row", () -> !budget.isVisible());
+        assertTrue(dialog.getBounds().height < 400, "the picking dialog is small: " + dialog.getBounds());
+        robot.screenshot(ui.shell(), "experiment-dialog-picking");
         int picked = exp.clickLaunch(timeline, trace, 30);
         Text at = exp.role(dialog, Text.class, "exp.at");
         robot.waitUntil("the picked launch fills the point", () -> at.getText().equals("launch:" + picked));
+        robot.waitUntil("the dialog is whole again", () -> budget.isVisible());
         Text command = exp.role(dialog, Text.class, "exp.command");
         assertTrue(command.getText().contains("--policy soft-cow:budget=64MiB --at launch:" + picked),
                 command.getText());

@@ -540,9 +540,12 @@ public final class NewExperimentDialog extends Dialog {
                 child.setVisible(!on);
             }
         }
+        ((org.eclipse.swt.layout.GridData) summary.getLayoutData()).exclude = on;
+        summary.setVisible(!on);
         if (on) {
             scroller.setMinSize(content.computeSize(SWT.DEFAULT, SWT.DEFAULT));
             org.eclipse.swt.graphics.Point size = shell.computeSize(760, SWT.DEFAULT);
+            size.y += 12; // the hint's second line when it wraps
             org.eclipse.swt.graphics.Rectangle window = shell.getParent().getBounds();
             shell.setBounds(window.x + window.width - size.x - 10, window.y + 40, size.x, size.y);
         } else {
@@ -558,8 +561,9 @@ public final class NewExperimentDialog extends Dialog {
         if (on) {
             page.addSelectionListener(picker);
             LoadedTrace t = form.trace;
-            pickStatus.setText("Click a launch in the Trace Timeline (or the Launches view), or drag a range there: its "
-                    + "start becomes the point." + (t == null ? "" : " Trace: " + t.name()));
+            pickStatus.setText("Click a launch in the Trace Timeline or Launches (or drag a range)");
+            pickStatus.setToolTipText("A launch of " + (t == null ? "the chosen trace" : t.name()) + " becomes the "
+                    + "point (launch:N); a dragged range gives its start as a time since the trace's start");
             try {
                 page.showView(TRACE_TIMELINE_ID, null, IWorkbenchPage.VIEW_VISIBLE);
             } catch (PartInitException e) {
