@@ -102,7 +102,8 @@ class ExperimentProgressTest {
 		job.join();
 		assertTrue(outcome.get() instanceof OperationCanceledException, String.valueOf(outcome.get()));
 		double latencyMs = (returned[0] - cancelAt) / 1e6;
-		assertTrue(latencyMs < 1000, "cancel took " + latencyMs + " ms");
+		// the figure is bench experiment's; this bound allows a busy machine's GC pauses
+		assertTrue(latencyMs < 3000, "cancel took " + latencyMs + " ms");
 		assertFalse(Files.exists(store.folder("cancelled")));
 		assertEquals(List.of("whole"), store.list().stream().map(SavedExperiment::name).toList());
 		assertThrows(ExperimentException.class, () -> store.get("cancelled"));

@@ -2,14 +2,18 @@ package org.phos.workbench.analysis.core.experiment;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.NullProgressMonitor;
@@ -172,7 +175,10 @@ public final class ExperimentStore {
 		}
 	}
 
-	/** Every saved experiment of the trace, by name; damaged ones too (with their state). */
+	/**
+	 * Every saved experiment of the trace, by name; damaged ones too (with their state). The first call reads the
+	 * whole trace file for its SHA-256 (kept while the file's size and time stamp stay): call it off the UI thread.
+	 */
 	public List<SavedExperiment> list() throws ExperimentException {
 		if (!Files.isDirectory(root)) {
 			return List.of();
@@ -645,10 +651,14 @@ public final class ExperimentStore {
 		}
 	}
 
+	/**
+	 * Deletes a folder of ours; what cannot be deleted now (a worker of a cancelled run still closing its files in
+	 * it) is left for the next repair, which deletes hidden folders no running job uses.
+	 */
 	private static void deleteQuietly(Path p) {
 		try {
 			deleteTree(p);
-		} catch (IOException e) {
+		} catch (IOException | UncheckedIOException e) {
 			// left for the next repair
 		} finally {
 			ACTIVE.remove(p);
@@ -659,10 +669,29 @@ public final class ExperimentStore {
 		if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
 			return;
 		}
-		try (Stream<Path> walk = Files.walk(p)) {
-			for (Path q : walk.sorted(Comparator.reverseOrder()).toList()) {
-				Files.deleteIfExists(q);
+		Files.walkFileTree(p, new SimpleFileVisitor<>() {
+			@Override
+			public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+				Files.deleteIfExists(file);
+				return FileVisitResult.CONTINUE;
 			}
-		}
+
+			@Override
+			public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+				if (e instanceof NoSuchFileException) {
+					return FileVisitResult.CONTINUE; // gone meanwhile
+				}
+				throw e;
+			}
+
+			@Override
+			public FileVisitResult postVisitDirectory(Path dir, @Nullable IOException e) throws IOException {
+				if (e != null && !(e instanceof NoSuchFileException)) {
+					throw e;
+				}
+				Files.deleteIfExists(dir);
+				return FileVisitResult.CONTINUE;
+			}
+		});
 	}
 }
