@@ -95,6 +95,9 @@ public final class TraceTimelineView extends ViewPart {
         gc.dispose();
         details.setLayoutData(dd);
         getSite().setSelectionProvider(selectionProvider);
+        // i12-exp-ui: begin: context menu (New Experiment at the Selected Launch...)
+        org.phos.workbench.internal.ui.experiment.ExperimentMenus.attach(getSite(), canvas.control(), selectionProvider);
+        // i12-exp-ui: end
         getSite().getPage().addSelectionListener(selectionListener);
     }
 

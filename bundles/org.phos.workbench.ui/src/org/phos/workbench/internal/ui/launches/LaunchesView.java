@@ -185,6 +185,9 @@ public final class LaunchesView extends ViewPart {
         getViewSite().getActionBars().getToolBarManager().add(copy);
         getViewSite().getActionBars().updateActionBars();
         getSite().setSelectionProvider(selectionProvider);
+        // i12-exp-ui: begin: context menu (New Experiment at This Launch...)
+        org.phos.workbench.internal.ui.experiment.ExperimentMenus.attach(getSite(), table, selectionProvider);
+        // i12-exp-ui: end
         getSite().getPage().addSelectionListener(listener);
         IEditorPart editor = getSite().getPage().getActiveEditor();
         if (editor instanceof TraceEditor te && te.loadedTrace() != null) {
