@@ -57,19 +57,30 @@ class LiveCommandTest {
 		assertEquals(LiveCrEngine.Mode.ON_DEMAND_RESTORE, restore.mode());
 		assertEquals(at, restore.at());
 		assertEquals(2, restore.window());
+		LiveCrEngine.Options recopy = LiveCommand.liveOptions(
+				CrPolicies.parse("soft-recopy:at=launch:7,chunk=2MiB,budget=1GiB"), at, 5);
+		assertEquals(LiveCrEngine.Mode.SOFT_RECOPY, recopy.mode());
+		assertEquals(2L << 20, recopy.chunkBytes());
+		assertEquals(1L << 30, recopy.budgetBytes());
+		assertEquals(5, recopy.window());
+		LiveCrEngine.Options repeated = LiveCommand.liveOptions(
+				CrPolicies.parse("repeated:at=launch:7,interval=250ms"), at, 4);
+		assertEquals(LiveCrEngine.Mode.REPEATED, repeated.mode());
+		assertEquals(250_000_000L, repeated.intervalNs());
+		assertEquals(at, repeated.at());
 		UsageException e = assertThrows(UsageException.class,
-				() -> LiveCommand.liveOptions(CrPolicies.parse("soft-recopy"), at, 4));
-		assertTrue(e.getMessage().contains("stop-the-world, soft-cow and on-demand-restore, not soft-recopy"),
+				() -> LiveCommand.liveOptions(CrPolicies.parse("stop-the-world-restore"), at, 4));
+		assertTrue(e.getMessage().contains("soft-recopy, repeated and on-demand-restore, not stop-the-world-restore"),
 				e.getMessage());
 	}
 
 	@Test
 	void refusesOtherPoliciesWithAUsageError() {
-		CliRun r = CliRun.of("live", sample("ptx-driver.phos").toString(), "--policy", "repeated", "--out",
+		CliRun r = CliRun.of("live", sample("ptx-driver.phos").toString(), "--policy", "stop-the-world-restore", "--out",
 				dir.resolve("o").toString());
 		assertEquals(ExitCode.USAGE, r.exit(), r.toString());
-		assertTrue(r.err().contains("the live engine runs stop-the-world, soft-cow and on-demand-restore, not"),
-				r.toString());
+		assertTrue(r.err().contains("the live engine runs stop-the-world, soft-cow, soft-recopy, repeated and "
+				+ "on-demand-restore, not"), r.toString());
 	}
 
 	@Test

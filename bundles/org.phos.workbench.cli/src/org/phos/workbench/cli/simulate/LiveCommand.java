@@ -41,6 +41,8 @@ import org.phos.workbench.cr.core.SimulationMetrics;
 import org.phos.workbench.cr.core.CopierOrder;
 import org.phos.workbench.cr.core.SoftCopyOnWritePolicy;
 import org.phos.workbench.cr.core.SoftOnDemandRestorePolicy;
+import org.phos.workbench.cr.core.SoftRecopyPolicy;
+import org.phos.workbench.cr.core.RepeatedCheckpointPolicy;
 import org.phos.workbench.cr.core.Staging;
 import org.phos.workbench.cr.core.StopTheWorldCheckpointPolicy;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
@@ -62,7 +64,7 @@ import org.phos.workbench.trace.core.Trace;
 public final class LiveCommand implements Command {
 
 	static final Option<String> POLICY = Option.required("policy", "SPEC",
-			"stop-the-world, soft-cow or on-demand-restore, with simulate's parameters (soft-cow:chunk=4MiB,"
+			"stop-the-world, soft-cow, soft-recopy, repeated or on-demand-restore, with simulate's parameters (soft-cow:chunk=4MiB,"
 					+ "budget=14GiB,at=launch:N); the live engine copies in pointer order, from or into pinned host "
 					+ "memory",
 			ValueParser.text());
@@ -133,6 +135,18 @@ public final class LiveCommand implements Command {
 			return new LiveCrEngine.Options(LiveCrEngine.Mode.SOFT_COW, o.at(), chunk, o.budgetBytes(), window, false,
 					false, true);
 		}
+		if (policy instanceof SoftRecopyPolicy recopy) {
+			var o = recopy.options();
+			long chunk = o.chunkBytes() == 0 ? 1L << 30 : o.chunkBytes();
+			return new LiveCrEngine.Options(LiveCrEngine.Mode.SOFT_RECOPY, o.at(), chunk, o.budgetBytes(), window,
+					false, false, true);
+		}
+		if (policy instanceof RepeatedCheckpointPolicy repeated) {
+			var o = repeated.options();
+			long chunk = o.chunkBytes() == 0 ? 1L << 30 : o.chunkBytes();
+			return new LiveCrEngine.Options(LiveCrEngine.Mode.REPEATED, o.at(), chunk, o.budgetBytes(), window,
+					false, false, true, repeated.intervalNs());
+		}
 		if (policy instanceof SoftOnDemandRestorePolicy restore) {
 			return new LiveCrEngine.Options(LiveCrEngine.Mode.ON_DEMAND_RESTORE, restore.restoreInstant(), 4L << 20, 0,
 					window, false, false, true);
@@ -141,8 +155,8 @@ public final class LiveCommand implements Command {
 			return new LiveCrEngine.Options(LiveCrEngine.Mode.STOP_THE_WORLD, at, 64L << 20, 0, 1, false, false,
 					true);
 		}
-		throw new UsageException("option --policy: the live engine runs stop-the-world, soft-cow and "
-				+ "on-demand-restore, not " + policy.name());
+		throw new UsageException("option --policy: the live engine runs stop-the-world, soft-cow, soft-recopy, "
+				+ "repeated and on-demand-restore, not " + policy.name());
 	}
 
 	@Override
@@ -226,17 +240,44 @@ public final class LiveCommand implements Command {
 			out.printf("live %s on %s: %,d events, %,d launches; sets: %s; checkpoint at %s%n", file,
 					device.deviceName(), trace.eventCount(), trace.launchCount(), workload.policySourceName(),
 					options.at());
+			// the live baseline: the same replay without checkpoint, first, on the same device (its application end
+			// is the metrics' baseline, so the slowdown is the live run's own, not the model's)
+			long baselineEnd;
+			try {
+				LiveRunResult base = LiveCrEngine.run(trace, workload, device,
+						LiveCrEngine.Options.of(LiveCrEngine.Mode.NONE, options.at()),
+						org.phos.workbench.cr.core.TimelineSink.NONE);
+				base.close();
+				baselineEnd = base.metrics().appEndNs();
+			} catch (ReplayException e) {
+				throw ExperimentException.failure(file + ": the live baseline run failed: " + e.getMessage(), e);
+			}
 			String[] line = new String[1];
+			long threshold = simulated instanceof SoftRecopyPolicy rp ? rp.thresholdBytes() : Long.MAX_VALUE;
 			RunOutputs.Run live = outputs.record("live " + policyName, "-live", workload.sizeHint(), sink -> {
 				try {
 					LiveRunResult r = LiveCrEngine.run(trace, workload, device, options, sink);
 					r.close();
+					SimulationMetrics withBaseline = withBaseline(r.metrics(), baselineEnd);
+					long dirty = r.metrics().checkpoints().stream().mapToLong(c -> c.dirtyBytes()).sum();
+					String extra = String.format(Locale.ROOT, "%nlive baseline (same replay, no checkpoint): application "
+							+ "end %.2f ms; with %s %.2f ms: slowdown %.1f%%", baselineEnd / 1e6, policyName,
+							r.metrics().appEndNs() / 1e6, 100.0 * (r.metrics().appEndNs() - baselineEnd) / baselineEnd);
+					if (options.mode() == LiveCrEngine.Mode.SOFT_RECOPY) {
+						extra += "; recopied " + Human.bytes(dirty) + " dirty at the stop (launch "
+								+ (r.rounds().isEmpty() ? "-" : r.rounds().get(0).launches()) + ")"
+								+ (dirty > threshold ? ", above the threshold where the simulator ships the log and "
+										+ "recomputes instead (not run live)" : "");
+					}
+					if (options.mode() == LiveCrEngine.Mode.REPEATED) {
+						extra += "; " + r.rounds().size() + " checkpoints taken";
+					}
 					line[0] = String.format(Locale.ROOT, "live: %d launches as surrogates, %d real; checkpoint copied "
 							+ "%s at %.1f GB/s; %d buffers fell back to stop-and-copy on a write outside the sets; "
 							+ "%d real launches after the instant without observed writes (not validated)",
 							r.surrogateLaunches(), r.realLaunches(), Human.bytes(r.copyBytes()), r.copyGBps(),
-							r.validationFallbacks(), r.unvalidatedLaunches());
-					return r.metrics();
+							r.validationFallbacks(), r.unvalidatedLaunches()) + extra;
+					return withBaseline;
 				} catch (ReplayException e) {
 					throw ExperimentException.failure(file + ": the live run failed: " + e.getMessage(), e);
 				}
@@ -265,6 +306,14 @@ public final class LiveCommand implements Command {
 		out.printf("%nwrote %s: %s%n", dir, String.join(", ", written));
 		out.flush();
 		return ExitCode.OK;
+	}
+
+	/** The live run's metrics with the live baseline's application end (the slowdown is then the live one). */
+	static SimulationMetrics withBaseline(SimulationMetrics m, long baselineEndNs) {
+		return new SimulationMetrics(m.policy(), m.machine(), m.operations(), m.launches(), m.appEndNs(), baselineEndNs,
+				m.endNs(), m.stallTotalNs(), m.stallLongestNs(), m.stallCount(), m.stallByCause(), m.checkpoints(),
+				m.restoreStartNs(), m.restoreFirstKernelNs(), m.restoreFullStateNs(), m.bytesNeverRestored(),
+				m.bytesPerLane(), m.cowCount(), m.cowBytes(), m.consistency());
 	}
 
 	private static LiveDevice openDevice() throws CommandFailedException {
