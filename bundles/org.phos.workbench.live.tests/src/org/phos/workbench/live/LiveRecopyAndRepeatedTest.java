@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
+import org.phos.workbench.internal.live.HostLiveDevice;
 import org.junit.jupiter.api.io.TempDir;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
 import org.phos.workbench.trace.core.Trace;

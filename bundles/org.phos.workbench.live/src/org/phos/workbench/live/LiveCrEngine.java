@@ -627,8 +627,7 @@ public final class LiveCrEngine {
 	/**
 	 * Soft recopy: the pre-copy is complete; the application stops (drain) and the dirty buffers still live are
 	 * copied again, so that the image is the state at this stop. Buffers allocated after the instant get regions
-	 * (pinned memory reserved before the stop is requested, as the instant's image was before the run), freed ones
-	 * leave the image.
+	 * (pinned memory reserved now: the application waits, counted as a recopy stall), freed ones leave the image.
 	 *
 	 * @param opIndex the launch before which the application stops, -1 at the end of the trace
 	 * @param appRunning false at the end of the trace (no stall: the application is done)
@@ -636,6 +635,8 @@ public final class LiveCrEngine {
 	private void stopForRecopy(long opIndex, boolean appRunning) throws ReplayException {
 		LiveImage img = image;
 		LiveImage ref = reference;
+		Stamp reserve = host();
+		int added = 0;
 		for (Integer b : new ArrayList<>(img.regions().keySet())) {
 			if (!address.containsKey(b)) {
 				img.drop(b);
@@ -651,9 +652,16 @@ public final class LiveCrEngine {
 					ref.extend(e.getKey(), e.getValue());
 				}
 				dirty.add(e.getKey());
+				added++;
 			}
 		}
 		Stamp stop = host();
+		if (added > 0 && appRunning) {
+			// the application waits while pinned memory is reserved for them: a stall of the recopy
+			stalls.add(new PendingStall(reserve, stop, StallCause.RECOPY, -1, opIndex));
+			markers.add(new PendingMarker(reserve, "pinned image regions reserved for " + added
+					+ " buffers allocated after the instant"));
+		}
 		markers.add(new PendingMarker(stop, "checkpoint 0 stop for recopy"));
 		dev.synchronize();
 		Stamp drainEnd = host();

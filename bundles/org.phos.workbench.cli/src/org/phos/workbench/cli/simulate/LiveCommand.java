@@ -11,7 +11,11 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.eclipse.core.runtime.IProgressMonitor;
+import org.phos.workbench.analysis.core.experiment.ExperimentConfig;
 import org.phos.workbench.analysis.core.experiment.ExperimentException;
+import org.phos.workbench.analysis.core.experiment.ExperimentProblem;
+import org.phos.workbench.analysis.core.experiment.ExperimentResult;
+import org.phos.workbench.analysis.core.experiment.ExperimentStore;
 import org.phos.workbench.analysis.core.experiment.ExperimentListener;
 import org.phos.workbench.analysis.core.experiment.ExperimentPlan;
 import org.phos.workbench.analysis.core.experiment.TraceIdentity;
@@ -81,6 +85,16 @@ public final class LiveCommand implements Command {
 			ValueParser.path());
 	static final Option<Long> WIDTH = Option.withDefault("width", "PX", "width of the charts in pixels",
 			ValueParser.integer(400, 10_000), 1600L);
+	static final Option<String> SAVE_AS = Option.optional("save-as", "NAME", "also save the runs as experiment NAME "
+			+ "beside the trace (TRACE.experiments/NAME): it opens later on any machine, no GPU needed",
+			ValueParser.text());
+
+	/** Opens the device of a live run: the GPU; tests put a host-memory device here. */
+	interface DeviceOpener {
+		LiveDevice open() throws CommandFailedException;
+	}
+
+	static DeviceOpener devices = LiveCommand::openDevice;
 
 	@Override
 	public String name() {
@@ -105,12 +119,16 @@ public final class LiveCommand implements Command {
 				simulated twin counts a context taken from a pool). The same policy is simulated on --machine. Writes what simulate writes, for
 				the two runs "live POLICY" and "simulated POLICY" (timeline-live.json, timeline-simulated.json, their
 				intervals CSV and charts, metrics.csv, violations.csv, comparison and dirty charts, manifest.json).
+				soft-recopy and repeated run live too (the recopy's image is the state at its stop; repeated
+				checkpoints are due by the trace's recorded host time). A live baseline (the same replay without
+				checkpoint) runs first: the slowdown is the live run's own. --save-as NAME also saves the runs as
+				an experiment beside the trace, which `experiment show` opens on any machine.
 				Needs a CUDA device: elsewhere it stops with a message saying so (docs/live-cr.md).""";
 	}
 
 	@Override
 	public List<Option<?>> options() {
-		return List.of(POLICY, AT, WINDOW, MACHINE, SETS, OUT, WIDTH);
+		return List.of(POLICY, AT, WINDOW, MACHINE, SETS, OUT, WIDTH, SAVE_AS);
 	}
 
 	@Override
@@ -121,7 +139,9 @@ public final class LiveCommand implements Command {
 	@Override
 	public List<String> examples() {
 		return List.of("live run.phos --policy soft-cow --at launch:2000 --out live",
-				"live run.phos --policy stop-the-world:at=launch:100 --machine h100,d2h=54GB/s --out live-stw");
+				"live run.phos --policy stop-the-world:at=launch:100 --machine h100,d2h=54GB/s --out live-stw",
+				"live run.phos --policy soft-recopy --at launch:500 --out live-recopy --save-as recopy-h100",
+				"live run.phos --policy repeated:interval=300ms --at launch:100 --out live-repeated");
 	}
 
 	/** The live engine's options for a parsed policy, or a usage error naming what it cannot run. */
@@ -183,6 +203,13 @@ public final class LiveCommand implements Command {
 		if (sets.size() != 1) {
 			throw new UsageException("option --sets: live takes one source, got " + sets.size());
 		}
+		String saveAs = args.find(SAVE_AS);
+		if (saveAs != null) {
+			ExperimentProblem problem = ExperimentStore.of(traceFile).checkNewName(saveAs);
+			if (problem != null) {
+				throw new UsageException("option --save-as: " + problem.message());
+			}
+		}
 		Path dir = SimulateCommand.createOutputFolder(args.get(OUT));
 		ExperimentListener listener = SimulateCommand.listener(context);
 		ResultFolder folder;
@@ -235,7 +262,8 @@ public final class LiveCommand implements Command {
 		List<RunOutputs.Run> runs = new ArrayList<>();
 		List<String> written;
 		String liveLine;
-		try (LiveDevice device = openDevice()) {
+		ExperimentResult saved = null;
+		try (LiveDevice device = devices.open()) {
 			TraceWorkload workload = sets.get(0).workload(trace, traceName, file, EngineCatalog.standard(), monitor);
 			out.printf("live %s on %s: %,d events, %,d launches; sets: %s; checkpoint at %s%n", file,
 					device.deviceName(), trace.eventCount(), trace.launchCount(), workload.policySourceName(),
@@ -293,6 +321,12 @@ public final class LiveCommand implements Command {
 					new org.eclipse.core.runtime.NullProgressMonitor());
 			TraceIdentity identity = TraceIdentity.of(traceFile, trace);
 			written = folder.commit(json -> describe(json, args, identity, device.deviceName(), runs), listener);
+			if (saveAs != null) {
+				ExperimentConfig config = new ExperimentConfig(args.get(POLICY), args.find(AT), args.get(MACHINE),
+						args.get(SETS), args.get(WIDTH).intValue());
+				saved = ExperimentStore.of(traceFile).saveRuns(saveAs, config, dir,
+						runs.stream().map(RunOutputs.Run::crRun).toList());
+			}
 		} catch (ExperimentException e) {
 			throw SimulateCommand.rethrow(e);
 		} finally {
@@ -304,6 +338,10 @@ public final class LiveCommand implements Command {
 		out.println();
 		out.println(liveLine);
 		out.printf("%nwrote %s: %s%n", dir, String.join(", ", written));
+		if (saved != null) {
+			out.printf("saved experiment %s: %s (live on this machine's device; `experiment show` opens it anywhere)%n",
+					saved.name(), ExperimentStore.of(traceFile).folder(saved.name()));
+		}
 		out.flush();
 		return ExitCode.OK;
 	}
