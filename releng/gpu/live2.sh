@@ -4,7 +4,7 @@
 # Prepare here:  releng/gpu/pack-live.sh, then copy .gpu/live into the tree the GPU call sends and add this script and
 #                sample-traces/programs/pytorch/gpt_train.py to it (see docs/live-cr.md, "Commands").
 # One GPU call (kind nvidia-h100-x1), carrying the packed folder, from the repository root:
-#     bash PACK/live2.sh [record] [latest RUNS] [cli]      (no arguments: record latest 16 cli)
+#     bash PACK/live2.sh [record] [latest RUNS] [cli] [save]      (no arguments: record latest 16 cli)
 #   record        builds the recorder (native-hooks), runs gpt_train.py once plainly and once under the recorder
 #                 (recorder only: CUPTI timing, no instrumentation; payloads capped at 4 KiB, module images over
 #                 1 MiB without bytes): $OUT/gpt-train.phos; the printed checksums must be equal
@@ -12,12 +12,18 @@
 #                 instant in the same replay (seeds 301..), RUNS recopies vs a second replay (seeds 401..)
 #   cli           `workbench live` on gpt-train.phos (stop-the-world, soft-cow, soft-recopy) and on
 #                 pytorch-train.phos (repeated), each with its live baseline: $OUT/cli-live2.tgz
+#   save          `workbench live --save-as` on a copy of PACK/gpt-train.phos (soft-recopy; repeated every 250 ms
+#                 from launch 300): the saved experiments, $OUT/experiments-h100.tgz, open on any machine
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 OUT=${OUT:-/tmp/phos-live2-out}; mkdir -p "$OUT"
 WORK=/tmp/phos-live2-work; rm -rf "$WORK"; mkdir -p "$WORK"
-[ -x /tmp/jre/bin/java ] || tar xzf "$HERE/jre.tgz" -C /tmp || { echo "live2.sh: cannot unpack $HERE/jre.tgz"; exit 2; }
+# the runtime as pack-live.sh makes it (jre.tgz), or recompressed with xz (jre.txz) where the carry limit is tight
+if [ ! -x /tmp/jre/bin/java ]; then
+  if [ -f "$HERE/jre.txz" ]; then tar xJf "$HERE/jre.txz" -C /tmp; else tar xzf "$HERE/jre.tgz" -C /tmp; fi \
+    || { echo "live2.sh: cannot unpack the runtime in $HERE"; exit 2; }
+fi
 CP="$HERE/phos-live.jar:$HERE/lib/*"
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 CUDA_HOME=${CUDA_HOME:-$(dirname "$(dirname "$(readlink -f "$NVCC")")")}
@@ -72,6 +78,24 @@ while [ $# -gt 0 ]; do
       cat "$OUT"/cli-*.log > "$WORK/cli/cli.log"; rm -f "$OUT"/cli-*.log
       find "$WORK/cli" -name '*.json' -size +2M -delete   # timelines of big runs: the CSVs and charts stay
       tar czf "$OUT/cli-live2.tgz" -C "$WORK" cli; shift ;;
+    save)
+      # live runs saved as experiments beside a copy of the sample (it must be writable), brought back whole
+      mkdir -p "$WORK/exp" "$WORK/cli2"
+      if [ -f "$HERE/gpt-train.phos" ]; then cp "$HERE/gpt-train.phos" "$WORK/exp/"
+      else # not carried (the carry limit): recorded again, as in part record; brought back beside the experiments
+        [ -f "$ROOT/native-hooks/build/libphos_recorder.so" ] || make -s -C "$ROOT/native-hooks" all \
+          CUDA_HOME="$CUDA_HOME" NVCC="$NVCC" > "$OUT/make.log" 2>&1
+        part gpt-record-again 150 gpt-record-again.log env LD_PRELOAD="$ROOT/native-hooks/build/libphos_recorder.so" \
+          PHOS_PAYLOAD_LIMIT=4096 PHOS_MODULE_IMAGE_LIMIT=1048576 PHOS_TRACE_OUT="$WORK/exp/gpt-train.phos" \
+          python3 "$HERE/gpt_train.py"
+      fi
+      part cli-gpt-recopy-save 100 cli-gpt-recopy-save.log "${JVM[@]}" org.phos.workbench.cli.Main live \
+        "$WORK/exp/gpt-train.phos" --policy soft-recopy --machine "$M" --out "$WORK/cli2/gpt-train-soft-recopy" \
+        --save-as recopy-h100
+      part cli-gpt-repeated-save 150 cli-gpt-repeated-save.log "${JVM[@]}" org.phos.workbench.cli.Main live \
+        "$WORK/exp/gpt-train.phos" --policy repeated:interval=250ms --at launch:300 --machine "$M" \
+        --out "$WORK/cli2/gpt-train-repeated" --save-as repeated-h100
+      tar czf "$OUT/experiments-h100.tgz" -C "$WORK/exp" . ; ls -la "$OUT/experiments-h100.tgz"; shift ;;
     *) echo "live2.sh: unknown part $1"; exit 2 ;;
   esac
 done

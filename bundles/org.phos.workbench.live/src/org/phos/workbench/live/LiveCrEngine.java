@@ -499,9 +499,12 @@ public final class LiveCrEngine {
 
 	// ---- the checkpoint
 
+	private @Nullable Stamp requestAt;
+
 	private void checkpoint() throws ReplayException {
 		checkpointed = true;
-		requested = host();
+		requested = requestAt != null ? requestAt : host();
+		requestAt = null;
 		markers.add(new PendingMarker(requested, (round > 0 ? "checkpoint " + round + " requested ("
 				: "checkpoint requested (") + o.mode().policyName() + ")"));
 		dev.synchronize();
@@ -586,9 +589,11 @@ public final class LiveCrEngine {
 
 	private long poolCapacity;
 
-	/** Repeated checkpoints: the next one, into a new image of the buffers live now (reserved before the request). */
+	/** Repeated checkpoints: the next one, into a new image of the buffers live now (reserved in its drain stall). */
 	private void startRound(Operation op) throws ReplayException {
 		round++;
+		requestAt = host(); // the application waits while the image is reserved: counted in the drain stall
+		markers.add(new PendingMarker(requestAt, "checkpoint " + round + ": pinned image reserved (in its drain stall)"));
 		Map<Integer, Long> sizes = new TreeMap<>(size);
 		image = new LiveImage(dev, sizes);
 		reference = o.reference() ? new LiveImage(dev, sizes) : null;
