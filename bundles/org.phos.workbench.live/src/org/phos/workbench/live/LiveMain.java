@@ -45,7 +45,8 @@ public final class LiveMain {
 
 	public static void main(String[] args) throws Exception {
 		if (args.length < 3) {
-			System.err.println("usage: LiveMain checks WORKDIR RUNS SAMPLE.phos... | figures WORKDIR ROUNDS ALLOCATIONS");
+			System.err.println("usage: LiveMain checks WORKDIR RUNS SAMPLE.phos... | latest WORKDIR RUNS SAMPLE.phos... | "
+					+ "figures WORKDIR ROUNDS ALLOCATIONS | calibrate WORKDIR ROUNDS");
 			System.exit(2);
 		}
 		Path work = Path.of(args[1]);
