@@ -369,24 +369,6 @@ public final class LiveCrEngine {
 		return live;
 	}
 
-	/** The buffers allocated at or after the instant, with their sizes (a pass over the operations, no GPU). */
-	static Map<Integer, Long> allocatedAfter(SimulationWorkload workload, CheckpointInstant at) {
-		Map<Integer, Long> later = new TreeMap<>();
-		long launches = 0;
-		boolean reached = false;
-		for (Iterator<Operation> it = workload.operations(); it.hasNext();) {
-			Operation op = it.next();
-			reached = reached || at.reached(op.hostTimeNs(), launches, op);
-			if (reached && op.kind() == OperationKind.ALLOC) {
-				later.put(op.buffer(), op.bytes());
-			}
-			if (op.kind() == OperationKind.LAUNCH) {
-				launches++;
-			}
-		}
-		return later;
-	}
-
 	private void note(String s) {
 		if (notes.size() < MAX_NOTES) {
 			notes.add(s);
@@ -410,12 +392,6 @@ public final class LiveCrEngine {
 		app = dev.createStream(true);
 		copier = dev.createStream(true);
 		Map<Integer, Long> sizes = o.mode() == Mode.NONE ? Map.of() : liveAt(workload, o.at());
-		if (o.mode() == Mode.SOFT_RECOPY && into == null) {
-			// the buffers allocated after the instant are recopied at the stop: their pinned regions are reserved
-			// now, with the instant's (those freed before the stop leave the image then)
-			sizes = new TreeMap<>(sizes);
-			sizes.putAll(allocatedAfter(workload, o.at()));
-		}
 		if (o.mode() != Mode.NONE) {
 			image = into != null ? into : new LiveImage(dev, sizes);
 			if (o.reference()) {
@@ -537,10 +513,7 @@ public final class LiveCrEngine {
 		for (Map.Entry<Integer, Long> e : address.entrySet()) {
 			snaps.put(e.getKey(), new Snap(e.getKey(), e.getValue(), size.get(e.getKey()), recordedBase.get(e.getKey())));
 		}
-		boolean planned = image != null && (o.mode() == Mode.SOFT_RECOPY
-				? image.regions().keySet().containsAll(snaps.keySet())
-				: image.regions().keySet().equals(snaps.keySet()));
-		if (!planned) {
+		if (image == null || !image.regions().keySet().equals(snaps.keySet())) {
 			throw new ReplayException("live buffers at the instant " + snaps.keySet() + " are not those planned "
 					+ (image == null ? "[]" : image.regions().keySet()));
 		}
