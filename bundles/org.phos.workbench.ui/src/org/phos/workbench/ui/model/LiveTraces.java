@@ -30,6 +30,8 @@ public final class LiveTraces {
 	}
 
 	private static final Map<LoadedTrace, Session> LIVE = Collections.synchronizedMap(new WeakHashMap<>());
+	private static final java.util.List<java.util.function.Consumer<LoadedTrace>> LISTENERS =
+			new java.util.concurrent.CopyOnWriteArrayList<>();
 
 	private LiveTraces() {
 	}
@@ -37,6 +39,27 @@ public final class LiveTraces {
 	/** Says that {@code generation} belongs to {@code session}. */
 	public static void register(LoadedTrace generation, Session session) {
 		LIVE.put(generation, session);
+	}
+
+	/**
+	 * Calls {@code listener} on the UI thread with each new generation a live session publishes. The page's selection
+	 * only carries the active part's selection, so a view showing a live trace while another part is active (a click
+	 * into the Launches table makes it active) would stop at the generation it has: through this it moves on.
+	 * Remove the listener when the view is disposed.
+	 */
+	public static void addGenerationListener(java.util.function.Consumer<LoadedTrace> listener) {
+		LISTENERS.add(listener);
+	}
+
+	public static void removeGenerationListener(java.util.function.Consumer<LoadedTrace> listener) {
+		LISTENERS.remove(listener);
+	}
+
+	/** Tells the listeners that {@code generation} (already {@link #register registered}) is the newest (UI thread). */
+	public static void published(LoadedTrace generation) {
+		for (var l : LISTENERS) {
+			l.accept(generation);
+		}
 	}
 
 	/** The live session of {@code trace}, or null for an ordinary trace. */

@@ -106,11 +106,20 @@ public final class TraceTimelineView extends ViewPart {
         details.setLayoutData(dd);
         getSite().setSelectionProvider(selectionProvider);
         getSite().getPage().addSelectionListener(selectionListener);
+        org.phos.workbench.ui.model.LiveTraces.addGenerationListener(generations); // i14-attachui
     }
+
+    /** i14-attachui: a live trace shown here moves on to its newest generation, whichever part is active. */
+    private final java.util.function.Consumer<LoadedTrace> generations = t -> {
+        if (t != loaded && org.phos.workbench.ui.model.LiveTraces.sameSession(loaded, t) && !details.isDisposed()) {
+            show(t);
+        }
+    };
 
     @Override
     public void dispose() {
         getSite().getPage().removeSelectionListener(selectionListener);
+        org.phos.workbench.ui.model.LiveTraces.removeGenerationListener(generations); // i14-attachui
         Job j = indexJob;
         if (j != null) {
             j.cancel();

@@ -51,6 +51,8 @@ public final class AttachDialog extends Dialog {
 	private List<LiveProcess> processes = new ArrayList<>();
 	private @Nullable LiveTraceInput chosen;
 	private @Nullable Job listing;
+	private java.util.function.Consumer<LiveTraceInput> onAttach = in -> {
+	};
 
 	public AttachDialog(Shell parent, Path directory) {
 		super(parent);
@@ -198,8 +200,10 @@ public final class AttachDialog extends Dialog {
 		if (i < 0 || i >= processes.size()) {
 			return;
 		}
-		chosen = new LiveTraceInput(directory, processes.get(i), window.getSelection());
+		LiveTraceInput in = new LiveTraceInput(directory, processes.get(i), window.getSelection());
+		chosen = in;
 		super.okPressed();
+		onAttach.accept(in);
 	}
 
 	@Override
@@ -209,6 +213,11 @@ public final class AttachDialog extends Dialog {
 			j.cancel();
 		}
 		return super.close();
+	}
+
+	/** Calls {@code action} with the process chosen when Attach is pressed (the dialog is closed by then). */
+	public void onAttach(java.util.function.Consumer<LiveTraceInput> action) {
+		onAttach = action;
 	}
 
 	/** The process chosen (after OK), or null. */

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import org.eclipse.core.commands.AbstractHandler;
 import org.eclipse.core.commands.ExecutionEvent;
 import org.eclipse.jface.dialogs.MessageDialog;
-import org.eclipse.jface.window.Window;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.PartInitException;
@@ -21,9 +20,11 @@ public final class AttachHandler extends AbstractHandler {
 			return null;
 		}
 		AttachDialog dialog = new AttachDialog(window.getShell(), directory());
-		if (dialog.open() == Window.OK && dialog.chosen() != null) {
-			attach(window.getActivePage(), dialog.chosen());
-		}
+		// modal, but the command returns at once: the editor opens when Attach is pressed
+		dialog.setBlockOnOpen(false);
+		IWorkbenchPage page = window.getActivePage();
+		dialog.onAttach(in -> attach(page, in));
+		dialog.open();
 		return null;
 	}
 

@@ -285,6 +285,7 @@ public final class LiveTraceEditor extends EditorPart {
 		loaded = t;
 		status.setText(statusText(s));
 		selection.setSelection(new StructuredSelection(t));
+		LiveTraces.published(t);
 		if (previous != null) {
 			Job.getJobManager().cancel(previous); // the views' work on the older generation
 		}

@@ -100,6 +100,12 @@ public final class LaunchesView extends ViewPart {
     private String sortKey = "launch";
     private boolean ascending = true;
     private final ISelectionListener listener = this::selectionChanged;
+    /** i14-attachui: a live trace shown here moves on to its newest generation, whichever part is active. */
+    private final java.util.function.Consumer<LoadedTrace> generations = t -> {
+        if (t != current && LiveTraces.sameSession(current, t) && !table.isDisposed()) {
+            show(t);
+        }
+    };
     private int verdictColumn = -1;
     /** Counts queries asked; an answer for an older one is dropped. */
     private int generation;
@@ -201,6 +207,7 @@ public final class LaunchesView extends ViewPart {
         getViewSite().getActionBars().updateActionBars();
         getSite().setSelectionProvider(selectionProvider);
         getSite().getPage().addSelectionListener(listener);
+        LiveTraces.addGenerationListener(generations); // i14-attachui
         IEditorPart editor = getSite().getPage().getActiveEditor();
         if (editor instanceof TraceEditor te && te.loadedTrace() != null) {
             show(te.loadedTrace());
@@ -695,6 +702,7 @@ public final class LaunchesView extends ViewPart {
         cancel(listing);
         cancel(locating);
         getSite().getPage().removeSelectionListener(listener);
+        LiveTraces.removeGenerationListener(generations); // i14-attachui
         super.dispose();
     }
 
