@@ -295,7 +295,7 @@ public final class LiveTraceEditor extends EditorPart {
 
 	/**
 	 * The analysis session caches answers per trace and its cache holds each trace, so a generation no view shows any
-	 * more would stay: it is told to forget all but the newest three (again at every publish, in case a view that was
+	 * more would stay: it is told to forget all but the newest two (again at every publish, in case a view that was
 	 * still painting an older one asked about it once more).
 	 */
 	private void forgetOlderGenerations(LoadedTrace newest) {
@@ -303,7 +303,7 @@ public final class LiveTraceEditor extends EditorPart {
 		while (generationsShown.size() > 16) {
 			org.phos.workbench.internal.ui.launches.Analysis.session().forget(generationsShown.removeFirst());
 		}
-		int keep = 3;
+		int keep = 2;
 		int i = 0;
 		for (var tr : generationsShown) {
 			if (i++ < generationsShown.size() - keep) {
