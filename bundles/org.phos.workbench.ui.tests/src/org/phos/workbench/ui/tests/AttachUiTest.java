@@ -174,4 +174,36 @@ class AttachUiTest {
             robot.screenshot(shell, "attach-after-sigkill");
         }
     }
+    /** The dialog and the live views in the dark and the light theme, with the Trace Timeline following (screenshots). */
+    @Test
+    void liveViewsInBothThemes() throws Exception {
+        try (RecordingProcess app = new RecordingProcess(build, tmp.resolve("xdg"), tmp.resolve("app.phos"))) {
+            app.command("launch 50");
+            var handlers = window.getService(IHandlerService.class);
+            try {
+                handlers.executeCommand(org.phos.workbench.internal.ui.theme.SwitchThemeHandler.DARK_COMMAND, null);
+                robot.spin(800);
+                LiveTraceEditor live = attachThroughDialog(app, "attach-dialog-dark");
+                LaunchesView view = launches();
+                window.getActivePage().showView("org.phos.workbench.ui.timeline.traceTimeline", null,
+                        IWorkbenchPage.VIEW_VISIBLE);
+                for (int i = 1; i <= 6; i++) {
+                    app.command("launch 400");
+                    robot.spin(150);
+                }
+                awaitRows(view, 2400);
+                robot.spin(600);
+                assertTrue(live.following());
+                robot.screenshot(shell, "attach-live-timeline-dark");
+                handlers.executeCommand(org.phos.workbench.internal.ui.theme.SwitchThemeHandler.LIGHT_COMMAND, null);
+                robot.spin(800);
+                app.command("launch 400");
+                awaitRows(view, 2800);
+                robot.spin(600);
+                robot.screenshot(shell, "attach-live-timeline-light");
+            } finally {
+                handlers.executeCommand(org.phos.workbench.internal.ui.theme.SwitchThemeHandler.LIGHT_COMMAND, null);
+            }
+        }
+    }
 }
