@@ -74,6 +74,8 @@ public final class LiveWindow {
     private long recentEvents;
     private long received, dropped, missed;
     private long windowStart;
+    /** Where the stream's events start coming live (StreamStart): holes before it are "attached late". */
+    private long firstLive;
     private boolean ended;
     private long version;
 
@@ -142,7 +144,9 @@ public final class LiveWindow {
                     }
                 }
                 case Chunks.STREAM_START -> {
-                    tracePath = decoder.streamStart(c.payload()).tracePath();
+                    var st = decoder.streamStart(c.payload());
+                    tracePath = st.tracePath();
+                    firstLive = st.firstLiveIndex();
                     start = c.framed();
                 }
                 case Chunks.MODULE, Chunks.FUNCTION -> definitions.add(c.framed());
@@ -258,9 +262,11 @@ public final class LiveWindow {
             held.addAll(pinned.values()); // all older than the window, in stream order
             held.addAll(recent);
             long next = 0;
+            long older = Math.max(windowStart, firstLive);
             for (Batch b : held) {
                 if (b.first() > next) {
-                    chunks.add(gap(next, b.first() - next, b.first() <= windowStart ? 1 : 2));
+                    // before the window or before the stream joined: in the trace file; inside it: the reader fell behind
+                    chunks.add(gap(next, b.first() - next, b.first() <= older ? 1 : 2));
                 }
                 chunks.add(b.framed());
                 next = b.first() + b.count();

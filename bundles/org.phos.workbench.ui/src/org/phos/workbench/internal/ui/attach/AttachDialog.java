@@ -39,8 +39,11 @@ import org.phos.workbench.trace.core.attach.LiveProcesses.LiveProcess;
  * again. Stale sockets (killed processes) and sockets that could not be read are said under the table.
  */
 public final class AttachDialog extends Dialog {
-	/** Events the views keep by default (about 100 MB of heap for a launch-heavy process). */
-	public static final int DEFAULT_WINDOW = Integer.getInteger("phos.live.window", 1_000_000);
+	/**
+	 * Events the views keep by default (-Dphos.live.window): at 100k launches/s on a 2-core machine the snapshots of a
+	 * 1M window starved the reader (docs/benchmarks.md, i14-attachui).
+	 */
+	public static final int DEFAULT_WINDOW = Integer.getInteger("phos.live.window", 100_000);
 	private static final DateTimeFormatter STARTED = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT)
 			.withZone(ZoneId.systemDefault());
 

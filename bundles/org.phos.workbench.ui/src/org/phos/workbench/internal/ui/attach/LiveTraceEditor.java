@@ -134,7 +134,11 @@ public final class LiveTraceEditor extends EditorPart {
 		GridDataFactory.fillDefaults().grab(true, false).exclude(true).applyTo(banner);
 		banner.setVisible(false);
 		Composite bar = new Composite(parent, SWT.NONE);
-		GridLayoutFactory.fillDefaults().numColumns(4).applyTo(bar);
+		org.eclipse.swt.layout.RowLayout row = new org.eclipse.swt.layout.RowLayout(SWT.HORIZONTAL);
+		row.wrap = true; // a narrow editor puts the buttons on a second line instead of clipping them
+		row.center = true;
+		row.marginLeft = row.marginRight = row.marginTop = row.marginBottom = 0;
+		bar.setLayout(row);
 		GridDataFactory.fillDefaults().grab(true, false).applyTo(bar);
 		follow = new Button(bar, SWT.CHECK);
 		follow.setText("&Follow the newest events");
