@@ -57,9 +57,11 @@ class AttachUiTest {
     }
 
     @AfterEach
-    void closeEditors() {
+    void closeEditors() throws Exception {
         window.getActivePage().closeAllEditors(false);
         System.clearProperty("phos.attach.dir");
+        // the Trace Timeline shares the Launches view's folder: leave Launches on top for the next test class
+        window.getActivePage().showView(LaunchesView.ID);
     }
 
     /** Opens the dialog through the command of the File menu item, chooses the process's row and presses Attach. */
