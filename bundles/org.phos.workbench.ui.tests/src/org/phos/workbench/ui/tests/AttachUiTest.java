@@ -23,7 +23,6 @@ import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.handlers.IHandlerService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phos.workbench.internal.ui.TracesView;
@@ -38,7 +37,6 @@ import org.phos.workbench.ui.model.LiveTraces;
  * live trace, the Launches table grows as the process launches, Detach leaves the process running, a second attach
  * follows it again, and after SIGKILL the live trace ends and what was received opens as an ordinary trace.
  */
-@Tag("slow")
 @org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
 class AttachUiTest {
     private static Path build;
