@@ -206,4 +206,47 @@ class AttachUiTest {
             }
         }
     }
+    /**
+     * A window smaller than what arrives: the views hold about the window, say where the older events are, and after
+     * SIGKILL the live trace stays (ended) and opens the process's own trace file on request.
+     */
+    @Test
+    void aSmallWindowSaysWhereOlderEventsAreAndOpensTheTraceFile() throws Exception {
+        Path traceFile = tmp.resolve("app.phos");
+        try (RecordingProcess app = new RecordingProcess(build, tmp.resolve("xdg"), traceFile)) {
+            var listing = org.phos.workbench.trace.core.attach.LiveProcesses.list(app.socketDir(), Duration.ofSeconds(2));
+            org.phos.workbench.internal.ui.attach.AttachHandler.attach(window.getActivePage(),
+                    new org.phos.workbench.internal.ui.attach.LiveTraceInput(app.socketDir(), listing.live().get(0),
+                            1_000));
+            LiveTraceEditor live = (LiveTraceEditor) window.getActivePage().getActiveEditor();
+            LaunchesView view = launches();
+            long events = 0;
+            for (int i = 0; i < 10; i++) {
+                events = app.command("launch 1000");
+                robot.spin(60); // past the recorder's flush (PHOS_FLUSH_MS=20): one batch per command; the window
+                                // keeps whole batches, so one batch of everything would stay whole
+            }
+            long issued = events;
+            robot.waitUntil("the newest launches arrived and older ones left the window",
+                    () -> live.lastSnapshot() != null && live.lastSnapshot().received() == issued
+                            && view.trace() == live.loadedTrace() && view.listedTrace() == live.loadedTrace(),
+                    Duration.ofSeconds(15));
+            int rows = view.rowCount();
+            assertTrue(rows >= 1_000 && rows < 3_000, rows + " rows: about the window, not all 10,000");
+            assertTrue(view.statusText().contains("older events are not kept here: they are in " + traceFile),
+                    view.statusText());
+            robot.screenshot(shell, "attach-small-window");
+            app.kill();
+            robot.waitUntil("the live trace ended", live::isEnded, Duration.ofSeconds(10));
+            assertTrue(live.bannerText().contains("ended without closing its trace"), live.bannerText());
+            assertTrue(window.getActivePage().getActiveEditor() == live, "a trace larger than the window stays live-ended");
+            Button open = robot.findByData(shell, Button.class, TracesView.ROLE, "openTraceFile");
+            robot.click(open);
+            robot.waitUntil("the process's trace file opened", () -> window.getActivePage()
+                    .getActiveEditor() instanceof TraceEditor te && te.loadedTrace() != null, Duration.ofSeconds(10));
+            TraceEditor whole = (TraceEditor) window.getActivePage().getActiveEditor();
+            assertEquals(traceFile.toAbsolutePath().normalize(), whole.file());
+            assertEquals(10_000, whole.loadedTrace().trace().launchCount(), "the trace file has every launch");
+        }
+    }
 }
