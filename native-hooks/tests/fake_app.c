@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #undef cuGetProcAddress
@@ -210,12 +211,13 @@ int main(int argc, char **argv) {
             for (int w = 0; w < 5000 && calls("cuEventQuery") == 0; w++) usleep(1000);
         int n = 64;
         if (!strcmp(mode, "live")) {
-            /* driven by commands on stdin, one per line (the live attach tests): "launch N", "alloc BYTES", "free"
+            /* driven by commands on stdin, one per line (the live attach tests): "launch N", "rate PER_S SECONDS", "alloc BYTES", "free"
                (the last allocation), "exit"; each answers "ok EVENTS" with the events issued so far */
             CUdeviceptr held[256];
             int nheld = 0;
             long events = 4, k = 0;   /* 3 allocations, 1 copy (a module load is a Module chunk, not an event) */
             char line[128];
+            double secs = 0;
             setvbuf(stdout, NULL, _IOLBF, 0);
             printf("ready %d\n", (int)getpid());
             while (fgets(line, sizeof line, stdin)) {
@@ -227,6 +229,24 @@ int main(int argc, char **argv) {
                         OK(pLaunch(axpy, 1, 1, 1, 64, 1, 1, 0, NULL, kp, NULL));
                     }
                     events += v;
+                } else if (sscanf(line, "rate %ld %lf", &v, &secs) == 2 && v > 0) {
+                    /* i14-attachui: launches at v per second for secs seconds, paced per millisecond (benchmarks) */
+                    struct timespec t0, now;
+                    clock_gettime(CLOCK_MONOTONIC, &t0);
+                    long done = 0, total = (long)(v * secs);
+                    while (done < total) {
+                        clock_gettime(CLOCK_MONOTONIC, &now);
+                        double el = (now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) * 1e-9;
+                        long due = (long)(el * v);
+                        if (due > total) due = total;
+                        for (; done < due; done++, k++) {
+                            struct { float *s; int k; } st = {(float *)(uintptr_t)sc, (int)k};
+                            void *kp[] = {&x, &y, &n, &st};
+                            OK(pLaunch(axpy, 1, 1, 1, 64, 1, 1, 0, NULL, kp, NULL));
+                        }
+                        if (done < total) usleep(200);
+                    }
+                    events += total;
                 } else if (sscanf(line, "alloc %ld", &v) == 1 && nheld < 256) {
                     OK(pAlloc(&held[nheld++], (size_t)v));
                     events++;

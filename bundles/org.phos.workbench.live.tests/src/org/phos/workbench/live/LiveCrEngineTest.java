@@ -11,6 +11,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.phos.workbench.internal.live.HostLiveDevice;
 import org.junit.jupiter.api.io.TempDir;
 import org.phos.workbench.cr.core.CheckpointInstant;
 import org.phos.workbench.cr.core.Lane;

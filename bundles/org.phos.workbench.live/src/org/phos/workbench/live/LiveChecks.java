@@ -56,7 +56,10 @@ public final class LiveChecks {
 			return String.format(Locale.ROOT,
 					"seed %d %s %s at %s chunk %d budget %d window %d%s: %d buffers %d B, %d surrogate + %d real launches, "
 							+ "cow %d, budget fallbacks %d, validation fallbacks %d, stall %.3f ms: %s vs %s",
-					seed, trace, options.mode().policyName(), options.at(), options.chunkBytes(), options.budgetBytes(),
+					seed, trace, options.mode() == LiveCrEngine.Mode.REPEATED
+							? "repeated every " + org.phos.workbench.cr.core.Units.formatNs(options.intervalNs())
+							: options.mode().policyName(),
+					options.at(), options.chunkBytes(), options.budgetBytes(),
 					options.window(), planted >= 0 ? ", planted mis-speculation at launch " + planted : "", buffers,
 					imageBytes, surrogates, real, cowCount, budgetFallbacks, validationFallbacks, stallNs / 1e6,
 					!comparable ? "NOT COMPARED (" + difference + ")"
@@ -157,12 +160,121 @@ public final class LiveChecks {
 		}
 	}
 
+	/**
+	 * One randomized run of soft recopy or repeated checkpoints (seeded as {@link #randomized}): the seed picks the
+	 * subject, the instant, the policy, chunk, budget, window and, for repeated checkpoints, the interval (a fifth to
+	 * a half of the subject's recorded span, so that two to five checkpoints run). Every image is compared with the
+	 * stop-the-world image of its own instant: for recopy the state at the stop, for repeated checkpoints each
+	 * checkpoint's drain; with {@code secondReplay} (recopy only) the reference is a second replay stopped at the
+	 * launch where the recopy stopped, run after the run under test. With {@code plant} the first writing launch
+	 * after the instant loses a buffer from its speculated writes, and every later launch writing it too
+	 * ({@link MisSpeculation#MisSpeculation(SimulationWorkload, long, boolean)}).
+	 */
+	public static Outcome randomizedLatest(long seed, List<Subject> subjects, LiveDevice device, boolean plant,
+			boolean secondReplay) throws ReplayException {
+		SplittableRandom r = new SplittableRandom(seed);
+		Subject s = subjects.get(r.nextInt(subjects.size()));
+		long launches = Math.max(1, launches(s.workload()));
+		long at = r.nextLong(launches);
+		LiveCrEngine.Mode mode = secondReplay || r.nextBoolean() ? LiveCrEngine.Mode.SOFT_RECOPY
+				: LiveCrEngine.Mode.REPEATED;
+		long[] chunks = { 64L << 10, 1L << 20, 4L << 20, 64L << 20 };
+		long[] budgets = { 0, 1L << 20, 64L << 20, 14L << 30 };
+		long span = Math.max(1, span(s.workload()));
+		LiveCrEngine.Options o = LiveCrEngine.Options.of(mode, CheckpointInstant.atLaunch(at))
+				.withChunk(chunks[r.nextInt(chunks.length)]).withBudget(budgets[r.nextInt(budgets.length)])
+				.withWindow(1 + r.nextInt(8)).withInterval(Math.max(1, span / (2 + r.nextInt(4))));
+		SimulationWorkload w = s.workload();
+		long planted = -1;
+		if (plant) {
+			o = o.withWindow(1);
+			planted = MisSpeculation.firstWritingLaunch(w, at, LiveCrEngine.liveAt(w, o.at()).keySet());
+			if (planted >= 0) {
+				w = new MisSpeculation(w, planted, true);
+			}
+		}
+		if (!secondReplay) {
+			return check(seed, s, w, device, o, planted);
+		}
+		LiveRunResult res = LiveCrEngine.run(s.trace(), w, device, o.withReference(false), new TimelineModel(false));
+		try {
+			long stopLaunch = res.rounds().isEmpty() ? -1 : res.rounds().get(0).launches();
+			LiveCrEngine.Options stop = new LiveCrEngine.Options(LiveCrEngine.Mode.STOP_THE_WORLD,
+					CheckpointInstant.atLaunch(stopLaunch), 64L << 20, 0, 1, false, true, true);
+			LiveRunResult first = LiveCrEngine.run(s.trace(), w, device, stop, TimelineSink.NONE);
+			try {
+				LiveImage image = res.image();
+				LiveImage ref = first.image();
+				boolean comparable = image != null && ref != null
+						&& image.regions().keySet().equals(ref.regions().keySet());
+				LiveImage.Relocation relocation = new LiveImage.Relocation(res.placements(), first.placements());
+				String diff = !comparable
+						? "the replays' images hold other buffers: "
+								+ (image == null ? "none" : image.regions().keySet()) + " vs "
+								+ (ref == null ? "none" : ref.regions().keySet())
+						: image.firstDifference(ref, relocation);
+				String how = "second replay stopped at launch " + stopLaunch + " (" + relocation.matched()
+						+ " pointer words equal up to placement)";
+				return outcome(seed, s, o, planted, res, diff, how, comparable);
+			} finally {
+				first.close();
+			}
+		} finally {
+			res.close();
+		}
+	}
+
+	/** The span of recorded host time of a workload's operations. */
+	static long span(SimulationWorkload w) {
+		long lo = Long.MAX_VALUE;
+		long hi = Long.MIN_VALUE;
+		for (Iterator<Operation> it = w.operations(); it.hasNext();) {
+			long t = it.next().hostTimeNs();
+			lo = Math.min(lo, t);
+			hi = Math.max(hi, t);
+		}
+		return hi < lo ? 0 : hi - lo;
+	}
+
+	private static Outcome outcome(long seed, Subject s, LiveCrEngine.Options o, long planted, LiveRunResult res,
+			@Nullable String diff, String how, boolean comparable) {
+		LiveImage image = res.image();
+		long bytes = 0;
+		int buffers = 0;
+		if (res.rounds().isEmpty()) {
+			bytes = image == null ? 0 : image.bytes();
+			buffers = image == null ? 0 : image.regions().size();
+		}
+		for (LiveRunResult.Round r : res.rounds()) {
+			bytes += r.image().bytes();
+			buffers += r.image().regions().size();
+		}
+		var cp = res.metrics().checkpoints();
+		long fallbacks = cp.stream().mapToLong(c -> c.fallbackCount()).sum();
+		return new Outcome(seed, s.name(), o, planted, bytes, buffers, res.surrogateLaunches(), res.realLaunches(),
+				res.validationFallbacks(), res.metrics().cowCount(), fallbacks - res.validationFallbacks(),
+				res.metrics().stallTotalNs(), diff, how, comparable);
+	}
+
 	/** Runs once with a reference image and compares. */
 	public static Outcome check(long seed, Subject s, SimulationWorkload w, LiveDevice device,
 			LiveCrEngine.Options o, long planted) throws ReplayException {
 		TimelineModel timeline = new TimelineModel(false);
 		LiveRunResult res = LiveCrEngine.run(s.trace(), w, device, o.withReference(true), timeline);
 		try {
+			if (!res.rounds().isEmpty()) { // recopy and repeated checkpoints: every image against its own reference
+				String diff = null;
+				StringBuilder how = new StringBuilder("same replay, at its drain:");
+				for (LiveRunResult.Round r : res.rounds()) {
+					how.append(" checkpoint ").append(r.number()).append(r.opIndex() < 0 ? " at the end"
+							: " before launch " + r.launches());
+					String d = r.reference() == null ? "no reference" : r.image().firstDifference(r.reference());
+					if (d != null && diff == null) {
+						diff = "checkpoint " + r.number() + ": " + d;
+					}
+				}
+				return outcome(seed, s, o, planted, res, diff, how.toString(), true);
+			}
 			LiveImage image = res.image();
 			LiveImage ref = res.reference();
 			String diff = image == null || ref == null ? "no image" : image.firstDifference(ref);

@@ -86,7 +86,23 @@ public final class LiveCrEngine {
 		 * operation's sets (or observed accesses) need that is not back yet is restored first (the application
 		 * waits), the others in the background in chunks on the copier stream.
 		 */
-		ON_DEMAND_RESTORE;
+		ON_DEMAND_RESTORE,
+		/**
+		 * Soft recopy (the simulator's {@code SoftRecopyPolicy}; the latest state, for migration): a soft
+		 * copy-on-write pre-copy from the instant while the buffers written after it (by the speculated sets, by
+		 * observed writes outside them, or allocated after it) are tracked as dirty; at the first launch after the
+		 * pre-copy completed, the application stops (drain) and the dirty buffers still live are copied again. The
+		 * image is that of the stop, not of the instant. The log-and-recompute path past a dirty threshold is not run
+		 * live.
+		 */
+		SOFT_RECOPY,
+		/**
+		 * Repeated soft copy-on-write checkpoints (the simulator's {@code RepeatedCheckpointPolicy}): the first at the
+		 * instant, each later one due {@code intervalNs} of recorded host time after the previous one was requested,
+		 * started at the first launch at or after that time once the previous one completed (later: "delayed"). One
+		 * image per checkpoint ({@link LiveRunResult#rounds()}).
+		 */
+		REPEATED;
 
 		public String policyName() {
 			return switch (this) {
@@ -95,6 +111,8 @@ public final class LiveCrEngine {
 				case SOFT_COW -> "soft-cow";
 				case DRIVER_CHECKPOINT -> "driver-checkpoint";
 				case ON_DEMAND_RESTORE -> "on-demand-restore";
+				case SOFT_RECOPY -> "soft-recopy";
+				case REPEATED -> "repeated";
 			};
 		}
 	}
@@ -109,14 +127,28 @@ public final class LiveCrEngine {
 	 * @param stopAtInstant whether to stop the application at the instant (after the image is complete)
 	 * @param validate whether to check observed writes against the speculated sets (off only to show, in tests,
 	 *        what a mis-speculation does to an image without it)
+	 * @param intervalNs {@link Mode#REPEATED}: recorded host time between checkpoints (&gt; 0 there, else unused)
 	 */
 	public record Options(Mode mode, CheckpointInstant at, long chunkBytes, long budgetBytes, int window,
-			boolean reference, boolean stopAtInstant, boolean validate) {
+			boolean reference, boolean stopAtInstant, boolean validate, long intervalNs) {
 		public Options {
 			if (chunkBytes <= 0 || window < 1 || budgetBytes < 0) {
 				throw new IllegalArgumentException("chunk " + chunkBytes + ", window " + window + ", budget "
 						+ budgetBytes + ": chunk and window must be positive, the budget not negative");
 			}
+			if (mode == Mode.REPEATED && intervalNs <= 0) {
+				throw new IllegalArgumentException("repeated checkpoints need an interval > 0 ns, was " + intervalNs);
+			}
+		}
+
+		public Options(Mode mode, CheckpointInstant at, long chunkBytes, long budgetBytes, int window,
+				boolean reference, boolean stopAtInstant, boolean validate) {
+			this(mode, at, chunkBytes, budgetBytes, window, reference, stopAtInstant, validate,
+					mode == Mode.REPEATED ? 1_000_000_000L : 0);
+		}
+
+		public Options withInterval(long ns) {
+			return new Options(mode, at, chunkBytes, budgetBytes, window, reference, stopAtInstant, validate, ns);
 		}
 
 		/** PhOS-like defaults: 4 MiB chunks, 4 in flight, 14 GiB budget, no reference. */
@@ -125,23 +157,23 @@ public final class LiveCrEngine {
 		}
 
 		public Options withReference(boolean r) {
-			return new Options(mode, at, chunkBytes, budgetBytes, window, r, stopAtInstant, validate);
+			return new Options(mode, at, chunkBytes, budgetBytes, window, r, stopAtInstant, validate, intervalNs);
 		}
 
 		public Options withBudget(long b) {
-			return new Options(mode, at, chunkBytes, b, window, reference, stopAtInstant, validate);
+			return new Options(mode, at, chunkBytes, b, window, reference, stopAtInstant, validate, intervalNs);
 		}
 
 		public Options withChunk(long c) {
-			return new Options(mode, at, c, budgetBytes, window, reference, stopAtInstant, validate);
+			return new Options(mode, at, c, budgetBytes, window, reference, stopAtInstant, validate, intervalNs);
 		}
 
 		public Options withWindow(int w) {
-			return new Options(mode, at, chunkBytes, budgetBytes, w, reference, stopAtInstant, validate);
+			return new Options(mode, at, chunkBytes, budgetBytes, w, reference, stopAtInstant, validate, intervalNs);
 		}
 
 		public Options withValidate(boolean v) {
-			return new Options(mode, at, chunkBytes, budgetBytes, window, reference, stopAtInstant, v);
+			return new Options(mode, at, chunkBytes, budgetBytes, window, reference, stopAtInstant, v, intervalNs);
 		}
 	}
 
@@ -257,6 +289,29 @@ public final class LiveCrEngine {
 	private final List<LiveRunResult.ReadBack> readBacks = new ArrayList<>();
 	private long readBackBytes;
 	private static final long READ_BACK_LIMIT = 256L << 20;
+	// soft recopy and repeated checkpoints
+	private final Set<Integer> dirty = new HashSet<>();
+	private final List<LiveRunResult.Round> rounds = new ArrayList<>();
+	private final List<PendingSummary> summaries = new ArrayList<>();
+	private int round;
+	private long nextDueNs = Long.MAX_VALUE;
+	private long roundLaunches;
+	private long roundOp = -1;
+	private long roundCow;
+	private long roundCowBytes;
+	private long roundFallbacks;
+	private long roundFallbackBytes;
+	private long peakPool;
+	private @Nullable Map<Integer, Long> imageAddresses;
+
+	private record PendingSummary(int number, Stamp requested, Stamp drained, @Nullable Stamp completed, int buffers,
+			long bytes, long cow, long cowBytes, long fallbacks, long fallbackBytes, long dirtyBytes, long recopyBytes,
+			long peakBudget) {
+	}
+
+	private boolean latest() {
+		return o.mode() == Mode.SOFT_RECOPY || o.mode() == Mode.REPEATED;
+	}
 
 	private LiveCrEngine(Trace trace, SimulationWorkload workload, LiveDevice dev, Options o, TimelineSink sink) {
 		this.trace = trace;
@@ -353,11 +408,27 @@ public final class LiveCrEngine {
 				if (!pastInstant && o.at().reached(op.hostTimeNs(), launches, op)) {
 					pastInstant = true; // from here on, device-to-host copies are digested (reference runs)
 				}
+				if (active && latest()) {
+					pump();
+					if (inFlight.isEmpty()) { // the pre-copy (this round) is complete
+						if (o.mode() == Mode.REPEATED) {
+							endRound();
+						} else if (op.kind() == OperationKind.LAUNCH) {
+							stopForRecopy(op.index(), true);
+						}
+					}
+				}
 				if (!checkpointed && o.mode() != Mode.NONE && o.at().reached(op.hostTimeNs(), launches, op)) {
+					roundLaunches = launches;
+					roundOp = op.index();
+					nextDueNs = op.hostTimeNs() + o.intervalNs();
 					checkpoint();
 					if (o.stopAtInstant()) {
 						break;
 					}
+				} else if (o.mode() == Mode.REPEATED && checkpointed && !active && op.kind() == OperationKind.LAUNCH
+						&& op.hostTimeNs() >= nextDueNs) {
+					startRound(op);
 				}
 				if (active) {
 					protect(op);
@@ -368,10 +439,19 @@ public final class LiveCrEngine {
 			}
 			if (!checkpointed && o.mode() != Mode.NONE) {
 				note("the checkpoint instant " + o.at() + " was not reached: checkpoint at the end of the trace");
+				roundLaunches = launches;
 				checkpoint();
 			}
 			Stamp appEnd = ev(app);
 			waitFor(appEnd.event());
+			if (active && latest()) {
+				drainCopier();
+				if (o.mode() == Mode.REPEATED) {
+					endRound();
+				} else {
+					stopForRecopy(-1, false);
+				}
+			}
 			finishCopier();
 			dev.synchronize();
 			for (long a : deferredFrees) {
@@ -389,6 +469,14 @@ public final class LiveCrEngine {
 			}
 			return result;
 		} catch (ReplayException | RuntimeException e) {
+			for (LiveRunResult.Round r : rounds) {
+				if (r.image() != into) {
+					r.image().close();
+				}
+				if (r.reference() != null) {
+					r.reference().close();
+				}
+			}
 			if (image != null && image != into) {
 				image.close();
 			}
@@ -411,10 +499,14 @@ public final class LiveCrEngine {
 
 	// ---- the checkpoint
 
+	private @Nullable Stamp requestAt;
+
 	private void checkpoint() throws ReplayException {
 		checkpointed = true;
-		requested = host();
-		markers.add(new PendingMarker(requested, "checkpoint requested (" + o.mode().policyName() + ")"));
+		requested = requestAt != null ? requestAt : host();
+		requestAt = null;
+		markers.add(new PendingMarker(requested, (round > 0 ? "checkpoint " + round + " requested ("
+				: "checkpoint requested (") + o.mode().policyName() + ")"));
 		dev.synchronize();
 		Stamp drainEnd = host();
 		stalls.add(new PendingStall(requested, drainEnd, StallCause.DRAIN, -1, -1));
@@ -425,7 +517,7 @@ public final class LiveCrEngine {
 			throw new ReplayException("live buffers at the instant " + snaps.keySet() + " are not those planned "
 					+ (image == null ? "[]" : image.regions().keySet()));
 		}
-		LiveImage ref = reference;
+		LiveImage ref = o.mode() == Mode.SOFT_RECOPY ? null : reference; // recopy: the reference is of the stop
 		if (ref != null) {
 			for (Snap s : snaps.values()) {
 				ref.copyIn(s.buffer, 0, s.device, s.size, copier);
@@ -473,7 +565,7 @@ public final class LiveCrEngine {
 		copierQueue.addAll(order);
 		long total = order.stream().mapToLong(s -> s.size).sum();
 		long want = Math.min(o.budgetBytes(), total);
-		if (want > 0) {
+		if (want > 0 && pool < 0) {
 			try {
 				pool = dev.allocateUninitialized(want);
 			} catch (ReplayException e) {
@@ -482,7 +574,13 @@ public final class LiveCrEngine {
 				pool = -1;
 			}
 		}
-		poolCapacity = pool >= 0 ? want : 0;
+		if (round == 0) {
+			poolCapacity = pool >= 0 ? want : 0;
+		}
+		roundCow = cowCount;
+		roundCowBytes = cowBytes;
+		roundFallbacks = budgetFallbacks + validationFallbacks;
+		roundFallbackBytes = budgetFallbackBytes + validationBytes;
 		Stamp end = host();
 		stalls.add(new PendingStall(start, end, StallCause.DRAIN, -1, -1));
 		active = true;
@@ -490,6 +588,129 @@ public final class LiveCrEngine {
 	}
 
 	private long poolCapacity;
+
+	/** Repeated checkpoints: the next one, into a new image of the buffers live now (reserved in its drain stall). */
+	private void startRound(Operation op) throws ReplayException {
+		round++;
+		requestAt = host(); // the application waits while the image is reserved: counted in the drain stall
+		markers.add(new PendingMarker(requestAt, "checkpoint " + round + ": pinned image reserved (in its drain stall)"));
+		Map<Integer, Long> sizes = new TreeMap<>(size);
+		image = new LiveImage(dev, sizes);
+		reference = o.reference() ? new LiveImage(dev, sizes) : null;
+		snaps.clear();
+		copierQueue.clear();
+		cowQueue.clear();
+		copying = null;
+		poolUsed = 0; // the previous checkpoint's copy-on-write copies are all committed
+		if (op.hostTimeNs() > nextDueNs) {
+			markers.add(new PendingMarker(host(), "checkpoint " + round + " delayed by "
+					+ org.phos.workbench.cr.core.Units.formatNs(op.hostTimeNs() - nextDueNs) + " of recorded time"));
+		}
+		nextDueNs = op.hostTimeNs() + o.intervalNs();
+		roundLaunches = launches;
+		roundOp = op.index();
+		checkpoint();
+	}
+
+	/** Repeated checkpoints: this one is complete (every chunk retired). */
+	private void endRound() throws ReplayException {
+		dev.synchronize(copier);
+		Stamp done = lastCopy == null ? host() : lastCopy;
+		markers.add(new PendingMarker(done, "checkpoint " + round + " complete"));
+		long bytes = snaps.values().stream().mapToLong(x -> x.size).sum();
+		peakPool = Math.max(peakPool, poolUsed);
+		summaries.add(new PendingSummary(round, requested, drained, done, snaps.size(), bytes, cowCount - roundCow,
+				cowBytes - roundCowBytes, budgetFallbacks + validationFallbacks - roundFallbacks,
+				budgetFallbackBytes + validationBytes - roundFallbackBytes, 0, 0, poolUsed));
+		Map<Integer, Long> at = new TreeMap<>();
+		snaps.values().forEach(x -> at.put(x.buffer, x.device));
+		imageAddresses = at;
+		rounds.add(new LiveRunResult.Round(round, image, reference, roundLaunches, roundOp));
+		active = false;
+	}
+
+	/**
+	 * Soft recopy: the pre-copy is complete; the application stops (drain) and the dirty buffers still live are
+	 * copied again, so that the image is the state at this stop. Buffers allocated after the instant get regions
+	 * (pinned memory reserved now: the application waits, counted as a recopy stall), freed ones leave the image.
+	 *
+	 * @param opIndex the launch before which the application stops, -1 at the end of the trace
+	 * @param appRunning false at the end of the trace (no stall: the application is done)
+	 */
+	private void stopForRecopy(long opIndex, boolean appRunning) throws ReplayException {
+		LiveImage img = image;
+		LiveImage ref = reference;
+		Stamp reserve = host();
+		int added = 0;
+		for (Integer b : new ArrayList<>(img.regions().keySet())) {
+			if (!address.containsKey(b)) {
+				img.drop(b);
+				if (ref != null) {
+					ref.drop(b);
+				}
+			}
+		}
+		for (Map.Entry<Integer, Long> e : new TreeMap<>(size).entrySet()) {
+			if (img.region(e.getKey()) == null) {
+				img.extend(e.getKey(), e.getValue());
+				if (ref != null) {
+					ref.extend(e.getKey(), e.getValue());
+				}
+				dirty.add(e.getKey());
+				added++;
+			}
+		}
+		Stamp stop = host();
+		if (added > 0 && appRunning) {
+			// the application waits while pinned memory is reserved for them: a stall of the recopy
+			stalls.add(new PendingStall(reserve, stop, StallCause.RECOPY, -1, opIndex));
+			markers.add(new PendingMarker(reserve, "pinned image regions reserved for " + added
+					+ " buffers allocated after the instant"));
+		}
+		markers.add(new PendingMarker(stop, "checkpoint 0 stop for recopy"));
+		dev.synchronize();
+		Stamp drainEnd = host();
+		if (appRunning) {
+			stalls.add(new PendingStall(stop, drainEnd, StallCause.DRAIN, -1, opIndex));
+		}
+		if (ref != null) { // verification: the state at the stop, as a stop-the-world checkpoint would take it
+			for (Map.Entry<Integer, Long> e : address.entrySet()) {
+				ref.copyIn(e.getKey(), 0, e.getValue(), size.get(e.getKey()), copier);
+			}
+			dev.synchronize(copier);
+		}
+		Stamp start = host();
+		List<Integer> todo = new ArrayList<>(new TreeMap<>(address).keySet());
+		todo.retainAll(dirty);
+		long bytes = 0;
+		Stamp a = ev(copier);
+		for (int b : todo) {
+			long n = size.get(b);
+			for (long at = 0; at < n; at += o.chunkBytes()) {
+				img.copyIn(b, at, address.get(b) + at, Math.min(o.chunkBytes(), n - at), copier);
+			}
+			bytes += n;
+		}
+		Stamp z = ev(copier);
+		dev.synchronize(copier);
+		Stamp end = host();
+		if (bytes > 0) {
+			copied(a, z, bytes);
+			intervals.add(new PendingInterval(Lane.CR_COMMIT_D2H, a, z, "recopy " + todo.size() + " dirty buffers",
+					TimelineInterval.RECOPY, -1, bytes, opIndex));
+		}
+		if (appRunning) {
+			stalls.add(new PendingStall(start, end, StallCause.RECOPY, -1, opIndex));
+		}
+		markers.add(new PendingMarker(end, "checkpoint 0 image complete (latest state: " + todo.size()
+				+ " dirty buffers recopied)"));
+		long liveBytes = size.values().stream().mapToLong(Long::longValue).sum();
+		summaries.add(new PendingSummary(0, requested, drained, z, address.size(), liveBytes, cowCount, cowBytes,
+				budgetFallbacks + validationFallbacks, budgetFallbackBytes + validationBytes, bytes, bytes, poolUsed));
+		imageAddresses = new TreeMap<>(address);
+		rounds.add(new LiveRunResult.Round(0, img, ref, launches, opIndex));
+		active = false;
+	}
 
 	/** Runs the driver's checkpoint and restore of this process from the helper; the application waits for it. */
 	private void driverCheckpoint(Stamp start) throws ReplayException {
@@ -639,10 +860,20 @@ public final class LiveCrEngine {
 				unvalidated++;
 			}
 		}
+		if (o.mode() == Mode.SOFT_RECOPY) {
+			dirty.addAll(spec);
+		}
 		if (truth != null && o.validate()) {
 			for (BufferRange w : truth) {
 				Snap s = snaps.get(w.buffer());
-				if (s != null && !spec.contains(w.buffer()) && unsafe(s)) {
+				if (o.mode() == Mode.SOFT_RECOPY) {
+					if (!spec.contains(w.buffer()) && address.containsKey(w.buffer()) && dirty.add(w.buffer())) {
+						validationFallbacks++;
+						validationBytes += size.get(w.buffer());
+						markers.add(new PendingMarker(host(), "validation: op " + op.index() + " writes buffer "
+								+ w.buffer() + " outside the speculated sets: dirty, recopied at the stop"));
+					}
+				} else if (s != null && !spec.contains(w.buffer()) && unsafe(s)) {
 					stopAndCopy(s, op);
 				}
 			}
@@ -826,10 +1057,7 @@ public final class LiveCrEngine {
 		}
 	}
 
-	private void finishCopier() throws ReplayException {
-		if (!active) {
-			return;
-		}
+	private void drainCopier() throws ReplayException {
 		while (true) {
 			pump();
 			if (inFlight.isEmpty() && nextToCopy() == null) {
@@ -838,6 +1066,13 @@ public final class LiveCrEngine {
 			Thread.onSpinWait();
 		}
 		dev.synchronize(copier);
+	}
+
+	private void finishCopier() throws ReplayException {
+		if (!active) {
+			return;
+		}
+		drainCopier();
 		active = false;
 		markers.add(new PendingMarker(lastCopy == null ? host() : lastCopy,
 				restoring ? "restore complete" : "checkpoint complete"));
@@ -864,6 +1099,9 @@ public final class LiveCrEngine {
 				size.put(op.buffer(), op.bytes());
 				recordedBase.put(op.buffer(), trace.address(e));
 				relocation.map(trace.address(e), op.bytes(), base);
+				if (active && o.mode() == Mode.SOFT_RECOPY) {
+					dirty.add(op.buffer()); // allocated after the instant: not in the pre-copy
+				}
 			}
 			case FREE -> {
 				Long base = address.remove(op.buffer());
@@ -1045,7 +1283,12 @@ public final class LiveCrEngine {
 		long appEnd = resolve(appEndStamp);
 		long completed = lastCopy == null ? (checkpointed ? resolve(drained) : -1) : resolve(lastCopy);
 		List<CheckpointSummary> cps = new ArrayList<>();
-		if (checkpointed && requested != null && drained != null) {
+		for (PendingSummary p : summaries) {
+			cps.add(new CheckpointSummary(p.number(), resolve(p.requested()), resolve(p.drained()),
+					p.completed() == null ? -1 : resolve(p.completed()), p.buffers(), p.bytes(), p.cow(), p.cowBytes(),
+					p.fallbacks(), p.fallbackBytes(), p.dirtyBytes(), p.recopyBytes(), 0, p.peakBudget()));
+		}
+		if (summaries.isEmpty() && checkpointed && requested != null && drained != null) {
 			long snapBytes = snaps.values().stream().mapToLong(s -> s.size).sum();
 			cps.add(new CheckpointSummary(0, resolve(requested), resolve(drained), completed, snaps.size(), snapBytes,
 					cowCount, cowBytes, budgetFallbacks + validationFallbacks,
@@ -1064,8 +1307,31 @@ public final class LiveCrEngine {
 				new ConsistencyReport(false, observedLaunches, List.of(), 0));
 		long busy = firstCopy == null || lastCopy == null ? 0 : resolve(lastCopy) - resolve(firstCopy);
 		Map<Integer, Long> addresses = new TreeMap<>();
-		snaps.values().forEach(x -> addresses.put(x.buffer, x.device));
-		return new LiveRunResult(m, image, reference, realLaunches, surrogateLaunches, validationFallbacks,
-				unvalidated, copyBytes, busy, notes, addresses, placements, readBacks);
+		for (Snap x : snaps.values()) {
+			addresses.put(x.buffer, x.device);
+		}
+		if (imageAddresses != null && o.mode() == Mode.SOFT_RECOPY) {
+			addresses = imageAddresses;
+		}
+		LiveImage img = image;
+		LiveImage ref = reference;
+		if (!rounds.isEmpty()) { // the first checkpoint's image is the result's; every one is in rounds
+			img = rounds.get(0).image();
+			ref = rounds.get(0).reference();
+			if (o.mode() == Mode.REPEATED) {
+				Map<Integer, Long> first = new TreeMap<>();
+				// the first round's addresses: the buffers live then are those its image holds
+				for (Integer b : img.regions().keySet()) {
+					for (LiveRunResult.Placement p : placements) {
+						if (p.buffer() == b) {
+							first.put(b, p.address());
+						}
+					}
+				}
+				addresses = first;
+			}
+		}
+		return new LiveRunResult(m, img, ref, realLaunches, surrogateLaunches, validationFallbacks,
+				unvalidated, copyBytes, busy, notes, addresses, placements, readBacks, rounds);
 	}
 }

@@ -27,7 +27,7 @@ public final class LiveImage implements AutoCloseable {
 	private final LiveDevice device;
 	private final Map<Integer, Region> regions = new TreeMap<>();
 	private final List<Long> blocks = new ArrayList<>();
-	private final long totalBytes;
+	private long totalBytes;
 
 	/**
 	 * Reserves pinned memory for the buffers.
@@ -51,6 +51,29 @@ public final class LiveImage implements AutoCloseable {
 		} catch (ReplayException e) {
 			close();
 			throw e;
+		}
+	}
+
+	/**
+	 * Adds a region for a buffer allocated after the image was reserved (soft recopy), in pinned blocks of its own.
+	 */
+	public void extend(int buffer, long bytes) throws ReplayException {
+		if (regions.containsKey(buffer)) {
+			throw new IllegalArgumentException("buffer " + buffer + " is already in the image");
+		}
+		long start = blocks.size() * BLOCK;
+		for (long b = 0; b < bytes; b += BLOCK) {
+			blocks.add(device.allocateHost(Math.min(BLOCK, bytes - b)));
+		}
+		regions.put(buffer, new Region(buffer, start, bytes));
+		totalBytes += bytes;
+	}
+
+	/** Removes a buffer freed before the image was complete (soft recopy: the image is of a later state). */
+	public void drop(int buffer) {
+		Region r = regions.remove(buffer);
+		if (r != null) {
+			totalBytes -= r.size();
 		}
 	}
 

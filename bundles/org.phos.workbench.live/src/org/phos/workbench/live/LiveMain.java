@@ -28,6 +28,10 @@ import org.phos.workbench.trace.core.synthetic.SyntheticTraceOptions;
  * LiveMain figures WORKDIR ROUNDS ALLOCATIONS   pinned D2H bandwidth; then, on a generated trace keeping ALLOCATIONS
  *                                               allocations live (several GB), ROUNDS interleaved rounds of
  *                                               none / stop-the-world / soft-cow: stalls, copy bandwidth, medians
+ * LiveMain latest WORKDIR RUNS SAMPLE.phos...   soft recopy and repeated checkpoints: RUNS randomized runs (seeds
+ *                                               301.., every 4th planted), each image vs the stop-the-world image of
+ *                                               its own instant in the same replay; then RUNS recopies (seeds 401..)
+ *                                               against a second replay stopped where the recopy stopped
  * LiveMain calibrate WORKDIR ROUNDS                the machine knobs measured: WORKDIR/machine.txt holds the spec that
  *                                               simulate --machine takes
  * </pre>
@@ -41,7 +45,8 @@ public final class LiveMain {
 
 	public static void main(String[] args) throws Exception {
 		if (args.length < 3) {
-			System.err.println("usage: LiveMain checks WORKDIR RUNS SAMPLE.phos... | figures WORKDIR ROUNDS ALLOCATIONS");
+			System.err.println("usage: LiveMain checks WORKDIR RUNS SAMPLE.phos... | latest WORKDIR RUNS SAMPLE.phos... | "
+					+ "figures WORKDIR ROUNDS ALLOCATIONS | calibrate WORKDIR ROUNDS");
 			System.exit(2);
 		}
 		Path work = Path.of(args[1]);
@@ -53,6 +58,7 @@ public final class LiveMain {
 				case "checks" -> checks(gpu, work, Integer.parseInt(args[2]), List.of(args).subList(3, args.length));
 				case "figures" -> figures(gpu, work, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
 				case "calibrate" -> calibrate(gpu, work, Integer.parseInt(args[2]));
+				case "latest" -> latest(gpu, work, Integer.parseInt(args[2]), List.of(args).subList(3, args.length));
 				default -> {
 					System.err.println("unknown mode " + args[0]);
 					yield 2;
@@ -182,6 +188,56 @@ public final class LiveMain {
 			failed++;
 		}
 		System.out.println(failed == 0 ? "LIVE CHECKS PASS" : "LIVE CHECKS FAIL (" + failed + ")");
+		return failed == 0 ? 0 : 1;
+	}
+
+	private static int latest(JCudaExecutor gpu, Path work, int runs, List<String> samples) throws Exception {
+		int failed = 0;
+		List<LiveChecks.Subject> subjects = new ArrayList<>();
+		long[][] gens = { { 11, 24, 1 }, { 12, 60, 1 }, { 13, 200, 1 }, { 14, 40, 0 }, { 15, 100, 4 } };
+		for (long[] g : gens) {
+			subjects.add(generate(work, g[0], 1000, (int) g[1], (int) g[2]));
+		}
+		for (String f : samples) {
+			Trace t = TraceReader.read(Path.of(f), null).trace();
+			String name = Path.of(f).getFileName().toString();
+			subjects.add(new LiveChecks.Subject(name, t, TraceWorkload.withBestAvailableSets(t, name)));
+		}
+		List<LiveChecks.Outcome> outcomes = new ArrayList<>();
+		int planted = 0;
+		int caught = 0;
+		int checkpoints = 0;
+		for (long seed = 301; seed <= 300 + 2L * runs; seed++) {
+			boolean second = seed > 300 + runs;
+			long id = second ? seed - runs + 100 : seed; // 301.. same replay, 401.. second replay
+			long t0 = System.nanoTime();
+			LiveChecks.Outcome o;
+			try {
+				o = LiveChecks.randomizedLatest(id, subjects, gpu, id % 4 == 0, second);
+			} catch (ReplayException | RuntimeException e) {
+				System.out.println("run seed " + id + ": FAIL " + e);
+				e.printStackTrace(System.out);
+				failed++;
+				break;
+			}
+			System.out.printf(Locale.ROOT, "run %s (%.1f s)%n", o.line(), (System.nanoTime() - t0) / 1e9);
+			if (!o.comparable()) {
+				continue;
+			}
+			outcomes.add(o);
+			checkpoints += o.reference().split("checkpoint ", -1).length - 1;
+			if (o.planted() >= 0) {
+				planted++;
+				caught += o.validationFallbacks() > 0 ? 1 : 0;
+			}
+		}
+		List<LiveChecks.Outcome> bad = LiveChecks.failures(outcomes);
+		System.out.printf(Locale.ROOT, "RECOPY/REPEATED: %d of %d runs bitwise equal (%d images of repeated and "
+				+ "recopy runs compared in the same replay); planted mis-speculations %d, caught by validation %d (the "
+				+ "others hit a buffer already dirty)%n", outcomes.size() - bad.size(), outcomes.size(), checkpoints,
+				planted, caught);
+		failed += bad.size();
+		System.out.println(failed == 0 ? "LATEST CHECKS PASS" : "LATEST CHECKS FAIL (" + failed + ")");
 		return failed == 0 ? 0 : 1;
 	}
 

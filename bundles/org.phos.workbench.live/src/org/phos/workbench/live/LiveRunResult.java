@@ -29,11 +29,18 @@ import org.phos.workbench.cr.core.SimulationMetrics;
  * @param readBacks the device-to-host copies of the trace after the instant, as this replay read them back
  *        (reference runs only, at most 256 MiB): the restore check compares a restored run's with an uninterrupted
  *        run's
+ * @param rounds soft recopy and repeated checkpoints: every checkpoint's image (and reference), with the launches
+ *        issued when it was taken (the instant a second replay stops at to compare) and the operation it was taken
+ *        before (-1: the end of the trace); empty for the other policies
  */
 public record LiveRunResult(SimulationMetrics metrics, @Nullable LiveImage image, @Nullable LiveImage reference,
 		int realLaunches, int surrogateLaunches, int validationFallbacks, int unvalidatedLaunches, long copyBytes,
 		long copyBusyNs, List<String> notes, Map<Integer, Long> snapshotAddresses, List<Placement> placements,
-		List<ReadBack> readBacks) {
+		List<ReadBack> readBacks, List<Round> rounds) {
+
+	/** One checkpoint of a run with several (or of a recopy: the image of the stop). */
+	public record Round(int number, LiveImage image, @Nullable LiveImage reference, long launches, long opIndex) {
+	}
 
 	/** The bytes a device-to-host copy of the trace read: operation, buffer, offset in it. */
 	public record ReadBack(long op, int buffer, long offset, byte[] bytes) {
@@ -48,6 +55,7 @@ public record LiveRunResult(SimulationMetrics metrics, @Nullable LiveImage image
 		snapshotAddresses = Map.copyOf(snapshotAddresses);
 		placements = List.copyOf(placements);
 		readBacks = List.copyOf(readBacks);
+		rounds = List.copyOf(rounds);
 	}
 
 	/** @return checkpoint copy bandwidth in GB/s (10^9 bytes), NaN when nothing was copied */
@@ -62,6 +70,12 @@ public record LiveRunResult(SimulationMetrics metrics, @Nullable LiveImage image
 		}
 		if (reference != null) {
 			reference.close();
+		}
+		for (Round r : rounds) {
+			r.image().close();
+			if (r.reference() != null) {
+				r.reference().close();
+			}
 		}
 	}
 }

@@ -18,10 +18,21 @@ import org.phos.workbench.cr.core.SimulationWorkload;
 public final class MisSpeculation implements SimulationWorkload {
 	private final SimulationWorkload base;
 	private final long launch;
+	private final boolean fromThenOn;
 
 	public MisSpeculation(SimulationWorkload base, long launch) {
+		this(base, launch, false);
+	}
+
+	/**
+	 * @param fromThenOn the removed buffer leaves the speculated writes of every later launch too (a kernel whose
+	 *        speculation never sees that write): what a soft recopy's dirty set misses without validation, where a
+	 *        later launch writing the buffer inside the sets would otherwise make it dirty anyway
+	 */
+	public MisSpeculation(SimulationWorkload base, long launch, boolean fromThenOn) {
 		this.base = base;
 		this.launch = launch;
+		this.fromThenOn = fromThenOn;
 	}
 
 	/**
@@ -44,7 +55,7 @@ public final class MisSpeculation implements SimulationWorkload {
 
 	@Override
 	public String name() {
-		return base.name() + " (write removed from launch " + launch + ")";
+		return base.name() + " (write removed from launch " + launch + (fromThenOn ? " on" : "") + ")";
 	}
 
 	@Override
@@ -57,6 +68,7 @@ public final class MisSpeculation implements SimulationWorkload {
 		Iterator<Operation> it = base.operations();
 		return new Iterator<>() {
 			long launches;
+			int removedBuffer = -1;
 
 			@Override
 			public boolean hasNext() {
@@ -66,10 +78,20 @@ public final class MisSpeculation implements SimulationWorkload {
 			@Override
 			public Operation next() {
 				Operation op = it.next();
-				if (op.kind() != OperationKind.LAUNCH || launches++ != launch || op.writes().isEmpty()) {
+				if (op.kind() != OperationKind.LAUNCH) {
 					return op;
 				}
-				int removed = op.writes().get(0).buffer();
+				long n = launches++;
+				int removed;
+				if (n == launch && !op.writes().isEmpty()) {
+					removed = op.writes().get(0).buffer();
+					removedBuffer = removed;
+				} else if (fromThenOn && n > launch && removedBuffer >= 0
+						&& op.writes().stream().anyMatch(w -> w.buffer() == removedBuffer)) {
+					removed = removedBuffer;
+				} else {
+					return op;
+				}
 				List<BufferRange> writes = new ArrayList<>();
 				for (BufferRange w : op.writes()) {
 					if (w.buffer() != removed) {

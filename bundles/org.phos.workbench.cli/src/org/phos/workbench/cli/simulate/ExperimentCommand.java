@@ -232,6 +232,11 @@ public final class ExperimentCommand implements Command {
 		out.printf("experiment %s of %s (%s)%n", result.name(), at.store().traceFile(), state(saved.state()));
 		out.printf("options: --policy '%s'%s --machine %s --sets %s --width %d%n", c.policies(),
 				c.at() == null ? "" : " --at " + c.at(), c.machine(), c.sets(), c.widthPx());
+		String live = at.store().liveDevice(at.name()); // i13-live2
+		if (live != null) {
+			out.printf("run live on %s by workbench live (its runs are read from the saved files; re-run it there)%n",
+					live);
+		}
 		out.println();
 		MetricsTable.print(out, result.runs());
 		out.println();

@@ -11,7 +11,11 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.eclipse.core.runtime.IProgressMonitor;
+import org.phos.workbench.analysis.core.experiment.ExperimentConfig;
 import org.phos.workbench.analysis.core.experiment.ExperimentException;
+import org.phos.workbench.analysis.core.experiment.ExperimentProblem;
+import org.phos.workbench.analysis.core.experiment.ExperimentResult;
+import org.phos.workbench.analysis.core.experiment.ExperimentStore;
 import org.phos.workbench.analysis.core.experiment.ExperimentListener;
 import org.phos.workbench.analysis.core.experiment.ExperimentPlan;
 import org.phos.workbench.analysis.core.experiment.TraceIdentity;
@@ -41,6 +45,8 @@ import org.phos.workbench.cr.core.SimulationMetrics;
 import org.phos.workbench.cr.core.CopierOrder;
 import org.phos.workbench.cr.core.SoftCopyOnWritePolicy;
 import org.phos.workbench.cr.core.SoftOnDemandRestorePolicy;
+import org.phos.workbench.cr.core.SoftRecopyPolicy;
+import org.phos.workbench.cr.core.RepeatedCheckpointPolicy;
 import org.phos.workbench.cr.core.Staging;
 import org.phos.workbench.cr.core.StopTheWorldCheckpointPolicy;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
@@ -62,7 +68,7 @@ import org.phos.workbench.trace.core.Trace;
 public final class LiveCommand implements Command {
 
 	static final Option<String> POLICY = Option.required("policy", "SPEC",
-			"stop-the-world, soft-cow or on-demand-restore, with simulate's parameters (soft-cow:chunk=4MiB,"
+			"stop-the-world, soft-cow, soft-recopy, repeated or on-demand-restore, with simulate's parameters (soft-cow:chunk=4MiB,"
 					+ "budget=14GiB,at=launch:N); the live engine copies in pointer order, from or into pinned host "
 					+ "memory",
 			ValueParser.text());
@@ -79,6 +85,16 @@ public final class LiveCommand implements Command {
 			ValueParser.path());
 	static final Option<Long> WIDTH = Option.withDefault("width", "PX", "width of the charts in pixels",
 			ValueParser.integer(400, 10_000), 1600L);
+	static final Option<String> SAVE_AS = Option.optional("save-as", "NAME", "also save the runs as experiment NAME "
+			+ "beside the trace (TRACE.experiments/NAME): it opens later on any machine, no GPU needed",
+			ValueParser.text());
+
+	/** Opens the device of a live run: the GPU; tests put a host-memory device here. */
+	interface DeviceOpener {
+		LiveDevice open() throws CommandFailedException;
+	}
+
+	static DeviceOpener devices = LiveCommand::openDevice;
 
 	@Override
 	public String name() {
@@ -103,12 +119,16 @@ public final class LiveCommand implements Command {
 				simulated twin counts a context taken from a pool). The same policy is simulated on --machine. Writes what simulate writes, for
 				the two runs "live POLICY" and "simulated POLICY" (timeline-live.json, timeline-simulated.json, their
 				intervals CSV and charts, metrics.csv, violations.csv, comparison and dirty charts, manifest.json).
+				soft-recopy and repeated run live too (the recopy's image is the state at its stop; repeated
+				checkpoints are due by the trace's recorded host time). A live baseline (the same replay without
+				checkpoint) runs first: the slowdown is the live run's own. --save-as NAME also saves the runs as
+				an experiment beside the trace, which `experiment show` opens on any machine.
 				Needs a CUDA device: elsewhere it stops with a message saying so (docs/live-cr.md).""";
 	}
 
 	@Override
 	public List<Option<?>> options() {
-		return List.of(POLICY, AT, WINDOW, MACHINE, SETS, OUT, WIDTH);
+		return List.of(POLICY, AT, WINDOW, MACHINE, SETS, OUT, WIDTH, SAVE_AS);
 	}
 
 	@Override
@@ -119,7 +139,9 @@ public final class LiveCommand implements Command {
 	@Override
 	public List<String> examples() {
 		return List.of("live run.phos --policy soft-cow --at launch:2000 --out live",
-				"live run.phos --policy stop-the-world:at=launch:100 --machine h100,d2h=54GB/s --out live-stw");
+				"live run.phos --policy stop-the-world:at=launch:100 --machine h100,d2h=54GB/s --out live-stw",
+				"live run.phos --policy soft-recopy --at launch:500 --out live-recopy --save-as recopy-h100",
+				"live run.phos --policy repeated:interval=300ms --at launch:100 --out live-repeated");
 	}
 
 	/** The live engine's options for a parsed policy, or a usage error naming what it cannot run. */
@@ -133,6 +155,18 @@ public final class LiveCommand implements Command {
 			return new LiveCrEngine.Options(LiveCrEngine.Mode.SOFT_COW, o.at(), chunk, o.budgetBytes(), window, false,
 					false, true);
 		}
+		if (policy instanceof SoftRecopyPolicy recopy) {
+			var o = recopy.options();
+			long chunk = o.chunkBytes() == 0 ? 1L << 30 : o.chunkBytes();
+			return new LiveCrEngine.Options(LiveCrEngine.Mode.SOFT_RECOPY, o.at(), chunk, o.budgetBytes(), window,
+					false, false, true);
+		}
+		if (policy instanceof RepeatedCheckpointPolicy repeated) {
+			var o = repeated.options();
+			long chunk = o.chunkBytes() == 0 ? 1L << 30 : o.chunkBytes();
+			return new LiveCrEngine.Options(LiveCrEngine.Mode.REPEATED, o.at(), chunk, o.budgetBytes(), window,
+					false, false, true, repeated.intervalNs());
+		}
 		if (policy instanceof SoftOnDemandRestorePolicy restore) {
 			return new LiveCrEngine.Options(LiveCrEngine.Mode.ON_DEMAND_RESTORE, restore.restoreInstant(), 4L << 20, 0,
 					window, false, false, true);
@@ -141,8 +175,8 @@ public final class LiveCommand implements Command {
 			return new LiveCrEngine.Options(LiveCrEngine.Mode.STOP_THE_WORLD, at, 64L << 20, 0, 1, false, false,
 					true);
 		}
-		throw new UsageException("option --policy: the live engine runs stop-the-world, soft-cow and "
-				+ "on-demand-restore, not " + policy.name());
+		throw new UsageException("option --policy: the live engine runs stop-the-world, soft-cow, soft-recopy, "
+				+ "repeated and on-demand-restore, not " + policy.name());
 	}
 
 	@Override
@@ -168,6 +202,13 @@ public final class LiveCommand implements Command {
 		}
 		if (sets.size() != 1) {
 			throw new UsageException("option --sets: live takes one source, got " + sets.size());
+		}
+		String saveAs = args.find(SAVE_AS);
+		if (saveAs != null) {
+			ExperimentProblem problem = ExperimentStore.of(traceFile).checkNewName(saveAs);
+			if (problem != null) {
+				throw new UsageException("option --save-as: " + problem.message());
+			}
 		}
 		Path dir = SimulateCommand.createOutputFolder(args.get(OUT));
 		ExperimentListener listener = SimulateCommand.listener(context);
@@ -221,22 +262,50 @@ public final class LiveCommand implements Command {
 		List<RunOutputs.Run> runs = new ArrayList<>();
 		List<String> written;
 		String liveLine;
-		try (LiveDevice device = openDevice()) {
+		ExperimentResult saved = null;
+		try (LiveDevice device = devices.open()) {
 			TraceWorkload workload = sets.get(0).workload(trace, traceName, file, EngineCatalog.standard(), monitor);
 			out.printf("live %s on %s: %,d events, %,d launches; sets: %s; checkpoint at %s%n", file,
 					device.deviceName(), trace.eventCount(), trace.launchCount(), workload.policySourceName(),
 					options.at());
+			// the live baseline: the same replay without checkpoint, first, on the same device (its application end
+			// is the metrics' baseline, so the slowdown is the live run's own, not the model's)
+			long baselineEnd;
+			try {
+				LiveRunResult base = LiveCrEngine.run(trace, workload, device,
+						LiveCrEngine.Options.of(LiveCrEngine.Mode.NONE, options.at()),
+						org.phos.workbench.cr.core.TimelineSink.NONE);
+				base.close();
+				baselineEnd = base.metrics().appEndNs();
+			} catch (ReplayException e) {
+				throw ExperimentException.failure(file + ": the live baseline run failed: " + e.getMessage(), e);
+			}
 			String[] line = new String[1];
+			long threshold = simulated instanceof SoftRecopyPolicy rp ? rp.thresholdBytes() : Long.MAX_VALUE;
 			RunOutputs.Run live = outputs.record("live " + policyName, "-live", workload.sizeHint(), sink -> {
 				try {
 					LiveRunResult r = LiveCrEngine.run(trace, workload, device, options, sink);
 					r.close();
+					SimulationMetrics withBaseline = withBaseline(r.metrics(), baselineEnd);
+					long dirty = r.metrics().checkpoints().stream().mapToLong(c -> c.dirtyBytes()).sum();
+					String extra = String.format(Locale.ROOT, "%nlive baseline (same replay, no checkpoint): application "
+							+ "end %.2f ms; with %s %.2f ms: slowdown %.1f%%", baselineEnd / 1e6, policyName,
+							r.metrics().appEndNs() / 1e6, 100.0 * (r.metrics().appEndNs() - baselineEnd) / baselineEnd);
+					if (options.mode() == LiveCrEngine.Mode.SOFT_RECOPY) {
+						extra += "; recopied " + Human.bytes(dirty) + " dirty at the stop (launch "
+								+ (r.rounds().isEmpty() ? "-" : r.rounds().get(0).launches()) + ")"
+								+ (dirty > threshold ? ", above the threshold where the simulator ships the log and "
+										+ "recomputes instead (not run live)" : "");
+					}
+					if (options.mode() == LiveCrEngine.Mode.REPEATED) {
+						extra += "; " + r.rounds().size() + " checkpoints taken";
+					}
 					line[0] = String.format(Locale.ROOT, "live: %d launches as surrogates, %d real; checkpoint copied "
 							+ "%s at %.1f GB/s; %d buffers fell back to stop-and-copy on a write outside the sets; "
 							+ "%d real launches after the instant without observed writes (not validated)",
 							r.surrogateLaunches(), r.realLaunches(), Human.bytes(r.copyBytes()), r.copyGBps(),
-							r.validationFallbacks(), r.unvalidatedLaunches());
-					return r.metrics();
+							r.validationFallbacks(), r.unvalidatedLaunches()) + extra;
+					return withBaseline;
 				} catch (ReplayException e) {
 					throw ExperimentException.failure(file + ": the live run failed: " + e.getMessage(), e);
 				}
@@ -252,6 +321,12 @@ public final class LiveCommand implements Command {
 					new org.eclipse.core.runtime.NullProgressMonitor());
 			TraceIdentity identity = TraceIdentity.of(traceFile, trace);
 			written = folder.commit(json -> describe(json, args, identity, device.deviceName(), runs), listener);
+			if (saveAs != null) {
+				ExperimentConfig config = new ExperimentConfig(args.get(POLICY), args.find(AT), args.get(MACHINE),
+						args.get(SETS), args.get(WIDTH).intValue());
+				saved = ExperimentStore.of(traceFile).saveRuns(saveAs, config, dir,
+						runs.stream().map(RunOutputs.Run::crRun).toList());
+			}
 		} catch (ExperimentException e) {
 			throw SimulateCommand.rethrow(e);
 		} finally {
@@ -263,8 +338,20 @@ public final class LiveCommand implements Command {
 		out.println();
 		out.println(liveLine);
 		out.printf("%nwrote %s: %s%n", dir, String.join(", ", written));
+		if (saved != null) {
+			out.printf("saved experiment %s: %s (live on this machine's device; `experiment show` opens it anywhere)%n",
+					saved.name(), ExperimentStore.of(traceFile).folder(saved.name()));
+		}
 		out.flush();
 		return ExitCode.OK;
+	}
+
+	/** The live run's metrics with the live baseline's application end (the slowdown is then the live one). */
+	static SimulationMetrics withBaseline(SimulationMetrics m, long baselineEndNs) {
+		return new SimulationMetrics(m.policy(), m.machine(), m.operations(), m.launches(), m.appEndNs(), baselineEndNs,
+				m.endNs(), m.stallTotalNs(), m.stallLongestNs(), m.stallCount(), m.stallByCause(), m.checkpoints(),
+				m.restoreStartNs(), m.restoreFirstKernelNs(), m.restoreFullStateNs(), m.bytesNeverRestored(),
+				m.bytesPerLane(), m.cowCount(), m.cowBytes(), m.consistency());
 	}
 
 	private static LiveDevice openDevice() throws CommandFailedException {

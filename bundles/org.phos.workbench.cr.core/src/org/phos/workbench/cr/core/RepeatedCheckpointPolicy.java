@@ -25,6 +25,16 @@ public final class RepeatedCheckpointPolicy implements CrPolicy {
         this.intervalNs = intervalNs;
     }
 
+    /** @return each checkpoint's options (the live engine runs them) */
+    public SoftCheckpointOptions options() {
+        return options;
+    }
+
+    /** @return host time between checkpoint requests */
+    public long intervalNs() {
+        return intervalNs;
+    }
+
     @Override
     public String name() {
         return "repeated";

@@ -28,6 +28,16 @@ public final class SoftRecopyPolicy implements CrPolicy {
         this.thresholdBytes = thresholdBytes;
     }
 
+    /** @return the pre-copy's options (the live engine runs them) */
+    public SoftCheckpointOptions options() {
+        return options;
+    }
+
+    /** @return dirty bytes past which the log is shipped and recomputed instead of recopied */
+    public long thresholdBytes() {
+        return thresholdBytes;
+    }
+
     @Override
     public String name() {
         return "soft-recopy";

@@ -73,6 +73,9 @@ public final class TracesView extends ViewPart {
             }
         });
         table.addListener(SWT.DefaultSelection, e -> openSelected());
+        // i12-exp-ui: begin: context menu (New Experiment on This Trace...)
+        org.phos.workbench.internal.ui.experiment.ExperimentMenus.attach(getSite(), table, viewer);
+        // i12-exp-ui: end
         GridDataFactory.fillDefaults().grab(true, true).span(2, 1).applyTo(tableHolder);
 
         status = new Label(parent, SWT.WRAP);

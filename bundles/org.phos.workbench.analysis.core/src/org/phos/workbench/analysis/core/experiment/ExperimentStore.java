@@ -307,6 +307,79 @@ public final class ExperimentStore {
 		}
 	}
 
+	// i13-live2: begin
+	/**
+	 * Saves runs made elsewhere as experiment {@code name}: a live run on a GPU ({@code workbench live --save-as}),
+	 * which cannot be simulated again. {@code outputs} is the complete folder that run wrote (its manifest names the
+	 * trace, checked as a simulate manifest's, and for a live run the tool and the device); its files are copied into
+	 * the experiment's outputs and {@code runs} are written beside them as the runs file, so the experiment opens from
+	 * its files on any machine (no GPU needed). The experiment appears only when everything was written.
+	 *
+	 * @param config the options the runs were made with (saved as a simulated experiment's)
+	 * @param runs the runs, as they were in memory (equal to what {@link #open} reads back)
+	 */
+	public ExperimentResult saveRuns(String name, ExperimentConfig config, Path outputs, List<CrRun> runs)
+			throws ExperimentException {
+		ExperimentProblem problem = checkNewName(name);
+		if (problem != null) {
+			throw new ExperimentException(problem);
+		}
+		if (runs.isEmpty()) {
+			throw ExperimentException.failure("cannot save " + name + ": no runs");
+		}
+		TraceIdentity identity = readIdentity(outputs);
+		Path building = temporary(root, "new");
+		try {
+			Files.createDirectories(root);
+			Files.createDirectory(building);
+			Path out = building.resolve(OUTPUTS);
+			Files.createDirectory(out);
+			try (DirectoryStream<Path> files = Files.newDirectoryStream(outputs)) {
+				for (Path f : files) {
+					if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
+							&& !f.getFileName().toString().equals(RUNS_FILE)) {
+						Files.copy(f, out.resolve(f.getFileName().toString()));
+					}
+				}
+			}
+			Path target = out.resolve(RUNS_FILE);
+			try (OutputFile file = OutputFile.create(target)) {
+				RunsFile.write(file, identity.sha256(), runs, new NullProgressMonitor());
+				file.commit();
+			}
+			writeConfig(building, config, identity);
+			try {
+				Files.move(building, folder(name), StandardCopyOption.ATOMIC_MOVE);
+			} catch (FileAlreadyExistsException | java.nio.file.DirectoryNotEmptyException e) {
+				throw ExperimentException.failure("an experiment named '" + name + "' appeared for " + traceFile
+						+ " while this one was saved; it was not replaced", e);
+			}
+			return new ExperimentResult(name, traceFile, config, runs);
+		} catch (IOException e) {
+			throw ExperimentException.failure("cannot save " + folder(name) + ": " + IoText.describe(e), e);
+		} finally {
+			deleteQuietly(building);
+		}
+	}
+
+	/**
+	 * The device experiment {@code name} was run live on (its outputs' manifest was written by {@code workbench
+	 * live}), or null for a simulated experiment or one whose manifest cannot be read.
+	 */
+	public @Nullable String liveDevice(String name) {
+		Path file = folder(name).resolve(OUTPUTS).resolve(ResultFolder.MANIFEST);
+		try {
+			Map<?, ?> json = readJson(file);
+			if (json.get("tool") instanceof String tool && tool.endsWith(" live")) {
+				return json.get("device") instanceof String d ? d : "an unnamed GPU";
+			}
+		} catch (ExperimentException e) {
+			return null;
+		}
+		return null;
+	}
+	// i13-live2: end
+
 	/** The configuration checked against the trace (a pass over it, an engine created): reports as it goes. */
 	private ExperimentRunner runner(ExperimentConfig config, Trace trace, ExperimentListener listener,
 			IProgressMonitor pm) throws ExperimentException {
@@ -324,6 +397,11 @@ public final class ExperimentStore {
 		ExperimentConfig config = saved.config();
 		if (config == null) {
 			throw ExperimentException.failure(String.valueOf(saved.problem()));
+		}
+		String live = liveDevice(name); // i13-live2
+		if (live != null) {
+			throw ExperimentException.failure(name + " was run live on " + live + ": re-running it here would "
+					+ "simulate it instead; run `workbench live` again with --save-as on a machine with a CUDA GPU");
 		}
 		IProgressMonitor pm = monitor == null ? new NullProgressMonitor() : monitor;
 		pm.beginTask("Experiment " + name, 100);

@@ -42,6 +42,7 @@ public final class TraceTimelineView extends ViewPart {
     private @Nullable LoadedTrace loaded;
     private @Nullable LaunchSelection pendingReveal;
     private int selectedLaunch = -1;
+    private @Nullable LoadedTrace indexed; // i14-attachui: the trace whose index the canvas draws
     private @Nullable Job indexJob;
 
     @Override
@@ -76,6 +77,15 @@ public final class TraceTimelineView extends ViewPart {
             }
         });
         canvas.control().setData(ROLE, "canvas");
+        // i14-attachui: begin (panning or zooming a live trace away from its end stops following; to the end resumes)
+        canvas.addWindowListener(w -> {
+            var live = org.phos.workbench.ui.model.LiveTraces.of(loaded);
+            TimelineContent c = canvas.index();
+            if (live != null && c != null) {
+                live.setFollowing(w.toNs() >= c.end());
+            }
+        });
+        // i14-attachui: end
         // a new theme (Window > Theme) or a changed colour: paint with the registry's colours from now on
         org.eclipse.jface.util.IPropertyChangeListener themeListener = e -> root.getDisplay().asyncExec(() -> {
             if (!root.isDisposed()) {
@@ -95,12 +105,24 @@ public final class TraceTimelineView extends ViewPart {
         gc.dispose();
         details.setLayoutData(dd);
         getSite().setSelectionProvider(selectionProvider);
+        // i12-exp-ui: begin: context menu (New Experiment at the Selected Launch...)
+        org.phos.workbench.internal.ui.experiment.ExperimentMenus.attach(getSite(), canvas.control(), selectionProvider);
+        // i12-exp-ui: end
         getSite().getPage().addSelectionListener(selectionListener);
+        org.phos.workbench.ui.model.LiveTraces.addGenerationListener(generations); // i14-attachui
     }
+
+    /** i14-attachui: a live trace shown here moves on to its newest generation, whichever part is active. */
+    private final java.util.function.Consumer<LoadedTrace> generations = t -> {
+        if (t != loaded && org.phos.workbench.ui.model.LiveTraces.sameSession(loaded, t) && !details.isDisposed()) {
+            show(t);
+        }
+    };
 
     @Override
     public void dispose() {
         getSite().getPage().removeSelectionListener(selectionListener);
+        org.phos.workbench.ui.model.LiveTraces.removeGenerationListener(generations); // i14-attachui
         Job j = indexJob;
         if (j != null) {
             j.cancel();
@@ -135,14 +157,19 @@ public final class TraceTimelineView extends ViewPart {
 
     /** Shows {@code trace} (indexing it in a Job; {@link #isReady()} says when it is drawn). */
     public void show(LoadedTrace trace) {
+        boolean continuing = org.phos.workbench.ui.model.LiveTraces.sameSession(loaded, trace); // i14-attachui
         loaded = trace;
-        selectedLaunch = -1;
+        if (!continuing) {
+            selectedLaunch = -1;
+        }
         Job previous = indexJob;
         if (previous != null) {
             previous.cancel();
         }
         setContentDescription(trace.name());
-        details.setText("Indexing " + trace.name() + " ...");
+        if (!continuing) {
+            details.setText("Indexing " + trace.name() + " ...");
+        }
         Job job = Job.create("Indexing the timeline of " + trace.name(), (IProgressMonitor m) -> {
             try {
                 TimelineIndex index = TimelineIndex.build(trace.trace(), m);
@@ -163,7 +190,26 @@ public final class TraceTimelineView extends ViewPart {
         if (details.isDisposed() || trace != loaded) {
             return;
         }
+        // i14-attachui: begin (a live trace's next generation keeps the zoom; following, it shows the newest events)
+        var live = org.phos.workbench.ui.model.LiveTraces.of(trace);
+        boolean continuing = live != null && canvas.index() != null
+                && org.phos.workbench.ui.model.LiveTraces.sameSession(indexed, trace);
+        TimeWindow before = continuing ? canvas.navigator().window() : null;
+        indexed = trace;
         canvas.setIndex(index);
+        if (before != null) {
+            long span = before.span();
+            if (live.following()) {
+                canvas.showWindow(Math.max(index.start(), index.end() - span), index.end());
+            } else {
+                canvas.showWindow(before.fromNs(), before.toNs());
+            }
+        }
+        if (live != null) {
+            details.setText(live.note() + (live.following() ? "; following the newest events (pan back to stop)"
+                    : "; not following (Follow in the live trace's editor, or pan to the end)"));
+        } else
+        // i14-attachui: end
         details.setText(trace.name() + ": " + index.lanes().size() + " lanes, "
                 + TimeFormat.duration(index.end() - index.start()) + "; W/S zoom, A/D pan, drag: range, click: details, . / , : launches");
         LaunchSelection r = pendingReveal;

@@ -44,6 +44,7 @@ import org.phos.workbench.internal.ui.accuracy.SpeculationTheme;
 import org.phos.workbench.internal.ui.trace.TraceEditor;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.ui.model.LaunchSelection;
+import org.phos.workbench.ui.model.LiveTraces;
 import org.phos.workbench.ui.model.LoadedTrace;
 import org.phos.workbench.ui.model.TimeSelection;
 import org.phos.workbench.ui.model.ViewSelectionProvider;
@@ -90,9 +91,21 @@ public final class LaunchesView extends ViewPart {
             return size() > PAGES_KEPT;
         }
     };
+    // i14-attachui: begin
+    /** The trace whose rows the table shows (a live trace's generation being listed may be newer). */
+    private @Nullable LoadedTrace listedTrace;
+    /** System.nanoTime() when the last listing's rows were handed to the table. */
+    private volatile long rowsShownAtNanos;
+    // i14-attachui: end
     private String sortKey = "launch";
     private boolean ascending = true;
     private final ISelectionListener listener = this::selectionChanged;
+    /** i14-attachui: a live trace shown here moves on to its newest generation, whichever part is active. */
+    private final java.util.function.Consumer<LoadedTrace> generations = t -> {
+        if (t != current && LiveTraces.sameSession(current, t) && !table.isDisposed()) {
+            show(t);
+        }
+    };
     private int verdictColumn = -1;
     private int javaSiteColumn = -1; // i14-agent
     /** Counts queries asked; an answer for an older one is dropped. */
@@ -181,6 +194,14 @@ public final class LaunchesView extends ViewPart {
             }
         });
         GridDataFactory.fillDefaults().grab(true, true).applyTo(rowsTable.control());
+        // i14-attachui: begin (scrolling back in a live trace stops following; scrolling to the end resumes it)
+        rowsTable.onUserScroll(() -> {
+            LiveTraces.Session live = LiveTraces.of(current);
+            if (live != null) {
+                live.setFollowing(rowsTable.atEnd());
+            }
+        });
+        // i14-attachui: end
         org.eclipse.jface.action.Action export = new org.eclipse.jface.action.Action("Export CSV") {
             @Override
             public void run() {
@@ -194,7 +215,11 @@ public final class LaunchesView extends ViewPart {
         getViewSite().getActionBars().getToolBarManager().add(copy);
         getViewSite().getActionBars().updateActionBars();
         getSite().setSelectionProvider(selectionProvider);
+        // i12-exp-ui: begin: context menu (New Experiment at This Launch...)
+        org.phos.workbench.internal.ui.experiment.ExperimentMenus.attach(getSite(), table, selectionProvider);
+        // i12-exp-ui: end
         getSite().getPage().addSelectionListener(listener);
+        LiveTraces.addGenerationListener(generations); // i14-attachui
         IEditorPart editor = getSite().getPage().getActiveEditor();
         if (editor instanceof TraceEditor te && te.loadedTrace() != null) {
             show(te.loadedTrace());
@@ -239,7 +264,9 @@ public final class LaunchesView extends ViewPart {
 
     /** Shows the launches of {@code trace} (null: none). */
     public void show(@Nullable LoadedTrace trace) {
-        if (trace != current) {
+        if (trace != current && LiveTraces.sameSession(current, trace)) {
+            current = trace; // i14-attachui: the next generation of a live trace: keep filter and place
+        } else if (trace != current) {
             current = trace;
             shownAtNanos = System.nanoTime();
             paintedAtNanos = 0;
@@ -262,6 +289,18 @@ public final class LaunchesView extends ViewPart {
         filters.setRange(range.fromNs(), range.toNs());
         refilter();
     }
+
+    // i14-attachui: begin
+    /** System.nanoTime() when the rows of the last listing reached the table (live latency figures), 0 before. */
+    public long rowsShownAtNanos() {
+        return rowsShownAtNanos;
+    }
+
+    /** The trace whose rows the table shows now. */
+    public @Nullable LoadedTrace listedTrace() {
+        return listedTrace;
+    }
+    // i14-attachui: end
 
     /** The trace shown, or null. */
     public @Nullable LoadedTrace trace() {
@@ -345,6 +384,7 @@ public final class LaunchesView extends ViewPart {
         if (t == null) {
             cancel(listing);
             listed = ++generation;
+            listedTrace = null; // i14-attachui
             query = null;
             total = 0;
             pages.clear();
@@ -365,7 +405,9 @@ public final class LaunchesView extends ViewPart {
                 request.engine(), null, 0, 0);
         boolean needStreams = filters.streamsMissing();
         Display display = table.getDisplay();
-        if (query != null) {
+        if (LiveTraces.sameSession(listedTrace, t)) {
+            // i14-attachui: a live trace's next generation: the status line keeps the last counts meanwhile
+        } else if (query != null) {
             status.setText(request.engine() == null ? "Filtering…"
                     : "Filtering (validating " + request.engine() + " over the trace the first time)…");
         } else {
@@ -419,9 +461,20 @@ public final class LaunchesView extends ViewPart {
         total = n;
         pages.clear();
         pages.put(0, first.rows());
-        rowsTable.select(-1);
-        rowsTable.scrollTo(0);
+        // i14-attachui: begin (a live trace's next generation keeps the place, or follows the newest rows)
+        LiveTraces.Session live = LiveTraces.of(t);
+        boolean continuing = LiveTraces.sameSession(listedTrace, t);
+        listedTrace = t;
+        if (!continuing) {
+            rowsTable.select(-1);
+            rowsTable.scrollTo(0);
+        }
         rowsTable.setRowCount(n);
+        if (live != null && live.following()) {
+            rowsTable.scrollTo(Math.max(0, n - rowsTable.visibleRows()));
+        }
+        rowsShownAtNanos = System.nanoTime();
+        // i14-attachui: end
         org.phos.workbench.internal.ui.trace.OpeningTimes.mark("rows handed to the table");
         String engine = q.verdictEngine();
         TableColumn verdicts = table.getColumn(verdictColumn);
@@ -438,7 +491,8 @@ public final class LaunchesView extends ViewPart {
         }
         // i14-agent: end
         status.setText(String.format(Locale.ROOT, "%,d of %,d launches of %s%s", n, t.trace().launchCount(),
-                t.name(), engine == null ? "" : "; verdicts under " + engine));
+                t.name(), engine == null ? "" : "; verdicts under " + engine)
+                + (live == null ? "" : " — " + live.note())); // i14-attachui
         if (pendingLaunch >= 0) {
             int launch = pendingLaunch;
             pendingLaunch = -1;
@@ -668,6 +722,7 @@ public final class LaunchesView extends ViewPart {
         cancel(listing);
         cancel(locating);
         getSite().getPage().removeSelectionListener(listener);
+        LiveTraces.removeGenerationListener(generations); // i14-attachui
         super.dispose();
     }
 

@@ -48,7 +48,10 @@ final class WindowedTable {
         GridDataFactory.fillDefaults().grab(true, true).hint(200, 100).applyTo(table);
         slider = new Slider(root, SWT.VERTICAL);
         GridDataFactory.fillDefaults().grab(false, true).applyTo(slider);
-        slider.addListener(SWT.Selection, e -> scrollTo(slider.getSelection()));
+        slider.addListener(SWT.Selection, e -> {
+            scrollTo(slider.getSelection());
+            userScrolled.run();
+        });
         table.addListener(SWT.Resize, e -> refresh());
         root.addListener(SWT.Resize, e -> refresh());
         // a part brought back to the top of its stack is not always resized: check the window at each paint
@@ -60,6 +63,7 @@ final class WindowedTable {
         table.addListener(SWT.MouseWheel, e -> {
             scrollTo(top - e.count);
             e.doit = false;
+            userScrolled.run();
         });
         table.addListener(SWT.Selection, e -> {
             int i = table.indexOf((TableItem) e.item);
@@ -90,7 +94,23 @@ final class WindowedTable {
         e.doit = false;
         select(Math.max(0, Math.min(rowCount - 1, to)));
         onSelect.accept(selected);
+        userScrolled.run();
     }
+
+    // i14-attachui: begin
+    private Runnable userScrolled = () -> {
+    };
+
+    /** Called after a person scrolled (wheel, slider, keys), not after {@link #scrollTo} from code. */
+    void onUserScroll(Runnable r) {
+        userScrolled = r;
+    }
+
+    /** Whether the last row is on screen. */
+    boolean atEnd() {
+        return top + visible >= rowCount;
+    }
+    // i14-attachui: end
 
     /** The native table (columns, header, focus, listeners). */
     Table table() {

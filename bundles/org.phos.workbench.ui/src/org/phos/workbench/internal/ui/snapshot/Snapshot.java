@@ -59,6 +59,9 @@ public final class Snapshot {
         VIEWS.put("cr-metrics", PhoenixUi.CR_METRICS_VIEW_ID);
         VIEWS.put("cr-consistency", PhoenixUi.CR_CONSISTENCY_VIEW_ID);
         // i12-crviews: end
+        // i12-exp-ui: begin
+        VIEWS.put("experiments", PhoenixUi.EXPERIMENTS_VIEW_ID);
+        // i12-exp-ui: end
     }
 
     private static final long TIMEOUT_MS = 120_000;

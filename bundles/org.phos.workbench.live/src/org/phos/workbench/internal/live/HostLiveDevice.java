@@ -1,4 +1,4 @@
-package org.phos.workbench.live;
+package org.phos.workbench.internal.live;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -10,6 +10,9 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 
+import org.phos.workbench.live.LiveDevice;
+import org.phos.workbench.live.ReplayException;
+import org.phos.workbench.live.SurrogateKernels;
 import org.phos.workbench.trace.core.Dim3;
 
 /**
@@ -20,7 +23,7 @@ import org.phos.workbench.trace.core.Dim3;
  * Time: each operation takes 1 µs, plus its bytes at 1 byte/ns, plus a spin's nanoseconds, on one clock.
  * Launches of real code are recorded and do nothing (no PTX runs here).
  */
-final class HostLiveDevice implements LiveDevice {
+public final class HostLiveDevice implements LiveDevice {
 
 	private static final class Work {
 		final BooleanSupplier ready;
@@ -49,9 +52,9 @@ final class HostLiveDevice implements LiveDevice {
 	private long generation;
 	private long handles = 100;
 	private long clock;
-	final List<Long> realLaunches = new ArrayList<>();
+	public final List<Long> realLaunches = new ArrayList<>();
 
-	HostLiveDevice(long seed) {
+	public HostLiveDevice(long seed) {
 		random = new Random(seed);
 		streams.put(0L, new ArrayDeque<>());
 	}

@@ -1,0 +1,347 @@
+package org.phos.workbench.trace.core.attach;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.zip.CRC32C;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.internal.trace.core.format.Chunks;
+import org.phos.workbench.internal.trace.core.format.StreamChunkDecoder;
+import org.phos.workbench.internal.trace.core.format.WireFormatException;
+import org.phos.workbench.internal.trace.core.model.EventSink;
+import org.phos.workbench.trace.core.StreamGap;
+import org.phos.workbench.trace.core.TraceHeader;
+import org.phos.workbench.trace.core.TraceLoadResult;
+import org.phos.workbench.trace.core.TraceReader;
+
+/**
+ * The recent part of a live stream, kept so that a view can look at a process while it records, with memory
+ * bounded however long it runs. Fed chunk by chunk on the reading thread ({@link #accept}); from any other thread
+ * {@link #snapshot} turns what it holds into an ordinary immutable {@link org.phos.workbench.trace.core.Trace}
+ * (through a {@code .phos} file loaded by {@link TraceReader}: the same checks, the same model, the same gap
+ * numbering as a saved stream), one generation at a time.
+ * <p>
+ * What is held: the header, StreamStart, every Module and Function chunk, the EventBatch chunks of the last
+ * {@code window} events as received (compressed bytes, not decoded events), and, from older batches, only those
+ * holding an allocation that is still live (so Buffers and Accesses still know the memory a recent launch uses).
+ * The events before the window are written into the snapshot as EventGap chunks with reason {@code ATTACHED_LATE}
+ * ("not here: in the process's trace file"), holes inside the window (the reader fell behind) as
+ * {@code READER_BEHIND}; the snapshot's {@link TraceLoadResult#streamGaps()} say where each event is in the process.
+ */
+public final class LiveWindow {
+    /**
+     * What a snapshot holds, besides its trace.
+     *
+     * @param loaded        the trace of the window, loaded
+     * @param received      events received since attaching
+     * @param dropped       events received and then dropped because they were older than the window
+     * @param missed        events the stream did not carry (this reader fell behind), since attaching
+     * @param windowStart   the process's index of the first event of the window (older ones: only live allocations)
+     * @param ended         whether the stream has ended (process exited or killed, or detached)
+     * @param closedCleanly whether it ended with TraceEnd (the process closed its trace)
+     * @param tracePath     the process's own trace file (from StreamStart; empty if not known)
+     */
+    public record Snapshot(TraceLoadResult loaded, long received, long dropped, long missed, long windowStart,
+            boolean ended, boolean closedCleanly, String tracePath) {
+    }
+
+    private record Batch(long first, int count, byte[] framed, long[] allocs) {
+    }
+
+    private final int window;
+    private final StreamChunkDecoder decoder = new StreamChunkDecoder();
+    private @Nullable byte[] header;
+    private @Nullable byte[] start;
+    private @Nullable String tracePath;
+    private final List<byte[]> definitions = new ArrayList<>();
+    private final ArrayDeque<Batch> recent = new ArrayDeque<>();
+    private final TreeMap<Long, Batch> pinned = new TreeMap<>();
+    /** Live allocation address -> the batch holding its Alloc event. */
+    private final Map<Long, Batch> liveAllocs = new HashMap<>();
+    private final ArrayDeque<byte[]> observed = new ArrayDeque<>();
+    private @Nullable byte[] end;
+    private long recentEvents;
+    private long received, dropped, missed;
+    private long windowStart;
+    /** Where the stream's events start coming live (StreamStart): holes before it are "attached late". */
+    private long firstLive;
+    private boolean ended;
+    private long version;
+
+    /** Keeps about {@code window} events (at least one batch). */
+    public LiveWindow(int window) {
+        if (window < 1) {
+            throw new IllegalArgumentException("the live window must hold at least 1 event, not " + window);
+        }
+        this.window = window;
+    }
+
+    public int window() {
+        return window;
+    }
+
+    private final List<Long> batchAllocs = new ArrayList<>();
+    private final List<Long> batchFrees = new ArrayList<>();
+    private final EventSink sink = new EventSink() {
+        @Override
+        public void addAlloc(long host, int thr, long address, long size, int kindCode, long stream) {
+            batchAllocs.add(address);
+        }
+
+        @Override
+        public void addFree(long host, int thr, long address, int kindCode, long stream) {
+            batchFrees.add(address);
+        }
+
+        @Override
+        public void addMemcpy(long host, int thr, int kindCode, long src, long dst, long bytes, long stream,
+                boolean async, byte[] buf, int payloadOffset, int payloadLength, long gpuStart, long gpuEnd) {
+        }
+
+        @Override
+        public void addMemset(long host, int thr, long dst, long bytes, int value, int elementSize, long stream,
+                boolean async, long gpuStart, long gpuEnd) {
+        }
+
+        @Override
+        public void addLaunch(long host, int thr, int function, int gx, int gy, int gz, int bx, int by, int bz,
+                int shm, long stream, byte[] buf, int paramOffset, int paramLength, long gpuStart, long gpuEnd,
+                int kindCode, long graphLaunch) {
+        }
+
+        @Override
+        public void addSync(long host, int thr, int kindCode, long stream, long cudaEvent, int flags) {
+        }
+
+        @Override
+        public void addGraphLaunch(long host, int thr, long exec, long stream, int kernelNodes) {
+        }
+
+        @Override
+        public void addUnknown(long host, int thr) {
+        }
+    };
+
+    /** Takes the next chunk of the stream (the reading thread). A chunk that does not decode fails naming its type. */
+    public synchronized void accept(LiveStream.StreamChunk c) throws AttachException {
+        try {
+            switch (c.type()) {
+                case Chunks.TRACE_HEADER -> {
+                    if (header == null) {
+                        decoder.header(c.payload());
+                        header = c.framed();
+                    }
+                }
+                case Chunks.STREAM_START -> {
+                    var st = decoder.streamStart(c.payload());
+                    tracePath = st.tracePath();
+                    firstLive = st.firstLiveIndex();
+                    start = c.framed();
+                }
+                case Chunks.MODULE, Chunks.FUNCTION -> definitions.add(c.framed());
+                case Chunks.EVENT_GAP -> {
+                    StreamGap g = decoder.gap(c.payload());
+                    if (g.reason() != StreamGap.Reason.ATTACHED_LATE) {
+                        missed += g.count();
+                    }
+                }
+                case Chunks.EVENT_BATCH -> batch(c);
+                case Chunks.OBSERVED_BATCH -> {
+                    observed.add(c.framed());
+                    if (observed.size() > 4096) {
+                        observed.removeFirst();
+                    }
+                }
+                case Chunks.TRACE_END -> end = c.framed();
+                default -> {
+                    // a chunk type this reader does not know: the file loader would skip it too
+                }
+            }
+        } catch (WireFormatException | RuntimeException e) {
+            throw new AttachException("a " + Chunks.typeName(c.type()) + " chunk of the stream does not decode: "
+                    + e.getMessage(), e);
+        }
+        version++;
+    }
+
+    private void batch(LiveStream.StreamChunk c) throws WireFormatException {
+        long first = decoder.held() + decoder.skipped();
+        batchAllocs.clear();
+        batchFrees.clear();
+        int n = decoder.events(c.payload(), sink);
+        long[] allocs = batchAllocs.stream().mapToLong(Long::longValue).toArray();
+        Batch b = new Batch(first, n, c.framed(), allocs);
+        for (long a : allocs) {
+            liveAllocs.put(a, b);
+        }
+        for (long f : batchFrees) {
+            liveAllocs.remove(f);
+        }
+        received += n;
+        recent.add(b);
+        recentEvents += n;
+        while (recentEvents - recent.peekFirst().count() >= window && recent.size() > 1) {
+            Batch old = recent.removeFirst();
+            recentEvents -= old.count();
+            dropped += old.count();
+            boolean holdsLive = false;
+            for (long a : old.allocs()) {
+                holdsLive |= liveAllocs.get(a) == old;
+            }
+            if (holdsLive) {
+                pinned.put(old.first(), old);
+            }
+            windowStart = recent.peekFirst().first();
+        }
+        // pinned batches whose allocations were all freed since
+        if (!pinned.isEmpty() && !batchFrees.isEmpty()) {
+            pinned.values().removeIf(p -> {
+                for (long a : p.allocs()) {
+                    if (liveAllocs.get(a) == p) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+        }
+    }
+
+    /** Marks the stream ended (the reader saw its end or detached). */
+    public synchronized void markEnded() {
+        ended = true;
+        version++;
+    }
+
+    /** Counts every change: a view snapshots again only when it moved. */
+    public synchronized long version() {
+        return version;
+    }
+
+    /** Events received since attaching. */
+    public synchronized long received() {
+        return received;
+    }
+
+    /** Whether a TraceHeader arrived (before it there is nothing to show). */
+    public synchronized boolean started() {
+        return header != null;
+    }
+
+    /**
+     * Writes what is held as a {@code .phos} file at {@code file} (replaced atomically) and loads it: one generation
+     * of the live trace. The copy of the held chunks is taken under the lock (references only); writing and loading
+     * run outside it, so the reading thread is not held up.
+     */
+    public Snapshot snapshot(Path file, @Nullable IProgressMonitor monitor) throws IOException {
+        List<byte[]> chunks = new ArrayList<>();
+        long rec, drop, miss, wStart;
+        boolean isEnded, clean;
+        String path;
+        synchronized (this) {
+            byte[] h = header;
+            if (h == null) {
+                throw new IOException("nothing received yet from the stream (no TraceHeader)");
+            }
+            chunks.add(h);
+            if (start != null) {
+                chunks.add(start);
+            }
+            chunks.addAll(definitions);
+            List<Batch> held = new ArrayList<>(pinned.size() + recent.size());
+            held.addAll(pinned.values()); // all older than the window, in stream order
+            held.addAll(recent);
+            long next = 0;
+            long older = Math.max(windowStart, firstLive);
+            for (Batch b : held) {
+                if (b.first() > next) {
+                    // before the window or before the stream joined: in the trace file; inside it: the reader fell behind
+                    chunks.add(gap(next, b.first() - next, b.first() <= older ? 1 : 2));
+                }
+                chunks.add(b.framed());
+                next = b.first() + b.count();
+            }
+            long total = decoder.held() + decoder.skipped();
+            if (total > next) {
+                chunks.add(gap(next, total - next, 2));
+            }
+            chunks.addAll(observed);
+            if (end != null) {
+                chunks.add(end);
+            }
+            rec = received;
+            drop = dropped;
+            miss = missed;
+            wStart = windowStart;
+            isEnded = ended || end != null;
+            clean = end != null;
+            path = tracePath == null ? "" : tracePath;
+        }
+        Path tmp = file.resolveSibling(file.getFileName() + ".part");
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+            byte[] fh = new byte[Chunks.FILE_HEADER_SIZE];
+            System.arraycopy(Chunks.FILE_MAGIC, 0, fh, 0, 8);
+            putIntLE(fh, 8, (int) TraceHeader.FORMAT_VERSION);
+            out.write(fh);
+            for (byte[] c : chunks) {
+                out.write(c);
+            }
+        }
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        TraceLoadResult r = TraceReader.read(file, monitor);
+        return new Snapshot(r, rec, drop, miss, wStart, isEnded, clean, path);
+    }
+
+    /** An EventGap chunk (uncompressed): first_index, count, reason as protobuf varints (docs/trace-format.md). */
+    static byte[] gap(long first, long count, int reason) {
+        byte[] p = new byte[33];
+        int n = 0;
+        p[n++] = 1 << 3;
+        n = varint(p, n, first);
+        p[n++] = 2 << 3;
+        n = varint(p, n, count);
+        p[n++] = 3 << 3;
+        n = varint(p, n, reason);
+        byte[] c = new byte[Chunks.CHUNK_HEADER_SIZE + n];
+        putIntLE(c, 0, Chunks.CHUNK_MAGIC);
+        c[4] = (byte) Chunks.EVENT_GAP;
+        c[5] = 0;
+        c[6] = (byte) Chunks.CODEC_NONE;
+        putIntLE(c, 8, n);
+        putIntLE(c, 12, n);
+        System.arraycopy(p, 0, c, Chunks.CHUNK_HEADER_SIZE, n);
+        CRC32C crc = new CRC32C();
+        crc.update(c, Chunks.CHUNK_HEADER_SIZE, n);
+        putIntLE(c, 16, (int) crc.getValue());
+        crc.reset();
+        crc.update(c, 0, 20);
+        putIntLE(c, 20, (int) crc.getValue());
+        return c;
+    }
+
+    private static void putIntLE(byte[] b, int at, int v) {
+        b[at] = (byte) v;
+        b[at + 1] = (byte) (v >>> 8);
+        b[at + 2] = (byte) (v >>> 16);
+        b[at + 3] = (byte) (v >>> 24);
+    }
+
+    private static int varint(byte[] b, int n, long v) {
+        while ((v & ~0x7fL) != 0) {
+            b[n++] = (byte) ((v & 0x7f) | 0x80);
+            v >>>= 7;
+        }
+        b[n++] = (byte) v;
+        return n;
+    }
+}

@@ -1,0 +1,479 @@
+package org.phos.workbench.internal.ui.attach;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.OperationCanceledException;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.jdt.annotation.Nullable;
+import org.eclipse.jface.layout.GridDataFactory;
+import org.eclipse.jface.layout.GridLayoutFactory;
+import org.eclipse.jface.resource.ColorRegistry;
+import org.eclipse.jface.viewers.StructuredSelection;
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.widgets.Button;
+import org.eclipse.swt.widgets.Composite;
+import org.eclipse.swt.widgets.Display;
+import org.eclipse.swt.widgets.Label;
+import org.eclipse.ui.IEditorInput;
+import org.eclipse.ui.IEditorSite;
+import org.eclipse.ui.IWorkbenchPage;
+import org.eclipse.ui.PartInitException;
+import org.eclipse.ui.PlatformUI;
+import org.eclipse.ui.part.EditorPart;
+import org.phos.workbench.internal.ui.TracesView;
+import org.phos.workbench.internal.ui.trace.TraceEditor;
+import org.phos.workbench.internal.ui.trace.TraceOpening;
+import org.phos.workbench.trace.core.attach.LiveStream;
+import org.phos.workbench.trace.core.attach.LiveWindow;
+import org.phos.workbench.trace.core.attach.StreamSaver;
+import org.phos.workbench.ui.model.LiveTraces;
+import org.phos.workbench.ui.model.LoadedTrace;
+import org.phos.workbench.ui.model.ViewSelectionProvider;
+
+/**
+ * A live trace: follows a recording process over its attach socket. A reading Job takes the stream chunk by chunk
+ * into a {@link StreamSaver} (everything received, as a {@code .phos} file) and a {@link LiveWindow} (the recent
+ * events, bounded); a timer on the UI thread asks for a snapshot of the window when something arrived, which a Job
+ * loads into an ordinary immutable trace and the editor publishes as the next {@link LoadedTrace} generation (its
+ * selection, as a {@link TraceEditor} publishes its trace). The views see a new trace each time, and
+ * {@link LiveTraces} tells them it is the same session, so they keep their place and follow the newest events.
+ * <p>
+ * Detach closes the connection only (the process goes on). When the process ends (closes its trace, or is killed)
+ * the live trace ends: what was received stays, and if it fits in the window the editor hands over to an ordinary
+ * {@link TraceEditor} on the saved stream; otherwise it offers the saved stream and the process's trace file.
+ */
+public final class LiveTraceEditor extends EditorPart {
+	/** The editor id in plugin.xml. */
+	public static final String ID = "org.phos.workbench.ui.liveTraceEditor";
+	/** Snapshots at most this often (ms); slower when a snapshot takes longer (twice its time). */
+	static final int MIN_INTERVAL_MS = Integer.getInteger("phos.live.intervalMs", 100);
+
+	private final ViewSelectionProvider selection = new ViewSelectionProvider();
+	private Label status;
+	private Label banner;
+	private Button follow;
+	private Button detach;
+	private Button openSaved;
+	private Button openTraceFile;
+	private @Nullable LiveStream stream;
+	private @Nullable LiveWindow window;
+	private @Nullable Path saved;
+	private @Nullable Path windowFile;
+	private @Nullable Job reader;
+	private @Nullable Job snapshotJob;
+	private volatile boolean following = true;
+	private volatile LiveWindow.@Nullable Snapshot last;
+	private @Nullable LoadedTrace loaded;
+	private long snapshotVersion = -1;
+	private long lastSnapshotMs;
+	private long generations;
+	private boolean detached;
+	private boolean ended;
+	private volatile @Nullable String failure;
+
+	private final LiveTraces.Session session = new LiveTraces.Session() {
+		@Override
+		public boolean following() {
+			return following;
+		}
+
+		@Override
+		public void setFollowing(boolean on) {
+			following = on;
+			Display d = status.getDisplay();
+			d.asyncExec(() -> {
+				if (!follow.isDisposed()) {
+					follow.setSelection(on);
+				}
+			});
+		}
+
+		@Override
+		public String note() {
+			LiveWindow.Snapshot s = last;
+			if (s == null) {
+				return "";
+			}
+			String state = ended ? (s.closedCleanly() ? "ended" : "ended (killed)") : detached ? "detached" : "live";
+			String older = s.dropped() == 0 ? ""
+					: String.format(Locale.ROOT, "; %,d older events are not kept here: they are in %s", s.dropped(),
+							s.tracePath().isEmpty() ? "the process's trace file" : s.tracePath());
+			return String.format(Locale.ROOT, "%s, process %d: %,d events received%s", state, input().process().pid(),
+					s.received(), older);
+		}
+	};
+
+	@Override
+	public void init(IEditorSite site, IEditorInput in) throws PartInitException {
+		if (!(in instanceof LiveTraceInput)) {
+			throw new PartInitException("Not a live process: " + in.getName());
+		}
+		setSite(site);
+		setInput(in);
+		setPartName(in.getName());
+		setTitleToolTip(in.getToolTipText());
+		site.setSelectionProvider(selection);
+	}
+
+	LiveTraceInput input() {
+		return (LiveTraceInput) getEditorInput();
+	}
+
+	@Override
+	public void createPartControl(Composite parent) {
+		GridLayoutFactory.fillDefaults().margins(6, 6).spacing(4, 4).applyTo(parent);
+		banner = new Label(parent, SWT.WRAP);
+		banner.setData(TracesView.ROLE, "banner");
+		ColorRegistry colors = PlatformUI.getWorkbench().getThemeManager().getCurrentTheme().getColorRegistry();
+		banner.setBackground(colors.get(TraceEditor.WARNING_BACKGROUND));
+		GridDataFactory.fillDefaults().grab(true, false).exclude(true).applyTo(banner);
+		banner.setVisible(false);
+		Composite bar = new Composite(parent, SWT.NONE);
+		org.eclipse.swt.layout.RowLayout row = new org.eclipse.swt.layout.RowLayout(SWT.HORIZONTAL);
+		row.wrap = true; // a narrow editor puts the buttons on a second line instead of clipping them
+		row.center = true;
+		row.marginLeft = row.marginRight = row.marginTop = row.marginBottom = 0;
+		bar.setLayout(row);
+		GridDataFactory.fillDefaults().grab(true, false).applyTo(bar);
+		follow = new Button(bar, SWT.CHECK);
+		follow.setText("&Follow the newest events");
+		follow.setToolTipText("Keep the newest launches in sight in the Launches table and the Trace Timeline "
+				+ "(scrolling back turns it off)");
+		follow.setData(TracesView.ROLE, "follow");
+		follow.setSelection(true);
+		follow.addListener(SWT.Selection, e -> following = follow.getSelection());
+		detach = new Button(bar, SWT.PUSH);
+		detach.setText("&Detach");
+		detach.setToolTipText("Stop reading the process's stream; the process goes on untouched");
+		detach.setData(TracesView.ROLE, "detach");
+		detach.addListener(SWT.Selection, e -> detach());
+		openSaved = new Button(bar, SWT.PUSH);
+		openSaved.setText("Open &received stream");
+		openSaved.setToolTipText("Open everything received since attaching as an ordinary trace");
+		openSaved.setData(TracesView.ROLE, "openSaved");
+		openSaved.addListener(SWT.Selection, e -> openFile(saved));
+		openTraceFile = new Button(bar, SWT.PUSH);
+		openTraceFile.setText("Open the process's &trace file");
+		openTraceFile.setToolTipText(input().process().tracePath());
+		openTraceFile.setData(TracesView.ROLE, "openTraceFile");
+		openTraceFile.addListener(SWT.Selection, e -> openFile(Path.of(input().process().tracePath())));
+		openTraceFile.setEnabled(Files.isRegularFile(Path.of(input().process().tracePath())));
+		status = new Label(parent, SWT.WRAP);
+		status.setData(TracesView.ROLE, "liveStatus");
+		GridDataFactory.fillDefaults().grab(true, true).applyTo(status);
+		status.setText("Attaching to process " + input().process().pid() + " …");
+		start();
+	}
+
+	private void start() {
+		LiveTraceInput in = input();
+		try {
+			Path dir = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir"),
+					"phos-attach-" + System.getProperty("user.name")));
+			String stem = in.process().pid() + "-" + System.currentTimeMillis();
+			saved = dir.resolve(stem + ".received.phos");
+			windowFile = dir.resolve(stem + ".window.phos");
+		} catch (IOException e) {
+			fail("Cannot create the folder for the received stream: " + e.getMessage());
+			return;
+		}
+		LiveWindow w = new LiveWindow(in.window());
+		window = w;
+		Display display = status.getDisplay();
+		Path savedFile = saved;
+		Job job = Job.create("Reading the live stream of process " + in.process().pid(), (IProgressMonitor m) -> {
+			try (LiveStream s = LiveStream.open(in.directory(), in.process().pid());
+					StreamSaver saver = new StreamSaver(savedFile)) {
+				stream = s;
+				LiveStream.StreamChunk c;
+				while ((c = s.next()) != null) {
+					saver.chunk(c);
+					w.accept(c);
+				}
+			} catch (IOException | RuntimeException e) {
+				failure = e.getMessage() == null ? e.toString() : e.getMessage();
+			} finally {
+				w.markEnded();
+				display.asyncExec(this::tick);
+			}
+			return Status.OK_STATUS;
+		});
+		job.setSystem(true);
+		reader = job;
+		job.schedule();
+		display.timerExec(MIN_INTERVAL_MS, this::tick);
+	}
+
+	/** On the UI thread: asks for the next snapshot when something arrived and none is being made. */
+	private void tick() {
+		if (status.isDisposed()) {
+			return;
+		}
+		LiveWindow w = window;
+		if (w == null) {
+			return;
+		}
+		boolean done = ended;
+		if (snapshotJob == null && !done) {
+			long v = w.version();
+			if (v != snapshotVersion && w.started()) {
+				snapshot(w, v);
+			} else if (v == snapshotVersion && isStreamOver()) {
+				ended();
+				return;
+			} else if (!w.started() && isStreamOver()) {
+				fail("Process " + input().process().pid() + ": " + (failure == null ? "the stream ended before its "
+						+ "header" : failure));
+				return;
+			}
+		}
+		if (!ended) {
+			status.getDisplay().timerExec((int) Math.max(MIN_INTERVAL_MS, 2 * lastSnapshotMs), this::tick);
+		}
+	}
+
+	private boolean isStreamOver() {
+		Job r = reader;
+		return r != null && r.getState() == Job.NONE;
+	}
+
+	private void snapshot(LiveWindow w, long version) {
+		Path file = windowFile;
+		Path name = saved;
+		if (file == null || name == null) {
+			return;
+		}
+		Display display = status.getDisplay();
+		Job job = Job.create("Snapshot of process " + input().process().pid(), (IProgressMonitor m) -> {
+			long t0 = System.nanoTime();
+			try {
+				LiveWindow.Snapshot s = w.snapshot(file, m);
+				lastSnapshotMs = (System.nanoTime() - t0) / 1_000_000;
+				display.asyncExec(() -> publish(s, version));
+			} catch (OperationCanceledException e) {
+				return Status.CANCEL_STATUS;
+			} catch (IOException | RuntimeException e) {
+				String why = "Cannot take a snapshot of the stream: " + e.getMessage();
+				display.asyncExec(() -> {
+					snapshotJob = null;
+					fail(why);
+				});
+				return Status.OK_STATUS;
+			}
+			return Status.OK_STATUS;
+		});
+		job.setSystem(true);
+		job.setPriority(Job.INTERACTIVE);
+		snapshotJob = job;
+		job.schedule();
+	}
+
+	private void publish(LiveWindow.Snapshot s, long version) {
+		snapshotJob = null;
+		if (status.isDisposed()) {
+			return;
+		}
+		snapshotVersion = version;
+		last = s;
+		generations++;
+		Path name = saved;
+		LoadedTrace previous = loaded;
+		LoadedTrace t = new LoadedTrace(name == null ? Path.of("live.phos") : name, s.loaded().trace(),
+				s.loaded().warnings(), s.loaded().anomalies());
+		LiveTraces.register(t, session);
+		loaded = t;
+		status.setText(statusText(s));
+		selection.setSelection(new StructuredSelection(t));
+		LiveTraces.published(t);
+		if (previous != null) {
+			Job.getJobManager().cancel(previous); // the views' work on the older generation
+		}
+		forgetOlderGenerations(t);
+		tick();
+	}
+
+	/**
+	 * The analysis session caches answers per trace and its cache holds each trace, so a generation no view shows any
+	 * more would stay: it is told to forget all but the newest two (again at every publish, in case a view that was
+	 * still painting an older one asked about it once more).
+	 */
+	private void forgetOlderGenerations(LoadedTrace newest) {
+		generationsShown.addLast(newest.trace());
+		while (generationsShown.size() > 16) {
+			org.phos.workbench.internal.ui.launches.Analysis.session().forget(generationsShown.removeFirst());
+		}
+		int keep = 2;
+		int i = 0;
+		for (var tr : generationsShown) {
+			if (i++ < generationsShown.size() - keep) {
+				org.phos.workbench.internal.ui.launches.Analysis.session().forget(tr);
+			}
+		}
+	}
+
+	private final java.util.ArrayDeque<org.phos.workbench.trace.core.Trace> generationsShown = new java.util.ArrayDeque<>();
+
+	private String statusText(LiveWindow.Snapshot s) {
+		var tr = s.loaded().trace();
+		return String.format(Locale.ROOT,
+				"%s%nLaunches in the views: %,d (events %,d, window %,d); missed by this reader: %,d; snapshot %,d "
+						+ "took %d ms.%nReceived stream: %s",
+				session.note(), tr.launchCount(), tr.eventCount(), input().window(), s.missed(), generations,
+				lastSnapshotMs, saved);
+	}
+
+	/** The stream ended (the process exited or was killed, or Detach): the last snapshot stays. */
+	private void ended() {
+		ended = true;
+		detach.setEnabled(false);
+		LiveWindow.Snapshot s = last;
+		String pid = Long.toString(input().process().pid());
+		String why;
+		if (detached) {
+			why = "Detached from process " + pid + "; it goes on recording (its trace file has everything).";
+		} else if (s != null && s.closedCleanly()) {
+			why = "Process " + pid + " ended and closed its trace.";
+		} else {
+			why = "Process " + pid + " ended without closing its trace (killed?): the stream stopped after its last "
+					+ "whole chunk" + (failure == null ? "" : " (" + failure + ")") + ".";
+		}
+		long received = s == null ? 0 : s.received();
+		showBanner(why + String.format(Locale.ROOT, " %,d events received are kept in %s.", received, saved));
+		if (s != null) {
+			status.setText(statusText(s));
+		}
+		// everything received fits in the window: hand over to an ordinary trace editor on the received stream
+		if (s != null && s.dropped() == 0 && !detached && saved != null
+				&& Boolean.parseBoolean(System.getProperty("phos.live.reopen", "true"))) {
+			IWorkbenchPage page = getSite().getPage();
+			Path file = saved;
+			status.getDisplay().asyncExec(() -> {
+				if (TraceOpening.open(page, java.util.List.of(file)).isEmpty()) {
+					page.closeEditor(this, false);
+				}
+			});
+		}
+	}
+
+	/** Stops reading the process's stream; the process is not touched. */
+	public void detach() {
+		detached = true;
+		LiveStream s = stream;
+		if (s != null) {
+			s.close();
+		}
+	}
+
+	private void openFile(@Nullable Path file) {
+		if (file == null) {
+			return;
+		}
+		java.util.List<String> problems = TraceOpening.open(getSite().getPage(), java.util.List.of(file));
+		if (!problems.isEmpty()) {
+			showBanner(String.join("\n", problems));
+		}
+	}
+
+	private void fail(String message) {
+		ended = true;
+		if (!status.isDisposed()) {
+			detach.setEnabled(false);
+			showBanner(message);
+			status.setText("");
+		}
+	}
+
+	private void showBanner(String text) {
+		banner.setText(text);
+		banner.setVisible(true);
+		((org.eclipse.swt.layout.GridData) banner.getLayoutData()).exclude = false;
+		banner.getParent().layout(true);
+	}
+
+	/** The banner's text (empty while live and well). */
+	public String bannerText() {
+		return banner.isVisible() ? banner.getText() : "";
+	}
+
+	/** The status text (what the views hold, the window, the received stream). */
+	public String statusText() {
+		return status.getText();
+	}
+
+	/** The newest generation, or null before the first snapshot. */
+	public @Nullable LoadedTrace loadedTrace() {
+		return loaded;
+	}
+
+	/** The newest snapshot, or null. */
+	public LiveWindow.@Nullable Snapshot lastSnapshot() {
+		return last;
+	}
+
+	/** Whether the live trace has ended (process ended, detached, or failed). */
+	public boolean isEnded() {
+		return ended;
+	}
+
+	/** The file everything received is saved to. */
+	public @Nullable Path receivedFile() {
+		return saved;
+	}
+
+	public boolean following() {
+		return following;
+	}
+
+	@Override
+	public void dispose() {
+		detach();
+		Job j = snapshotJob;
+		if (j != null) {
+			j.cancel();
+		}
+		LoadedTrace t = loaded;
+		if (t != null) {
+			Job.getJobManager().cancel(t);
+		}
+		for (var tr : generationsShown) {
+			org.phos.workbench.internal.ui.launches.Analysis.session().forget(tr);
+		}
+		Path f = windowFile;
+		if (f != null) {
+			try {
+				Files.deleteIfExists(f);
+			} catch (IOException e) {
+				// a temporary file: the next session overwrites nothing of it
+			}
+		}
+		super.dispose();
+	}
+
+	@Override
+	public void setFocus() {
+		follow.setFocus();
+	}
+
+	@Override
+	public void doSave(IProgressMonitor monitor) {
+	}
+
+	@Override
+	public void doSaveAs() {
+	}
+
+	@Override
+	public boolean isDirty() {
+		return false;
+	}
+
+	@Override
+	public boolean isSaveAsAllowed() {
+		return false;
+	}
+}
