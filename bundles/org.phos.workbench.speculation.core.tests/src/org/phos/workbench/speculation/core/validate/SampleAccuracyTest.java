@@ -22,6 +22,12 @@ import org.phos.workbench.trace.core.TraceReader;
  * combination misses no write on any sample, and where stored pointers matter it beats {@code phos}.
  */
 class SampleAccuracyTest {
+	/**
+	 * Samples recorded without instrumentation in the process, so that their GPU times are real
+	 * (sample-traces/README.md): they hold no observed accesses to judge the engines by.
+	 */
+	private static final java.util.Set<String> WITHOUT_TRUTH = java.util.Set.of("gpt-train.phos");
+
 
 	private static Path samples() {
 		Path dir = Path.of(System.getProperty("phos.repo", ".")).resolve("sample-traces");
@@ -44,6 +50,10 @@ class SampleAccuracyTest {
 		assertTrue(traces.size() >= 6, traces.toString());
 		for (Path t : traces) {
 			Accuracy best = validate(t, "best").get(0).total();
+			if (WITHOUT_TRUTH.contains(String.valueOf(t.getFileName()))) {
+				assertEquals(0, best.launches() + best.excludedLaunches(), t + ": recorded without instrumentation");
+				continue;
+			}
 			assertTrue(best.launches() + best.excludedLaunches() > 0, t + ": no observed launch");
 			assertEquals(1.0, best.writeRecall(), t + ": write recall");
 			assertEquals(0, best.unsafeLaunches(), t + ": unsafe launches");
