@@ -16,6 +16,18 @@ OUT=.gpu/agent
 rm -rf "$OUT"; mkdir -p "$OUT/classes" "$OUT/lib"
 cp "$AGENT" "$OUT/"
 cp "$(jar 'org/eclipse/platform/org.eclipse.equinox.common/*/*.jar')" "$(jar 'com/github/luben/zstd-jni/1.5.7-6/*.jar')" "$OUT/lib/"
+# zstd-jni carries natives for 18 platforms (7 MB): keep linux/amd64 only, so .gpu and the tracked tree fit the
+# GPU machine's 64 MiB carry limit
+python3 - "$OUT"/lib/zstd-jni-*.jar <<'PY'
+import sys, zipfile, os
+src = sys.argv[1]; tmp = src + ".tmp"
+with zipfile.ZipFile(src) as zin, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zout:
+    for item in zin.infolist():
+        if item.filename.endswith((".so", ".dll", ".dylib")) and not item.filename.startswith("linux/amd64/"):
+            continue
+        zout.writestr(item, zin.read(item.filename))
+os.replace(tmp, src)
+PY
 ANN=$(jar 'org/eclipse/jdt/org.eclipse.jdt.annotation/*/*.jar')
 [ -f .gpu/jcuda-12.0.0.jar ] || cp $M2/org/jcuda/jcuda/12.0.0/jcuda-12.0.0.jar .gpu/
 [ -f .gpu/jcuda-natives-12.0.0-linux-x86_64.jar ] || cp $M2/org/jcuda/jcuda-natives/12.0.0/jcuda-natives-12.0.0-linux-x86_64.jar .gpu/
