@@ -5,13 +5,9 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import org.eclipse.core.runtime.IProgressMonitor;
-import org.eclipse.core.runtime.Status;
-import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.jdt.annotation.Nullable;
 import org.eclipse.jface.action.Action;
 import org.eclipse.swt.SWT;
@@ -138,42 +134,11 @@ public final class CsvExport {
 		Path target = Path.of(chosen);
 		byte[] bytes = csv(e.table());
 		int rows = e.table().rows().size();
-		Job job = Job.create("Exporting CSV to " + target, (IProgressMonitor m) -> {
-			String message;
-			boolean error = true;
-			String refusal = OutputFiles.refusal(target, List.of(e.trace()));
-			if (refusal != null) {
-				message = "Cannot export to " + target + ": it " + refusal;
-			} else {
-				try {
-					OutputFile.write(target, out -> out.write(bytes));
-					message = "Exported " + rows + (rows == 1 ? " row" : " rows") + " to " + target;
-					error = false;
-				} catch (IOException | RuntimeException x) {
-					message = "Cannot write " + target + ": " + x.getMessage();
-				}
-			}
-			String text = message;
-			boolean failed = error;
-			if (!owner.isDisposed()) {
-				owner.getDisplay().asyncExec(() -> report(text, failed));
-			}
-			return Status.OK_STATUS;
-		});
-		job.schedule();
+		ExportJob.write(site, owner, target, bytes, e.trace(),
+				"Exported " + rows + (rows == 1 ? " row" : " rows") + " to " + target, text -> outcome = text);
 	}
 
 	private void report(String message, boolean error) {
-		outcome = message;
-		if (owner.isDisposed()) {
-			return;
-		}
-		var line = site.getActionBars().getStatusLineManager();
-		if (error) {
-			line.setErrorMessage(message);
-		} else {
-			line.setErrorMessage(null);
-			line.setMessage(message);
-		}
+		ExportJob.show(site, owner, message, error, text -> outcome = text);
 	}
 }

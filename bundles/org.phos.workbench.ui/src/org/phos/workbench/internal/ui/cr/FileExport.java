@@ -2,18 +2,15 @@ package org.phos.workbench.internal.ui.cr;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.function.Function;
 
-import org.eclipse.core.runtime.IProgressMonitor;
-import org.eclipse.core.runtime.Status;
-import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.jdt.annotation.Nullable;
 import org.eclipse.jface.action.Action;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.widgets.Control;
 import org.eclipse.swt.widgets.FileDialog;
 import org.eclipse.ui.IViewSite;
+import org.phos.workbench.internal.ui.accuracy.ExportJob;
 import org.phos.workbench.cr.core.io.OutputFile;
 import org.phos.workbench.cr.core.io.OutputFiles;
 
@@ -105,42 +102,11 @@ public final class FileExport {
         }
         Path target = Path.of(chosen);
         byte[] bytes = content.bytes();
-        Job job = Job.create("Exporting " + target, (IProgressMonitor m) -> {
-            String message;
-            boolean error = true;
-            String refusal = OutputFiles.refusal(target, List.of(content.trace()));
-            if (refusal != null) {
-                message = "Cannot export to " + target + ": it " + refusal;
-            } else {
-                try {
-                    OutputFile.write(target, out -> out.write(bytes));
-                    message = "Exported " + target + " (" + bytes.length + " bytes)";
-                    error = false;
-                } catch (IOException | RuntimeException x) {
-                    message = "Cannot write " + target + ": " + x.getMessage();
-                }
-            }
-            String text = message;
-            boolean failed = error;
-            if (!owner.isDisposed()) {
-                owner.getDisplay().asyncExec(() -> report(text, failed));
-            }
-            return Status.OK_STATUS;
-        });
-        job.schedule();
+        ExportJob.write(site, owner, target, bytes, content.trace(),
+                "Exported " + target + " (" + bytes.length + " bytes)", text -> outcome = text);
     }
 
     private void report(String message, boolean error) {
-        outcome = message;
-        if (owner.isDisposed()) {
-            return;
-        }
-        var line = site.getActionBars().getStatusLineManager();
-        if (error) {
-            line.setErrorMessage(message);
-        } else {
-            line.setErrorMessage(null);
-            line.setMessage(message);
-        }
+        ExportJob.show(site, owner, message, error, text -> outcome = text);
     }
 }
