@@ -24,7 +24,7 @@ import org.eclipse.ui.IEditorSite;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.PartInitException;
 import org.eclipse.ui.PlatformUI;
-import org.eclipse.ui.part.EditorPart;
+import org.phos.workbench.internal.ui.trace.ReadOnlyEditor;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.internal.ui.trace.TraceEditor;
 import org.phos.workbench.internal.ui.trace.TraceOpening;
@@ -47,7 +47,7 @@ import org.phos.workbench.ui.model.ViewSelectionProvider;
  * the live trace ends: what was received stays, and if it fits in the window the editor hands over to an ordinary
  * {@link TraceEditor} on the saved stream; otherwise it offers the saved stream and the process's trace file.
  */
-public final class LiveTraceEditor extends EditorPart {
+public final class LiveTraceEditor extends ReadOnlyEditor {
 	/** The editor id in plugin.xml. */
 	public static final String ID = "org.phos.workbench.ui.liveTraceEditor";
 	/** Snapshots at most this often (ms); slower when a snapshot takes longer (twice its time). */
@@ -457,23 +457,5 @@ public final class LiveTraceEditor extends EditorPart {
 	@Override
 	public void setFocus() {
 		follow.setFocus();
-	}
-
-	@Override
-	public void doSave(IProgressMonitor monitor) {
-	}
-
-	@Override
-	public void doSaveAs() {
-	}
-
-	@Override
-	public boolean isDirty() {
-		return false;
-	}
-
-	@Override
-	public boolean isSaveAsAllowed() {
-		return false;
 	}
 }

@@ -22,7 +22,6 @@ import org.eclipse.ui.IEditorInput;
 import org.eclipse.ui.IEditorSite;
 import org.eclipse.ui.PartInitException;
 import org.eclipse.ui.PlatformUI;
-import org.eclipse.ui.part.EditorPart;
 import org.phos.workbench.ui.model.ViewSelectionProvider;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.trace.core.TraceAnomaly;
@@ -37,7 +36,7 @@ import org.phos.workbench.ui.model.LoadedTrace;
  * anomalies, or why the file could not be read) in a banner above the overview, and publishes the {@link LoadedTrace}
  * as its selection so the views follow the active editor.
  */
-public final class TraceEditor extends EditorPart {
+public final class TraceEditor extends ReadOnlyEditor {
     /** The editor id in plugin.xml. */
     public static final String ID = "org.phos.workbench.ui.traceEditor";
     /** Theme colour of the banner shown when a load reported damage or failed. */
@@ -225,23 +224,5 @@ public final class TraceEditor extends EditorPart {
     @Override
     public void setFocus() {
         overview.setFocus();
-    }
-
-    @Override
-    public void doSave(IProgressMonitor monitor) {
-    }
-
-    @Override
-    public void doSaveAs() {
-    }
-
-    @Override
-    public boolean isDirty() {
-        return false;
-    }
-
-    @Override
-    public boolean isSaveAsAllowed() {
-        return false;
     }
 }
