@@ -18,4 +18,9 @@ for v in overview launches accesses buffers timeline accuracy kernels; do
   cp "$tmp/light/$v.png" "docs/img/workbench-$v.png"
 done
 cp "$tmp/dark/window.png" docs/img/workbench-window-dark.png
+# the C/R Timeline alone (its stack maximized) over the snapshot's experiment (stop-the-world and soft-cow at the
+# middle launch, SnapshotExperiment); the New Experiment picture is the dialog's UI-test screenshot
+# (ExperimentsUiTest/NewExperimentDialogUiTest write experiment-dialog-light.png), not made here
+./workbench snapshot "$trace" --launch "$launch" --theme light --view cr-timeline --out "$tmp/cr"
+cp "$tmp/cr/cr-timeline.png" docs/img/workbench-cr-timeline.png
 echo "readme-pictures: wrote docs/img/workbench-*.png from $trace, launch $launch"
