@@ -4,24 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phos.workbench.trace.core.AddressRange;
-import org.phos.workbench.trace.core.AllocKind;
-import org.phos.workbench.trace.core.Dim3;
-import org.phos.workbench.trace.core.FunctionInfo;
-import org.phos.workbench.trace.core.LaunchKind;
-import org.phos.workbench.trace.core.ObservedAccess;
-import org.phos.workbench.trace.core.ParamInfo;
-import org.phos.workbench.trace.core.TraceEvent;
-import org.phos.workbench.trace.core.TraceHeader;
-import org.phos.workbench.trace.core.TraceWriter;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
@@ -31,40 +18,13 @@ import org.w3c.dom.Element;
  * sets is inconsistent with {@code simulate}'s violations.
  */
 class ReportUnsafeTest {
-	private static final long A = 0x7f00_0000_0000L;
-	private static final long B = 0x7f00_1000_0000L;
-	private static final long TABLE = 0x7f00_2000_0000L;
-	private static final long SIZE = 64L << 20;
 
 	@TempDir
 	Path dir;
 
-	private static byte[] pointer(long p) {
-		return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(p).array();
-	}
-
-	/** fill(A), gather(T) writing B through a pointer stored in T, fill(A); every launch observed. */
+	/** SimulateCommandTest's trace with observed accesses: the placeholder misses a write through a table. */
 	private Path trace() throws IOException {
-		Path file = dir.resolve("indirect.phos");
-		try (TraceWriter w = TraceWriter.create(file, TraceHeader.builder("test", "1").build())) {
-			w.function(new FunctionInfo(1, 0, "_Z4fillPf", "fill(float*)", List.of(new ParamInfo(0, 8))));
-			w.function(new FunctionInfo(2, 0, "_Z6gatherPPf", "gather(float**)", List.of(new ParamInfo(0, 8))));
-			w.write(new TraceEvent.Alloc(1_000, 0, A, SIZE, AllocKind.PLAIN, 0));
-			w.write(new TraceEvent.Alloc(2_000, 0, B, SIZE, AllocKind.PLAIN, 0));
-			w.write(new TraceEvent.Alloc(3_000, 0, TABLE, 4096, AllocKind.PLAIN, 0));
-			long l0 = w.write(new TraceEvent.Launch(10_000, 0, 1, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
-					pointer(A), 0, 0, LaunchKind.PLAIN, 0));
-			long l1 = w.write(new TraceEvent.Launch(20_000, 0, 2, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
-					pointer(TABLE), 0, 0, LaunchKind.PLAIN, 0));
-			long l2 = w.write(new TraceEvent.Launch(30_000, 0, 1, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
-					pointer(A), 0, 0, LaunchKind.PLAIN, 0));
-			w.observed(new ObservedAccess(l0, A, List.of(), List.of(new AddressRange(A, A + SIZE)), 0, 1, "ptx"));
-			w.observed(new ObservedAccess(l1, TABLE, List.of(new AddressRange(TABLE, TABLE + 8)), List.of(), 1, 0,
-					"ptx"));
-			w.observed(new ObservedAccess(l1, B, List.of(), List.of(new AddressRange(B, B + 4096)), 0, 1, "ptx"));
-			w.observed(new ObservedAccess(l2, A, List.of(), List.of(new AddressRange(A, A + SIZE)), 0, 1, "ptx"));
-		}
-		return file;
+		return org.phos.workbench.cli.simulate.SimulateCommandTest.trace(dir.resolve("indirect.phos"), true);
 	}
 
 	@Test

@@ -18,15 +18,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phos.workbench.cli.CliRun;
 import org.phos.workbench.cli.ExitCode;
-import org.phos.workbench.trace.core.AddressRange;
-import org.phos.workbench.trace.core.AllocKind;
-import org.phos.workbench.trace.core.Dim3;
-import org.phos.workbench.trace.core.FunctionInfo;
-import org.phos.workbench.trace.core.LaunchKind;
-import org.phos.workbench.trace.core.ObservedAccess;
-import org.phos.workbench.trace.core.ParamInfo;
-import org.phos.workbench.trace.core.TraceEvent;
-import org.phos.workbench.trace.core.TraceHeader;
 import org.phos.workbench.trace.core.TraceWriter;
 
 /**
@@ -35,40 +26,13 @@ import org.phos.workbench.trace.core.TraceWriter;
  */
 class ExperimentCommandTest {
 
-	static final long A = SimulateCommandTest.A;
-	static final long B = SimulateCommandTest.B;
-	static final long TABLE = SimulateCommandTest.TABLE;
-	static final long SIZE = SimulateCommandTest.SIZE;
 
 	@TempDir
 	Path dir;
 
-	private static byte[] pointer(long p) {
-		return java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(p).array();
-	}
-
 	/** SimulateCommandTest's trace with observed accesses: the placeholder misses a write through a table. */
 	private Path trace() throws IOException {
-		Path file = dir.resolve("observed.phos");
-		try (TraceWriter w = TraceWriter.create(file, TraceHeader.builder("test", "1").build())) {
-			w.function(new FunctionInfo(1, 0, "_Z4fillPf", "fill(float*)", List.of(new ParamInfo(0, 8))));
-			w.function(new FunctionInfo(2, 0, "_Z6gatherPPf", "gather(float**)", List.of(new ParamInfo(0, 8))));
-			w.write(new TraceEvent.Alloc(1_000, 0, A, SIZE, AllocKind.PLAIN, 0));
-			w.write(new TraceEvent.Alloc(2_000, 0, B, SIZE, AllocKind.PLAIN, 0));
-			w.write(new TraceEvent.Alloc(3_000, 0, TABLE, 4096, AllocKind.PLAIN, 0));
-			long l0 = w.write(new TraceEvent.Launch(10_000, 0, 1, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
-					pointer(A), 0, 0, LaunchKind.PLAIN, 0));
-			long l1 = w.write(new TraceEvent.Launch(20_000, 0, 2, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
-					pointer(TABLE), 0, 0, LaunchKind.PLAIN, 0));
-			long l2 = w.write(new TraceEvent.Launch(30_000, 0, 1, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
-					pointer(A), 0, 0, LaunchKind.PLAIN, 0));
-			w.observed(new ObservedAccess(l0, A, List.of(), List.of(new AddressRange(A, A + SIZE)), 0, 1, "ptx"));
-			w.observed(new ObservedAccess(l1, TABLE, List.of(new AddressRange(TABLE, TABLE + 8)), List.of(), 1, 0,
-					"ptx"));
-			w.observed(new ObservedAccess(l1, B, List.of(), List.of(new AddressRange(B, B + 4096)), 0, 1, "ptx"));
-			w.observed(new ObservedAccess(l2, A, List.of(), List.of(new AddressRange(A, A + SIZE)), 0, 1, "ptx"));
-		}
-		return file;
+		return SimulateCommandTest.trace(dir.resolve("observed.phos"), true);
 	}
 
 	private static List<String> names(Path folder) throws IOException {

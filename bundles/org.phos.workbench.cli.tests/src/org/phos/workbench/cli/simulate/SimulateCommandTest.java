@@ -27,7 +27,7 @@ import org.phos.workbench.trace.core.TraceHeader;
 import org.phos.workbench.trace.core.TraceWriter;
 
 /** {@code simulate} through the real parser, on traces written with the real writer. */
-class SimulateCommandTest {
+public class SimulateCommandTest {
 
 	static final long A = 0x7f00_0000_0000L;
 	static final long B = 0x7f00_1000_0000L;
@@ -47,7 +47,11 @@ class SimulateCommandTest {
 	 * With observed accesses, every launch carries the truth.
 	 */
 	private Path trace(boolean observed) throws IOException {
-		Path file = dir.resolve(observed ? "observed.phos" : "plain.phos");
+		return trace(dir.resolve(observed ? "observed.phos" : "plain.phos"), observed);
+	}
+
+	/** Writes that trace into {@code file} (also the trace of the experiment and report tests). */
+	public static Path trace(Path file, boolean observed) throws IOException {
 		try (TraceWriter w = TraceWriter.create(file, TraceHeader.builder("test", "1").build())) {
 			w.function(new FunctionInfo(1, 0, "_Z4fillPf", "fill(float*)", List.of(new ParamInfo(0, 8))));
 			w.function(new FunctionInfo(2, 0, "_Z6gatherPPf", "gather(float**)", List.of(new ParamInfo(0, 8))));
