@@ -90,6 +90,7 @@ static void write_header(void) {
     pb_u64(&h, 15, cfg.payload_limit);
     pb_bool(&h, 16, cfg.timing);
     pb_u64(&h, 17, (uint64_t)mem);
+    timing_sample_header(&h);   /* i15-cost: field 40, the sampling policy of GPU timing */
     write_chunk(PHOS_CHUNK_HEADER, &h, 0);
     pb_free(&h);
 }

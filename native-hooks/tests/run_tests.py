@@ -241,6 +241,42 @@ def test_many(env):
         print("  many (compress %s): %d events in %.2f s, %d bytes" % (comp, len(t.events), time.time() - t0, os.path.getsize(out)))
 
 
+def test_timing_sample(env):
+    """i15-cost: sampled GPU timing: the first PHOS_TIMING_FIRST launches of a shape and then 1 in N are timed, the
+    policy is in the header; PHOS_TIMING_SAMPLE=0 times every launch and says so"""
+    n = 20000
+    out = env.trace_path("sampled.phos")
+    r = env.run([env.app, "many", "/dev/null", str(n)], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_NMIN": "10",
+                                                            "PHOS_TIMING_NMAX": "10", "PHOS_TIMING_FIRST": "5"})
+    check(r.returncode == 0, "sampled: exit 0 (%s)" % r.stderr)
+    t = pr.read_trace(out)
+    ls = launches_of(t)
+    timed = [i for i, l in enumerate(ls) if l.get("gpu_start_ns", 0) > 0]
+    pol = t.header.get("timing_sampling", {})
+    check(len(ls) == n, "sampled: %d launches recorded (%d)" % (n, len(ls)))
+    check(pol.get("mode") == 1 and pol.get("first_launches") == 5 and pol.get("min_interval") == 10 and pol.get("max_interval") == 10
+          and pol.get("shape_key") == "function+grid+block", "sampled: the policy is in the header (%s)" % pol)
+    check(timed[:5] == [0, 1, 2, 3, 4], "sampled: the shape's first 5 launches are timed (%s)" % timed[:6])
+    # 1 in 10 of the other 19995 by independent draws: mean 1999.5, sd 42.4; +-6 sd
+    check(1745 <= len(timed) - 5 <= 2255, "sampled: about 1 in 10 of the rest timed (%d)" % (len(timed) - 5))
+    gaps = [b - a for a, b in zip(timed[5:], timed[6:])]
+    check(len(set(gaps)) > 10, "sampled: the gaps between timed launches vary (random draws, no fixed stride): %d distinct" % len(set(gaps)))
+    check(all(0 < l["gpu_start_ns"] < l["gpu_end_ns"] for l in ls if l.get("gpu_start_ns")) and
+          all("gpu_end_ns" not in l for l in ls if not l.get("gpu_start_ns")), "sampled: timed launches have start < end, the others no times")
+    out = env.trace_path("every.phos")
+    r = env.run([env.app, "many", "/dev/null", "2000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "0"})
+    t = pr.read_trace(out)
+    ls = launches_of(t)
+    check(r.returncode == 0 and len(ls) == 2000 and all(l.get("gpu_start_ns", 0) > 0 for l in ls),
+          "PHOS_TIMING_SAMPLE=0: every launch timed")
+    check(t.header.get("timing_sampling", {}).get("mode", 0) == 0 and "timing_sampling" in t.header,
+          "PHOS_TIMING_SAMPLE=0: the header says every launch is timed (%s)" % t.header.get("timing_sampling"))
+    out = env.trace_path("untimed.phos")
+    r = env.run([env.app, "many", "/dev/null", "100"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0"})
+    t = pr.read_trace(out)
+    check("timing_sampling" not in t.header, "PHOS_TIMING=0: no sampling policy in the header")
+
+
 def iter_chunks(path):
     data = open(path, "rb").read()
     pos = 16
@@ -698,7 +734,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     a = ap.parse_args()
     env = Env(a.build)
-    for name, fn in (("format", test_format), ("basic", test_basic), ("many", test_many), ("signals", test_signals),
+    for name, fn in (("format", test_format), ("basic", test_basic), ("many", test_many), ("timing sample", test_timing_sample), ("signals", test_signals),
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
                      ("write error", test_write_error), ("ring overflow", test_ring_overflow),
                      ("attach", test_attach)):

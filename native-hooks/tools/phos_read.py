@@ -56,7 +56,10 @@ SCHEMA = {
                     5: ("pid", "u"), 6: ("argv", "*s"), 7: ("device_name", "s"), 8: ("cc_major", "u"),
                     9: ("cc_minor", "u"), 10: ("driver_version", "u"), 11: ("runtime_version", "u"),
                     12: ("clock_domain", "s"), 13: ("start_unix_ns", "u"), 14: ("start_mono_ns", "u"),
-                    15: ("payload_limit", "u"), 16: ("gpu_timing", "b"), 17: ("device_memory", "u")},
+                    15: ("payload_limit", "u"), 16: ("gpu_timing", "b"), 17: ("device_memory", "u"),
+                    40: ("timing_sampling", "TimingSampling")},
+    "TimingSampling": {1: ("mode", "u"), 2: ("first_launches", "u"), 3: ("min_interval", "u"), 4: ("max_interval", "u"),
+                       5: ("budget_permille", "u"), 6: ("shape_key", "s")},
     "Module": {1: ("id", "u"), 2: ("kind", "u"), 3: ("image", "y"), 4: ("hash", "f64"), 5: ("origin", "s"),
                6: ("image_size", "u")},
     "ParamInfo": {1: ("offset", "u"), 2: ("size", "u")},
@@ -519,6 +522,18 @@ def describe(ev, functions):
     return "unknown (no body this reader knows)"
 
 
+def timing_policy(h):
+    """how the trace's GPU times were taken (TraceHeader.timing_sampling, i15-cost)"""
+    if not h.get("gpu_timing"):
+        return "off"
+    p = h.get("timing_sampling")
+    if p is None or not p.get("mode"):
+        return "every launch timed"
+    return ("sampled: each launch shape's first %d launches, then 1 in N (N %d-%d, adapted to the launch rate, "
+            "budget %.1f%%)" % (p.get("first_launches", 0), p.get("min_interval", 0), p.get("max_interval", 0),
+                                p.get("budget_permille", 0) / 10.0))
+
+
 def summary(t, path):
     h = t.header
     lines = ["trace %s" % path,
@@ -526,6 +541,7 @@ def summary(t, path):
              "  device %s (cc %s.%s), driver %s, runtime %s, gpu timing %s, payload limit %s" % (
                  h.get("device_name", "?"), h.get("cc_major", 0), h.get("cc_minor", 0), h.get("driver_version", 0),
                  h.get("runtime_version", 0), h.get("gpu_timing", False), h.get("payload_limit", 0)),
+             "  gpu timing policy: %s" % timing_policy(h),
              "  %d chunks, %d modules, %d functions, %d events" % (t.chunks, len(t.modules), len(t.functions), len(t.events))]
     counts = {}
     for e in t.events:
