@@ -336,6 +336,7 @@ void emit_module(void *handle, const void *img, size_t known_size, int known_kin
 void *read_file(const char *path, size_t *n);
 void remember_handle(void *h, uint32_t module_id, const char *name);
 uint32_t module_id_of(void *handle);
+uint8_t *triton_ptx_for(uint64_t image_size, uint64_t hash, size_t *len, char **src);   /* rec_triton.c (i15-cost) */
 
 /* ------------------------------------------------------------------ functions (rec_functions.c) */
 typedef struct func_rec {

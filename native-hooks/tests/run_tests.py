@@ -277,6 +277,57 @@ def test_timing_sample(env):
     check("timing_sampling" not in t.header, "PHOS_TIMING=0: no sampling policy in the header")
 
 
+def fake_elf(payload):
+    """a minimal 64-bit ELF image whose extent (the recorder reads it from the headers) covers payload"""
+    body = bytearray(64) + payload
+    body[0:4] = b"\x7fELF"
+    body[4] = 2      # 64-bit
+    body[5] = 1      # little endian
+    struct.pack_into("<Q", body, 0x20, 0)   # phoff
+    struct.pack_into("<Q", body, 0x28, len(body))   # shoff: section headers at the end
+    struct.pack_into("<H", body, 0x36, 56)  # phentsize
+    struct.pack_into("<H", body, 0x38, 0)   # phnum
+    struct.pack_into("<H", body, 0x3A, 64)  # shentsize
+    struct.pack_into("<H", body, 0x3C, 1)   # shnum: one null section header
+    return bytes(body) + bytes(64)
+
+
+def test_triton_ptx(env):
+    """i15-cost: a cubin loaded from bytes that Triton's cache holds beside its .ptx gets that PTX in its Module chunk;
+    a cubin not in the cache, or PHOS_TRITON_PTX=0, gets none"""
+    cache = tempfile.mkdtemp(prefix="triton-cache-")
+    elf = fake_elf(b"triton kernel code " * 10)
+    other = fake_elf(b"another kernel code " * 10)
+    os.makedirs(os.path.join(cache, "AB12"))
+    os.makedirs(os.path.join(cache, "CD34"))
+    with open(os.path.join(cache, "AB12", "add_kernel.cubin"), "wb") as f:
+        f.write(elf)
+    ptx = b".version 8.7\n.target sm_90a\n.visible .entry add_kernel(.param .u64 p) { ret; }\n"
+    with open(os.path.join(cache, "AB12", "add_kernel.ptx"), "wb") as f:
+        f.write(ptx)
+    with open(os.path.join(cache, "CD34", "same_size.cubin"), "wb") as f:   # same size, other bytes: must not match
+        f.write(other[:len(elf)])
+    with open(os.path.join(cache, "CD34", "same_size.ptx"), "wb") as f:
+        f.write(b"wrong ptx")
+    img = os.path.join(cache, "loaded.bin")
+    for name, data, extra, want in (("in cache", elf, {}, ptx), ("not in cache", other + b"x" * 8, {}, None),
+                                     ("lookup off", elf, {"PHOS_TRITON_PTX": "0"}, None)):
+        with open(img, "wb") as f:
+            f.write(data)
+        out = env.trace_path("triton-%s.phos" % name.replace(" ", "-"))
+        e = {"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0", "TRITON_CACHE_DIR": cache, "FAKE_APP_CUBIN": img}
+        e.update(extra)
+        r = env.run([env.app, "many", "/dev/null", "10"], env=e)
+        t = pr.read_trace(out)
+        cub = [m for m in t.modules.values() if m.get("kind") == 2]
+        check(r.returncode == 0 and len(cub) == 1, "triton %s: one CUBIN module recorded (%s)" % (name, r.stderr))
+        if cub:
+            got = cub[0].get("ptx")
+            check(got == want, "triton %s: module PTX %s (got %r)" % (name, "from the cache" if want else "absent", got and got[:30]))
+            if want:
+                check(cub[0].get("ptx_source", "").endswith("AB12/add_kernel.ptx"), "triton: the PTX's cache file is named (%s)" % cub[0].get("ptx_source"))
+
+
 def iter_chunks(path):
     data = open(path, "rb").read()
     pos = 16
@@ -734,7 +785,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     a = ap.parse_args()
     env = Env(a.build)
-    for name, fn in (("format", test_format), ("basic", test_basic), ("many", test_many), ("timing sample", test_timing_sample), ("signals", test_signals),
+    for name, fn in (("format", test_format), ("basic", test_basic), ("many", test_many), ("timing sample", test_timing_sample), ("triton ptx", test_triton_ptx), ("signals", test_signals),
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
                      ("write error", test_write_error), ("ring overflow", test_ring_overflow),
                      ("attach", test_attach)):

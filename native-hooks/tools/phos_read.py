@@ -61,7 +61,7 @@ SCHEMA = {
     "TimingSampling": {1: ("mode", "u"), 2: ("first_launches", "u"), 3: ("min_interval", "u"), 4: ("max_interval", "u"),
                        5: ("budget_permille", "u"), 6: ("shape_key", "s")},
     "Module": {1: ("id", "u"), 2: ("kind", "u"), 3: ("image", "y"), 4: ("hash", "f64"), 5: ("origin", "s"),
-               6: ("image_size", "u")},
+               6: ("image_size", "u"), 20: ("ptx", "y"), 21: ("ptx_source", "s")},
     "ParamInfo": {1: ("offset", "u"), 2: ("size", "u")},
     "Function": {1: ("id", "u"), 2: ("module", "u"), 3: ("mangled_name", "s"), 4: ("demangled_name", "s"),
                  5: ("params", "*ParamInfo")},
@@ -560,7 +560,8 @@ def summary(t, path):
     for m in t.modules.values():
         lines.append("  module %d %s %s size %d stored %d hash %016x" % (m.get("id", 0), enum("ModuleKind", m.get("kind", 0)),
                                                                    m.get("origin", ""), m.get("image_size", 0),
-                                                                   len(m.get("image", b"")), m.get("hash", 0)))
+                                                                   len(m.get("image", b"")), m.get("hash", 0))
+                     + (" ptx %d bytes from %s" % (len(m["ptx"]), m.get("ptx_source", "?")) if m.get("ptx") else ""))
     if t.stream_start is not None:
         ss = t.stream_start
         lines.append("  live stream of pid %d: joined at event %d (%d allocations live then; trace file %s), %d events"
