@@ -353,11 +353,16 @@ void timing_sample_header(pbuf *h) {
 static pthread_mutex_t win_mu = PTHREAD_MUTEX_INITIALIZER;
 static int win_open_n;
 int cupti_windowed;   /* 1 when CUPTI times launches only inside windows */
-void cupti_window(int open) {
+static int win_ok = 1;
+int cupti_window(int open) {
     pthread_mutex_lock(&win_mu);
     if (open ? win_open_n++ == 0 : --win_open_n == 0) {
         for (int i = 0; i < n_launch_cbids; i++) c_encb(open, c_sub, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i]);
-        if (open) c_enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); else c_disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        CUptiResult r = open ? c_enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) : c_disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        if (open && r != CUPTI_SUCCESS && win_ok) { win_ok = 0; DBG("CUPTI kernel activity could not be switched on for a timed launch (%d): launches untimed", (int)r); }
+        if (open) win_ok = r == CUPTI_SUCCESS;
     }
+    int ok = win_ok;
     pthread_mutex_unlock(&win_mu);
+    return ok;
 }

@@ -427,7 +427,7 @@ void timing_sample_init(void);
 int timing_sample_launch(const void *fn, const unsigned *dims);
 void timing_sample_cost(uint64_t ns);
 void timing_sample_header(pbuf *h);
-void cupti_window(int open);
+int cupti_window(int open);   /* 0: kernel records could not be switched on */
 /* a launch: timed only when the sampling policy picks it (then as t_begin/t_end, inside a CUPTI window) */
 static inline void t_begin_launch(tspan *t, CUstream st, const void *fn, const unsigned *dims) {
     t->win = 0;
@@ -438,13 +438,14 @@ static inline void t_begin_launch(tspan *t, CUstream st, const void *fn, const u
     }
     if (!tsp.sampled) { t_begin(t, st); return; }
     uint64_t c0 = mono_ns();
-    if (cupti_windowed && atomic_load_explicit(&cupti_ready, memory_order_acquire)) { cupti_window(1); t->win = 1; }
+    if (cupti_windowed && atomic_load_explicit(&cupti_ready, memory_order_acquire)) t->win = cupti_window(1) ? 1 : 2;
     t_begin(t, st);
     t->cost = mono_ns() - c0;
 }
 static inline void t_end_launch(tspan *t, CUresult r) {
     uint64_t c0 = t->cost ? mono_ns() : 0;
     t_end(t, r);
+    if (t->win == 2) t->corr = 0;   /* no kernel record will come: the writer must not wait for one */
     if (t->win) cupti_window(0);
     if (c0) timing_sample_cost(t->cost + (mono_ns() - c0));
 }

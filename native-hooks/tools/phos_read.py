@@ -84,7 +84,9 @@ SCHEMA = {
     "Range": {1: ("begin", "u"), 2: ("end", "u")},
     "ObservedAccess": {1: ("launch_index", "u"), 2: ("allocation", "u"), 3: ("read", "*Range"),
                        4: ("written", "*Range"), 5: ("read_count", "u"), 6: ("write_count", "u"), 7: ("tool", "s")},
-    "ObservedBatch": {1: ("accesses", "*ObservedAccess")},
+    "ObservedBatch": {1: ("accesses", "*ObservedAccess"), 2: ("coverage", "ObservationCoverage")},
+    # i15-cost: which launches an observer observed (packed varints in "observed"; unpacked by read_bytes)
+    "ObservationCoverage": {1: ("tool", "s"), 2: ("observed", "y"), 3: ("policy", "s"), 4: ("launches_seen", "u")},
     "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u")},
     # live attach stream (docs/trace-format.md "Live attach")
     "EventGap": {1: ("first_index", "u"), 2: ("count", "u"), 3: ("reason", "u")},
@@ -316,6 +318,7 @@ class Trace:
         self.functions = {}
         self.events = []
         self.observed = []
+        self.coverage = []   # ObservationCoverage messages (i15-cost)
         self.end = None
         self.warnings = []
         self.chunks = 0
@@ -460,6 +463,15 @@ def read_bytes(data, path="<bytes>", check_crc=True):
             t.stream_start = msg
         elif name == "ObservedBatch":
             t.observed.extend(msg["accesses"])
+            cov = msg.get("coverage")
+            if cov is not None:
+                raw, pos, idx = cov.get("observed", b""), 0, []
+                while pos < len(raw):
+                    v, pos = _varint(raw, pos, len(raw))
+                    idx.append(v)
+                cov = dict(cov)
+                cov["observed"] = idx
+                t.coverage.append(cov)
         elif name == "TraceEnd":
             t.end = msg
     if t.header is None:
