@@ -255,7 +255,7 @@ int copy_kind(int sdev, int ddev) {
 
 /* ------------------------------------------------------------------ sampled GPU timing (i15-cost)
  * Timing every launch costs CUPTI's activity record (+1 to +2.5 us a launch, docs/benchmarks.md "Recorder"). With
- * PHOS_TIMING_SAMPLE=1 (the default) only a sample of launches is timed: the first PHOS_TIMING_FIRST launches of every
+ * PHOS_TIMING_SAMPLE=1 (off by default: measured in docs/benchmarks.md, block i15-cost) only a sample of launches is timed: the first PHOS_TIMING_FIRST launches of every
  * launch shape (function + grid + block) and afterwards each launch with probability 1/N, drawn per launch (a
  * Bernoulli draw: a loop that launches a kernel k times per iteration cannot alias with N, as a fixed 1-in-N counter
  * would). N adapts to the launch rate: every 1024 launches it is set so that the timed launches' extra host time
@@ -266,7 +266,7 @@ int copy_kind(int sdev, int ddev) {
 struct ts_policy tsp;
 static pthread_once_t tsp_once = PTHREAD_ONCE_INIT;
 static void tsp_init(void) {
-    tsp.sampled = (int)phos_env_u64("PHOS_TIMING_SAMPLE", 1) != 0;
+    tsp.sampled = (int)phos_env_u64("PHOS_TIMING_SAMPLE", 0) != 0;   /* off by default: see docs/benchmarks.md block i15-cost */
     tsp.first = (uint32_t)phos_env_u64("PHOS_TIMING_FIRST", 3);
     tsp.nmin = (uint32_t)phos_env_u64("PHOS_TIMING_NMIN", 16);
     tsp.nmax = (uint32_t)phos_env_u64("PHOS_TIMING_NMAX", 1024);

@@ -246,7 +246,7 @@ def test_timing_sample(env):
     policy is in the header; PHOS_TIMING_SAMPLE=0 times every launch and says so"""
     n = 20000
     out = env.trace_path("sampled.phos")
-    r = env.run([env.app, "many", "/dev/null", str(n)], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_NMIN": "10",
+    r = env.run([env.app, "many", "/dev/null", str(n)], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_TIMING_NMIN": "10",
                                                             "PHOS_TIMING_NMAX": "10", "PHOS_TIMING_FIRST": "5"})
     check(r.returncode == 0, "sampled: exit 0 (%s)" % r.stderr)
     t = pr.read_trace(out)
