@@ -58,6 +58,14 @@ class SamplingCoverageCommandsTest {
 		assertTrue(js.contains("\"not_observed_launches\": 0") && js.contains("\"launches_not_covered\": 37"), js);
 	}
 
+	@Test
+	void simulateSaysWhereTheDurationsOfASampledTraceComeFrom() {
+		CliRun sim = CliRun.of("simulate", triton().toString(), "--policy", "soft-cow", "--at", "launch:20", "--out",
+				dir.resolve("sim").toString());
+		assertEquals(ExitCode.OK, sim.exit(), sim.toString());
+		assertTrue(sim.err().contains("note: kernel durations: measured: all 49 launches timed (recorded with sampling"), sim.err());
+	}
+
 	private Path sideFileWithCoverage(long[] observed) throws IOException {
 		Path side = dir.resolve("run.phos.observed.phos");
 		try (TraceWriter w = TraceWriter.create(side, TraceHeader.builder("phos-sanitizer", "1").build())) {

@@ -135,6 +135,10 @@ public final class GpuTimeEstimate {
         if (!policy.sampled()) {
             return "measured: " + timed + " of " + launches + " launches timed (every launch timed)";
         }
+        if (timed == launches) {
+            return "measured: all " + launches + " launches timed (recorded with sampling, " + policy.describe()
+                    + ", but no launch shape ran past its always-timed launches)";
+        }
         return String.format(Locale.ROOT, "sampled 1/%.0f: %d of %d launches timed (%s); the others estimated per "
                 + "launch shape (function, grid, block) from the timed ones", (double) launches / timed, timed, launches,
                 policy.describe());
