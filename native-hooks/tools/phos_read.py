@@ -579,6 +579,9 @@ def summary(t, path):
         lines.append("  live stream of pid %d: joined at event %d (%d allocations live then; trace file %s), %d events"
                      " not held in %d gaps" % (ss.get("pid", 0), ss.get("first_live_index", 0), ss.get("live_allocations", 0),
                                                 ss.get("trace_path", ""), t.skipped, len(t.gaps)))
+    for c in t.coverage:
+        lines.append("  coverage (%s): %d launches observed (%s), %d seen" % (c.get("tool", "?"), len(c["observed"]),
+                                                                             c.get("policy", ""), c.get("launches_seen", 0)))
     if t.end:
         lines.append("  end: %d events, %d dropped" % (t.end.get("event_count", 0), t.end.get("dropped_events", 0)))
     for w in t.warnings:
