@@ -465,9 +465,9 @@ def read_bytes(data, path="<bytes>", check_crc=True):
             t.observed.extend(msg["accesses"])
             cov = msg.get("coverage")
             if cov is not None:
-                raw, pos, idx = cov.get("observed", b""), 0, []
-                while pos < len(raw):
-                    v, pos = _varint(raw, pos, len(raw))
+                raw, at, idx = cov.get("observed", b""), 0, []   # (not `pos`: that is the file position)
+                while at < len(raw):
+                    v, at = _varint(raw, at, len(raw))
                     idx.append(v)
                 cov = dict(cov)
                 cov["observed"] = idx

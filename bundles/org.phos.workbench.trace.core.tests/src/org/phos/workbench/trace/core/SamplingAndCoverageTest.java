@@ -26,7 +26,7 @@ class SamplingAndCoverageTest {
     private static final GpuTimingSampling SAMPLED = new GpuTimingSampling(true, 3, 16, 1024, 10, "function+grid+block");
 
     @Test
-    void policyModulePtxAndCoverageSurviveWriteAndRead() throws IOException {
+    void policyModulePtxAndCoverageSurviveWriteAndRead() throws IOException, InterruptedException {
         TraceHeader h = TraceHeader.builder("phos-recorder", "t").gpuTiming(true).timingSampling(SAMPLED).build();
         byte[] ptx = ".version 8.7\n.target sm_90a\n.visible .entry add_kernel() { ret; }\n".getBytes(StandardCharsets.UTF_8);
         ModuleInfo cubin = new ModuleInfo(1, ModuleKind.CUBIN, new byte[] { 0x7f, 'E', 'L', 'F' }, 42, "cuModuleLoadData", 4,
@@ -51,6 +51,8 @@ class SamplingAndCoverageTest {
         ObservationCoverage c = t.observationCoverage().get(0);
         assertTrue(c.observed(0) && c.observed(2) && !c.observed(1) && !c.observed(3), "launches 0 and 2 observed");
         assertEquals(1, t.observedAccesses().size());
+        // the Python reader reads past the coverage chunk to the TraceEnd, as the Java one does
+        assertEquals(TraceReader.verdict(file), PythonReader.verdict(file));
         // and a trace written from the model keeps them (merge-observed writes through the model)
         Path copy = dir.resolve("copy.phos");
         TraceWriter.write(t, copy, TraceWriter.Options.DEFAULT);
@@ -118,7 +120,7 @@ class SamplingAndCoverageTest {
 
     /** The Triton sample, re-recorded with the recorder's cache lookup and the sanitizer's coverage (2026-11-25). */
     @Test
-    void tritonSampleCarriesPtxAndCoverage() throws IOException {
+    void tritonSampleCarriesPtxAndCoverage() throws IOException, InterruptedException {
         Path sample = Path.of(System.getProperty("phos.repo", ".")).resolve("sample-traces/triton-ops.phos");
         if (!Files.exists(sample)) {
             sample = Path.of("../../sample-traces/triton-ops.phos");
@@ -134,5 +136,6 @@ class SamplingAndCoverageTest {
         assertEquals(1, t.observationCoverage().size());
         assertEquals(t.launchCount(), t.observationCoverage().get(0).observedCount(), "every launch observed");
         assertTrue(t.header().timingSampling().sampled());
+        assertEquals(TraceReader.verdict(sample), PythonReader.verdict(sample));
     }
 }
