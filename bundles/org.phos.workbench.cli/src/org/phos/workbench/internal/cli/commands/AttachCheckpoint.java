@@ -72,7 +72,8 @@ final class AttachCheckpoint {
 					h.driverVersion() % 1000 / 10, helper.executable());
 			case CheckpointEvent.StateSeen s -> {
 				if (first[0]) {
-					out.println("  state       " + s.state().word());
+					out.println("  state       " + s.state().word() + (steps.isEmpty() ? " (" + s.state().meaning()
+							+ ")" : ""));
 					first[0] = false;
 				}
 			}
@@ -91,7 +92,9 @@ final class AttachCheckpoint {
 					+ "no result" : run.message()));
 		}
 		ProcessState after = machine.state();
-		out.println("  state       " + after.word() + " (" + after.meaning() + ")");
+		if (!steps.isEmpty()) {
+			out.println("  state       " + after.word() + " (" + after.meaning() + ")");
+		}
 		if (run.outcome() == ProcessCheckpoint.Outcome.REFUSED) {
 			String why = machine.lastRefusalText();
 			context.err().println("error: the driver refused the checkpoint of process " + pid + ": " + why);

@@ -75,6 +75,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private boolean detached;
 	private boolean ended;
 	private volatile @Nullable String failure;
+	private CheckpointPanel checkpoints; // i14-ckpt
 
 	private final LiveTraces.Session session = new LiveTraces.Session() {
 		@Override
@@ -163,6 +164,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		openTraceFile.setData(TracesView.ROLE, "openTraceFile");
 		openTraceFile.addListener(SWT.Selection, e -> openFile(Path.of(input().process().tracePath())));
 		openTraceFile.setEnabled(Files.isRegularFile(Path.of(input().process().tracePath())));
+		checkpoints = new CheckpointPanel(parent, input().process().pid()); // i14-ckpt: the driver checkpoint section
 		status = new Label(parent, SWT.WRAP);
 		status.setData(TracesView.ROLE, "liveStatus");
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(status);
@@ -331,6 +333,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private void ended() {
 		ended = true;
 		detach.setEnabled(false);
+		checkpoints.processEnded(); // i14-ckpt
 		LiveWindow.Snapshot s = last;
 		String pid = Long.toString(input().process().pid());
 		String why;
@@ -419,6 +422,13 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	public boolean isEnded() {
 		return ended;
 	}
+
+	// i14-ckpt: begin
+	/** The driver checkpoint section (state machine, phases, refusals). */
+	public CheckpointPanel checkpointPanel() {
+		return checkpoints;
+	}
+	// i14-ckpt: end
 
 	/** The file everything received is saved to. */
 	public @Nullable Path receivedFile() {
