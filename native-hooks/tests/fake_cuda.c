@@ -319,8 +319,9 @@ API CUresult cuGetProcAddress(const char *sym, void **pfn, int ver, cuuint64_t f
  * page, PHOS_FAKE_CUDA_DIR (default /tmp/phos-fake-cuda-UID) / PID.ckpt, holding its CUprocessState; a controller
  * (the checkpoint helper over this fake) maps the target's page and moves the state along the driver's transitions:
  *   Lock: RUNNING -> LOCKED (else CUDA_ERROR_ILLEGAL_STATE); Checkpoint: LOCKED -> CHECKPOINTED; Restore:
- *   CHECKPOINTED -> LOCKED; Unlock: LOCKED -> RUNNING. A pid without a page, or whose process is gone:
- *   CUDA_ERROR_INVALID_VALUE (not a CUDA process). The target's CUDA calls block while its state is not RUNNING.
+ *   CHECKPOINTED -> LOCKED; Unlock: LOCKED -> RUNNING. A process without a page (it never called cuInit):
+ *   CUDA_ERROR_NOT_INITIALIZED; a pid without a process: CUDA_ERROR_OPERATING_SYSTEM (what driver 580 answers).
+ *   The target's CUDA calls block while its state is not RUNNING.
  * Refusals are properties of the target, set in its environment at cuInit (PHOS_FAKE_CKPT_REFUSE) or later through
  * fake_checkpoint_refuse(): "STEP:CODE[,STEP:CODE]" with STEP lock|checkpoint|restore|unlock|state, CODE a CUresult
  * number, or "restore:fail" (the restore breaks the process: state FAILED, CUDA_ERROR_UNKNOWN). A refused Checkpoint
@@ -395,12 +396,15 @@ static int refusal(ckpt_page *p, const char *step) {
     }
     return 0;
 }
+/* as the real driver 580 answered on the H100 (docs/gpu-checks.md, i14-ckpt): a pid without a process
+   CUDA_ERROR_OPERATING_SYSTEM (its /proc entry cannot be read), a process that never initialised CUDA
+   CUDA_ERROR_NOT_INITIALIZED */
 static CUresult target(int pid, ckpt_page **out) {
     if (pid <= 0) return CUDA_ERROR_INVALID_VALUE;
-    if (kill(pid, 0) != 0 && errno == ESRCH) return CUDA_ERROR_INVALID_VALUE;
+    if (kill(pid, 0) != 0 && errno == ESRCH) return CUDA_ERROR_OPERATING_SYSTEM;
     ckpt_page *p = ckpt_map(pid, 0);
-    if (!p) return CUDA_ERROR_INVALID_VALUE;   /* alive but never initialized CUDA */
-    if (p->pid != pid) { munmap(p, sizeof *p); return CUDA_ERROR_INVALID_VALUE; }
+    if (!p) return CUDA_ERROR_NOT_INITIALIZED;   /* alive but never initialised CUDA */
+    if (p->pid != pid) { munmap(p, sizeof *p); return CUDA_ERROR_NOT_INITIALIZED; }
     *out = p;
     return CUDA_SUCCESS;
 }

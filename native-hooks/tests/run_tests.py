@@ -798,14 +798,14 @@ def test_checkpoint(env):
     sleeper = subprocess.Popen(["sleep", "30"])
     try:
         rc, out, _ = helper_run(env, sleeper.pid, "lock,checkpoint,restore,unlock", fake_dir)
-        check(rc == 1 and out[1] == "state ? 1 CUDA_ERROR_INVALID_VALUE" and
-              any(l.startswith("end lock refused") and l.endswith("code 1 CUDA_ERROR_INVALID_VALUE") for l in out),
+        check(rc == 1 and out[1] == "state ? 3 CUDA_ERROR_NOT_INITIALIZED" and
+              any(l.startswith("end lock refused") and l.endswith("code 3 CUDA_ERROR_NOT_INITIALIZED") for l in out),
               "refusal: not a CUDA process (%s)" % out)
     finally:
         sleeper.kill()
         sleeper.wait()
     rc, out, _ = helper_run(env, app.pid, "state", fake_dir)
-    check(rc == 1 and out[-2:] == ["state ? 1 CUDA_ERROR_INVALID_VALUE", "done refused"], "refusal: a process gone (%s)" % out)
+    check(rc == 1 and out[-2:] == ["state ? 304 CUDA_ERROR_OPERATING_SYSTEM", "done refused"], "refusal: a process gone (%s)" % out)
     rc, out, _ = helper_run(env, 1, "state", fake_dir, driver=False)
     check(rc == 3 and len(out) == 1 and out[0].startswith("error no CUDA driver on this machine"), "no driver (%s)" % out)
     rc, out, err = helper_run(env, 1, "lock,fly", fake_dir)

@@ -176,7 +176,17 @@ class AttachCheckpointCommandTest {
 		CliRun gone = CliRun.of("attach", "999999", "--checkpoint", "--helper="
 				+ build.resolve(CheckpointHelper.NAME));
 		assertEquals(ExitCode.FAILURE, gone.exit(), gone.toString());
-		assertTrue(gone.err().contains("1 CUDA_ERROR_INVALID_VALUE. The driver knows no CUDA process with this pid"),
-				gone.err());
+		assertTrue(gone.err().contains("304 CUDA_ERROR_OPERATING_SYSTEM. The driver could not reach the process "
+				+ "through the operating system: no process has this pid any more"), gone.err());
+		Process sleeper = new ProcessBuilder("sleep", "30").start();
+		try {
+			CliRun noCuda = CliRun.of("attach", Long.toString(sleeper.pid()), "--checkpoint", "--helper="
+					+ build.resolve(CheckpointHelper.NAME));
+			assertEquals(ExitCode.FAILURE, noCuda.exit(), noCuda.toString());
+			assertTrue(noCuda.err().contains("3 CUDA_ERROR_NOT_INITIALIZED. The process has not initialised CUDA"),
+					noCuda.err());
+		} finally {
+			sleeper.destroyForcibly();
+		}
 	}
 }

@@ -159,7 +159,12 @@ class ProcessCheckpointTest {
 		DriverRefusal broken = new DriverRefusal(CheckpointStep.RESTORE, 999, "CUDA_ERROR_UNKNOWN");
 		assertTrue(broken.explanation(ProcessState.FAILED).contains("FAILED"));
 		assertTrue(new DriverRefusal(null, 304, "CUDA_ERROR_OPERATING_SYSTEM").describe(null)
-				.startsWith("the state query (cuCheckpointProcessGetState) refused: 304"));
+				.startsWith("the state query (cuCheckpointProcessGetState) refused: 304 CUDA_ERROR_OPERATING_SYSTEM. "
+						+ "The driver could not reach the process"));
+		assertTrue(new DriverRefusal(CheckpointStep.LOCK, 3, "CUDA_ERROR_NOT_INITIALIZED").explanation(null)
+				.contains("not a CUDA program"));
+		assertTrue(new DriverRefusal(CheckpointStep.LOCK, 801, "CUDA_ERROR_NOT_SUPPORTED").explanation(null)
+				.contains("it uses CUPTI"), "the lock is refused for a CUPTI process, the checkpoint for managed memory");
 	}
 
 	@Test

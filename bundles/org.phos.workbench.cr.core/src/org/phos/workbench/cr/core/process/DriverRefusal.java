@@ -8,8 +8,10 @@ import org.eclipse.jdt.annotation.Nullable;
  * The driver refused a checkpoint call: which call, its {@code CUresult} code and name, and what that means for this
  * process and what to do, in words. The meanings come from cuda.h (CUDA 13, CUDA_CHECKPOINT group), the measured facts
  * in shared/notes/cuda.md section 7 (managed memory refused with NOT_SUPPORTED, left LOCKED; NOT_INITIALIZED without
- * cuInit in the caller) and the refusals users of NVIDIA's cuda-checkpoint reported (NOT_PERMITTED without persistence
- * mode, OPERATING_SYSTEM in some containers).
+ * cuInit in the caller), what driver 580 answered on the H100 for this branch (docs/gpu-checks.md, block i14-ckpt:
+ * NOT_INITIALIZED for a process without CUDA, OPERATING_SYSTEM for a pid without a process, NOT_SUPPORTED at Lock for
+ * a process using CUPTI) and the refusals users of
+ * NVIDIA's cuda-checkpoint reported (NOT_PERMITTED without persistence mode, OPERATING_SYSTEM in some containers).
  *
  * @param step the refused call, or null for the state query
  * @param code the {@code CUresult}
@@ -41,8 +43,8 @@ public record DriverRefusal(@Nullable CheckpointStep step, int code, String name
 		String text = switch (code) {
 		case INVALID_VALUE -> "The driver knows no CUDA process with this pid: it has ended, has not initialised CUDA "
 				+ "yet, or is not visible from here (another user's process, another PID namespace or container).";
-		case NOT_INITIALIZED -> "CUDA is not initialised for this: the process has not made its first CUDA call yet, "
-				+ "or the driver in the helper did not start.";
+		case NOT_INITIALIZED -> "The process has not initialised CUDA: it is not a CUDA program, or it has not made "
+				+ "its first CUDA call yet (driver 580 answers so for a process without CUDA, measured on the H100).";
 		case ILLEGAL_STATE -> s == null ? "The process is in a state that does not allow this."
 				: s.label() + " needs a " + s.from().word() + " process" + (stateAfter == null
 						|| stateAfter == ProcessState.UNKNOWN ? "." : "; it is " + stateAfter.word() + ".")
@@ -51,16 +53,22 @@ public record DriverRefusal(@Nullable CheckpointStep step, int code, String name
 				? "The driver cannot checkpoint what this process holds: managed memory (cudaMallocManaged) is refused "
 						+ "so (measured on the H100, driver 580), so are CUDA IPC, MPS clients and some multi-GPU "
 						+ "setups. A refused checkpoint leaves the process locked: it must be unlocked."
-				: "This driver or GPU does not support checkpointing (drivers 550 and later, Linux only), or the "
-						+ "process uses a feature it cannot checkpoint.";
+				: s == CheckpointStep.LOCK
+						? "The driver will not lock this process: it uses CUPTI (a profiler or tracer; the phos "
+								+ "recorder with its default CUPTI timing is refused so, measured on the H100, driver "
+								+ "580; recorded with PHOS_TIMING_SOURCE=events it is checkpointed), or this driver or "
+								+ "GPU does not support checkpointing (drivers 550 and later, Linux only)."
+						: "This driver or GPU does not support checkpointing (drivers 550 and later, Linux only), or "
+								+ "the process uses a feature it cannot checkpoint.";
 		case NOT_READY, TIMEOUT -> s == CheckpointStep.LOCK
 				? "The lock timed out: the process stayed inside a CUDA call (a long kernel, a synchronize) for the "
 						+ "whole timeout. The driver leaves it running; try again, or give a longer timeout."
 				: "The driver was not ready: the process is busy in a CUDA call; try again.";
 		case NOT_PERMITTED -> "Not permitted: checkpointing another process needs the same user (or root), and on "
 				+ "many systems persistence mode (nvidia-smi -pm 1).";
-		case OPERATING_SYSTEM -> "An operating-system call in the driver failed: the checkpoint API works on Linux "
-				+ "only, and not in some containers (gVisor, restricted /proc or ptrace).";
+		case OPERATING_SYSTEM -> "The driver could not reach the process through the operating system: no process "
+				+ "has this pid any more (driver 580 answers so, measured on the H100), or /proc or ptrace is "
+				+ "restricted (some containers, gVisor); the checkpoint API works on Linux only.";
 		case OUT_OF_MEMORY -> s == CheckpointStep.RESTORE
 				? "Not enough free GPU memory to bring the process's allocations back (another process took it while "
 						+ "this one was checkpointed). The process stays checkpointed: free GPU memory, then Restore."
