@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 
 import org.eclipse.swt.graphics.Rectangle;
 import org.eclipse.swt.widgets.Button;
@@ -125,26 +126,49 @@ class CheckpointUiTest {
 
     @Test
     void checkpointStepsAndARefusalByClicks() throws Exception {
-        try (RecordingProcess app = new RecordingProcess(build, tmp.resolve("xdg"), tmp.resolve("app.phos"))) {
+        // the fake driver's checkpoint takes 300 ms (restore 150 ms): long enough to see on the timeline
+        try (RecordingProcess app = new RecordingProcess(build, tmp.resolve("xdg"), tmp.resolve("app.phos"),
+                java.util.Map.of("PHOS_FAKE_CKPT_MS", "300"))) {
             app.command("launch 50");
             live = attach(app);
             ProcessCheckpoint m = live.checkpointPanel().machine();
-            robot.waitUntil("the driver's state is known", () -> m.state() == ProcessState.RUNNING,
+            robot.waitUntil("the driver's state is known", () -> m.state() == ProcessState.RUNNING && !m.busy(),
                     Duration.ofSeconds(10));
+            robot.spin(50);
             assertEquals("11000", enabled(), "running: the whole checkpoint or Lock");
             assertTrue(live.checkpointPanel().stateText().startsWith("Process " + app.pid() + " is running"),
                     live.checkpointPanel().stateText());
 
             // the whole checkpoint: four phases, the stall, running again; the process goes on
+            app.command("launch 30");
+            robot.spin(300);
             robot.click(button("checkpointAll"));
             awaitIdle(m, "the checkpoint finished");
             assertEquals(ProcessCheckpoint.Outcome.DONE, m.lastRun().outcome(), live.checkpointPanel().stateText());
             String phases = live.checkpointPanel().phasesText();
             assertTrue(phases.matches("lock [0-9.]+ ms · checkpoint [0-9.]+ ms · restore [0-9.]+ ms · unlock [0-9.]+ ms"
                     + " · stall [0-9.]+ ms"), phases);
-            assertTrue(m.phases().get(1).ms() >= 29, "the fake checkpoint takes 30 ms: " + m.phases().get(1));
+            assertTrue(m.phases().get(1).ms() >= 299, "the fake checkpoint takes 300 ms: " + m.phases().get(1));
             assertEquals(ProcessState.RUNNING, m.state());
-            assertEquals(4 + 50 + 20, app.command("launch 20"), "the process launches after the checkpoint");
+            robot.spin(300);
+            assertEquals(4 + 50 + 30 + 20, app.command("launch 20"), "the process launches after the checkpoint");
+            // the phases as marks on the live trace's timelines (the session gives them; the Trace Timeline draws them)
+            var marks = org.phos.workbench.ui.model.LiveTraces.of(live.loadedTrace()).marks();
+            assertEquals(List.of("lock", "checkpointed", "restored", "unlocked: stall"), marks.stream()
+                    .map(k -> k.label().replaceAll(" [0-9.]+ m?s$", "")).toList(), marks.toString());
+            assertEquals(m.phases().get(0).beginNs(), marks.get(0).hostNs());
+            var tr = live.loadedTrace().trace();
+            long lockAt = marks.get(0).hostNs() - tr.header().startMonoNs();
+            assertTrue(tr.launchCount() >= 30 && lockAt > tr.hostNs(tr.eventCount() - 1),
+                    "the lock comes after the launches before it, on the trace's clock: " + lockAt + " vs "
+                            + tr.hostNs(tr.eventCount() - 1));
+            window.getActivePage().showView("org.phos.workbench.ui.timeline.traceTimeline", null,
+                    IWorkbenchPage.VIEW_VISIBLE);
+            robot.waitUntil("the launches after the checkpoint arrived", () -> live.loadedTrace() != null
+                    && live.loadedTrace().trace().launchCount() >= 50, Duration.ofSeconds(10));
+            robot.moveTo(new org.eclipse.swt.graphics.Point(shell.getBounds().x + 5, shell.getBounds().y
+                    + shell.getBounds().height - 5)); // no tooltip over the strip in the picture
+            robot.spin(500);
             robot.screenshot(shell, "checkpoint-done");
 
             // one step at a time; only the buttons the driver would accept are enabled
@@ -165,7 +189,7 @@ class CheckpointUiTest {
             robot.click(button("checkpoint-unlock"));
             awaitIdle(m, "unlocked");
             assertEquals(ProcessState.RUNNING, m.state());
-            assertEquals(4 + 50 + 20 + 5, app.answer(), "the launch issued while locked completed after the unlock");
+            assertEquals(4 + 50 + 30 + 20 + 5, app.answer(), "the launch issued while locked completed after the unlock");
 
             // a refusal (the fake driver refuses this process's checkpoint as the real one refuses managed memory)
             app.command("refuse checkpoint:801");
@@ -185,7 +209,7 @@ class CheckpointUiTest {
                     live.checkpointPanel().strip().getToolTipText());
             assertEquals(ProcessState.RUNNING, m.state(), "unlocked again");
             assertEquals("11000", enabled());
-            assertEquals(4 + 50 + 20 + 5 + 1, app.command("launch 1"), "the process goes on after the refusal");
+            assertEquals(4 + 50 + 30 + 20 + 5 + 1, app.command("launch 1"), "the process goes on after the refusal");
             robot.screenshot(shell, "checkpoint-refused-light");
             zoomed("checkpoint-refused-light-editor");
             var handlers = window.getService(IHandlerService.class);

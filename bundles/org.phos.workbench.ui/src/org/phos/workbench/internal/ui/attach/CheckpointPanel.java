@@ -199,6 +199,35 @@ public final class CheckpointPanel {
 		root.getParent().layout(true, true);
 	}
 
+	/**
+	 * The phases as marks for the timelines (CLOCK_MONOTONIC, the trace's host clock): the lock's begin, then each
+	 * call's end (refused ones with their code), the unlock with the stall of its run.
+	 */
+	public List<org.phos.workbench.ui.model.LiveTraces.Mark> marks() {
+		List<org.phos.workbench.ui.model.LiveTraces.Mark> marks = new ArrayList<>();
+		List<ProcessCheckpoint.Run> runs = machine.runs();
+		for (ProcessCheckpoint.Run r : runs) {
+			for (CheckpointPhase p : r.phases()) {
+				if (p.step() == CheckpointStep.LOCK && p.ok()) {
+					marks.add(new org.phos.workbench.ui.model.LiveTraces.Mark(p.beginNs(), "lock"));
+				}
+				String label = !p.ok() ? p.step().word() + " refused " + p.refusal().code()
+						: switch (p.step()) {
+						case LOCK -> "locked";
+						case CHECKPOINT -> "checkpointed " + PhaseStripPainter.ms(p.ms());
+						case RESTORE -> "restored " + PhaseStripPainter.ms(p.ms());
+						case UNLOCK -> Double.isNaN(r.stallMs()) ? "unlocked"
+								: "unlocked: stall " + PhaseStripPainter.ms(r.stallMs());
+						};
+				if (p.step() != CheckpointStep.LOCK || !p.ok()) {
+					marks.add(new org.phos.workbench.ui.model.LiveTraces.Mark(p.endNs(), label));
+				}
+			}
+		}
+		marks.sort(java.util.Comparator.comparingLong(org.phos.workbench.ui.model.LiveTraces.Mark::hostNs));
+		return marks;
+	}
+
 	/** The latest run's phases with their times and the stall, in one line. */
 	public String phasesText() {
 		List<CheckpointPhase> phases = PhaseStripPainter.phasesOfLatestRun(machine);

@@ -107,6 +107,12 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			return String.format(Locale.ROOT, "%s, process %d: %,d events received%s", state, input().process().pid(),
 					s.received(), older);
 		}
+
+		@Override
+		public java.util.List<LiveTraces.Mark> marks() { // i14-ckpt: the driver checkpoint's phases on the timelines
+			CheckpointPanel c = checkpoints;
+			return c == null ? java.util.List.of() : c.marks();
+		}
 	};
 
 	@Override
