@@ -113,13 +113,21 @@ class CheckpointUiTest {
         return b.toString();
     }
 
+    /** A screenshot of the window with the pointer moved off the buttons (no tooltip over the strip). */
+    private void shot(String name) throws Exception {
+        var b = shell.getBounds();
+        robot.moveTo(new org.eclipse.swt.graphics.Point(b.x + 5, b.y + b.height - 5));
+        robot.spin(400);
+        robot.screenshot(shell, name);
+    }
+
     /** A screenshot with the live trace maximized (as a double click on its tab does), then the layout back. */
     private void zoomed(String name) throws Exception {
         IWorkbenchPage page = window.getActivePage();
         var ref = page.getReference(live);
         page.setPartState(ref, IWorkbenchPage.STATE_MAXIMIZED);
         robot.spin(300);
-        robot.screenshot(shell, name);
+        shot(name);
         page.setPartState(ref, IWorkbenchPage.STATE_RESTORED);
         robot.spin(200);
     }
@@ -166,10 +174,8 @@ class CheckpointUiTest {
                     IWorkbenchPage.VIEW_VISIBLE);
             robot.waitUntil("the launches after the checkpoint arrived", () -> live.loadedTrace() != null
                     && live.loadedTrace().trace().launchCount() >= 50, Duration.ofSeconds(10));
-            robot.moveTo(new org.eclipse.swt.graphics.Point(shell.getBounds().x + 5, shell.getBounds().y
-                    + shell.getBounds().height - 5)); // no tooltip over the strip in the picture
-            robot.spin(500);
-            robot.screenshot(shell, "checkpoint-done");
+            robot.spin(300);
+            shot("checkpoint-done");
 
             // one step at a time; only the buttons the driver would accept are enabled
             robot.click(button("checkpoint-lock"));
@@ -182,7 +188,7 @@ class CheckpointUiTest {
             awaitIdle(m, "checkpointed");
             assertEquals(ProcessState.CHECKPOINTED, m.state());
             assertEquals("00010", enabled(), "checkpointed: Restore only");
-            robot.screenshot(shell, "checkpoint-checkpointed");
+            shot("checkpoint-checkpointed");
             robot.click(button("checkpoint-restore"));
             awaitIdle(m, "restored");
             assertEquals(ProcessState.LOCKED, m.state());
@@ -210,7 +216,7 @@ class CheckpointUiTest {
             assertEquals(ProcessState.RUNNING, m.state(), "unlocked again");
             assertEquals("11000", enabled());
             assertEquals(4 + 50 + 30 + 20 + 5 + 1, app.command("launch 1"), "the process goes on after the refusal");
-            robot.screenshot(shell, "checkpoint-refused-light");
+            shot("checkpoint-refused-light");
             zoomed("checkpoint-refused-light-editor");
             var handlers = window.getService(IHandlerService.class);
             try {
@@ -218,12 +224,12 @@ class CheckpointUiTest {
                 robot.spin(800);
                 live.checkpointPanel().strip().redraw();
                 robot.spin(200);
-                robot.screenshot(shell, "checkpoint-refused-dark");
+                shot("checkpoint-refused-dark");
                 app.command("refuse");
                 robot.click(button("checkpointAll"));
                 awaitIdle(m, "the dark-theme checkpoint finished");
                 assertEquals("", live.checkpointPanel().messageText(), "no refusal shown after a good run");
-                robot.screenshot(shell, "checkpoint-done-dark");
+                shot("checkpoint-done-dark");
                 zoomed("checkpoint-done-dark-editor");
             } finally {
                 handlers.executeCommand(SwitchThemeHandler.LIGHT_COMMAND, null);
