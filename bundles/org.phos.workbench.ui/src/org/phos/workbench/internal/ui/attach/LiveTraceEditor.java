@@ -75,7 +75,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private boolean detached;
 	private boolean ended;
 	private volatile @Nullable String failure;
-	private CheckpointPanel checkpoints; // i14-ckpt
+	private @Nullable CheckpointPanel checkpoints; // i14-ckpt
 
 	private final LiveTraces.Session session = new LiveTraces.Session() {
 		@Override
@@ -339,7 +339,9 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private void ended() {
 		ended = true;
 		detach.setEnabled(false);
-		checkpoints.processEnded(); // i14-ckpt
+		if (checkpoints != null) { // i14-ckpt
+			checkpoints.processEnded();
+		}
 		LiveWindow.Snapshot s = last;
 		String pid = Long.toString(input().process().pid());
 		String why;
@@ -430,8 +432,8 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	}
 
 	// i14-ckpt: begin
-	/** The driver checkpoint section (state machine, phases, refusals). */
-	public CheckpointPanel checkpointPanel() {
+	/** The driver checkpoint section (state machine, phases, refusals); null before the editor's controls exist. */
+	public @Nullable CheckpointPanel checkpointPanel() {
 		return checkpoints;
 	}
 	// i14-ckpt: end
