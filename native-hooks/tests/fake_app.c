@@ -220,7 +220,8 @@ int main(int argc, char **argv) {
             for (int w = 0; w < 5000 && calls("cuEventQuery") == 0; w++) usleep(1000);
         int n = 64;
         if (!strcmp(mode, "live")) {
-            /* driven by commands on stdin, one per line (the live attach tests): "launch N", "rate PER_S SECONDS", "alloc BYTES", "free"
+            /* driven by commands on stdin, one per line (the live attach tests): "launch N", "rate PER_S SECONDS", "alloc BYTES", "free",
+               "refuse SPEC" (i14-ckpt)
                (the last allocation), "exit"; each answers "ok EVENTS" with the events issued so far */
             CUdeviceptr held[256];
             int nheld = 0;
@@ -262,6 +263,14 @@ int main(int argc, char **argv) {
                 } else if (!strncmp(line, "free", 4) && nheld > 0) {
                     OK(cuMemFree_v2(held[--nheld]));
                     events++;
+                } else if (!strncmp(line, "refuse", 6)) {
+                    /* i14-ckpt: "refuse STEP:CODE[,...]" (or "refuse" alone: none): how the fake driver answers a
+                       checkpoint controller from now on (fake_cuda.c, checkpoint API) */
+                    void (*refuse)(const char *) = (void (*)(const char *))dlsym(RTLD_DEFAULT, "fake_checkpoint_refuse");
+                    char *spec = line + 6;
+                    while (*spec == ' ') spec++;
+                    spec[strcspn(spec, "\r\n")] = 0;
+                    if (refuse) refuse(spec);
                 } else if (!strncmp(line, "exit", 4)) break;
                 printf("ok %ld\n", events);
             }

@@ -10,6 +10,9 @@
  *  - FAKE_CUDA_QUERY_BLOCK_MS=n: the first cuEventQuery blocks n ms (a driver call that stalls the recorder's writer;
  *    fake_app waits for it to begin before it launches).
  * fake_calls(name) counts calls per exported variant so tests can check that the right variant was reached.
+ * i14-ckpt: the driver's checkpoint API (cuCheckpointProcessGetState/Lock/Checkpoint/Restore/Unlock) across processes,
+ * below ("checkpoint API"): every process that calls cuInit publishes a state page; the controller's calls change it
+ * and the target's CUDA calls block while it is not RUNNING, as the real driver's do.
  */
 #define _GNU_SOURCE
 #include <cuda.h>
@@ -18,6 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #undef cuGetProcAddress
 #undef cuMemAlloc
@@ -26,7 +36,9 @@
 
 /* ---- call counters */
 static struct { const char *name; long n; } calls[128];
+static void ckpt_gate(void);
 static void hit(const char *name) {
+    ckpt_gate();
     for (int i = 0; i < 128; i++) {
         if (!calls[i].name) { calls[i].name = name; calls[i].n = 1; return; }
         if (!strcmp(calls[i].name, name)) { calls[i].n++; return; }
@@ -74,7 +86,8 @@ static CUdeviceptr dev_alloc(size_t n) {
     return (CUdeviceptr)(uintptr_t)p;
 }
 
-API CUresult cuInit(unsigned f) { hit("cuInit"); return CUDA_SUCCESS; }
+static void ckpt_publish(void);
+API CUresult cuInit(unsigned f) { hit("cuInit"); ckpt_publish(); return CUDA_SUCCESS; }
 API CUresult cuDriverGetVersion(int *v) { *v = 13000; return CUDA_SUCCESS; }
 API CUresult cuDeviceGet(CUdevice *d, int o) { *d = o; return CUDA_SUCCESS; }
 API CUresult cuDeviceGetName(char *n, int len, CUdevice d) { snprintf(n, (size_t)len, "Fake GPU"); return CUDA_SUCCESS; }
@@ -300,3 +313,163 @@ API CUresult cuGetProcAddress(const char *sym, void **pfn, int ver, cuuint64_t f
     hit("cuGetProcAddress");
     return cuGetProcAddress_v2(sym, pfn, ver, flags, NULL);
 }
+
+/* ---- checkpoint API (i14-ckpt: begin)
+ * The real driver acts on another process by pid (cuda.md section 7). Here each process that calls cuInit maps a
+ * page, PHOS_FAKE_CUDA_DIR (default /tmp/phos-fake-cuda-UID) / PID.ckpt, holding its CUprocessState; a controller
+ * (the checkpoint helper over this fake) maps the target's page and moves the state along the driver's transitions:
+ *   Lock: RUNNING -> LOCKED (else CUDA_ERROR_ILLEGAL_STATE); Checkpoint: LOCKED -> CHECKPOINTED; Restore:
+ *   CHECKPOINTED -> LOCKED; Unlock: LOCKED -> RUNNING. A process without a page (it never called cuInit):
+ *   CUDA_ERROR_NOT_INITIALIZED; a pid without a process: CUDA_ERROR_OPERATING_SYSTEM (what driver 580 answers).
+ *   The target's CUDA calls block while its state is not RUNNING.
+ * Refusals are properties of the target, set in its environment at cuInit (PHOS_FAKE_CKPT_REFUSE) or later through
+ * fake_checkpoint_refuse(): "STEP:CODE[,STEP:CODE]" with STEP lock|checkpoint|restore|unlock|state, CODE a CUresult
+ * number, or "restore:fail" (the restore breaks the process: state FAILED, CUDA_ERROR_UNKNOWN). A refused Checkpoint
+ * leaves the process LOCKED, as the real driver does with managed memory. A refused Lock with CUDA_ERROR_NOT_READY
+ * waits the lock's timeoutMs first (the target was busy). PHOS_FAKE_CKPT_MS (target's environment, default 30): how
+ * long the Checkpoint takes; the Restore takes half, Lock and Unlock about 1 ms. */
+typedef struct {
+    _Atomic int state;      /* CUprocessState */
+    int pid;
+    int ckpt_ms;
+    _Atomic long checkpoints, restores;
+    char refuse[256];
+} ckpt_page;
+static ckpt_page *my_page;
+static char my_page_path[512];
+
+static void ckpt_path(int pid, char *buf, size_t n) {
+    const char *d = getenv("PHOS_FAKE_CUDA_DIR");
+    char def[64];
+    if (!d || !*d) { snprintf(def, sizeof def, "/tmp/phos-fake-cuda-%u", (unsigned)getuid()); d = def; }
+    mkdir(d, 0700);
+    snprintf(buf, n, "%s/%d.ckpt", d, pid);
+}
+static ckpt_page *ckpt_map(int pid, int create) {
+    char path[512];
+    ckpt_path(pid, path, sizeof path);
+    int fd = open(path, create ? O_RDWR | O_CREAT | O_TRUNC : O_RDWR, 0600);
+    if (fd < 0) return NULL;
+    if (create && ftruncate(fd, sizeof(ckpt_page)) != 0) { close(fd); return NULL; }
+    void *m = mmap(NULL, sizeof(ckpt_page), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (create && m != MAP_FAILED) snprintf(my_page_path, sizeof my_page_path, "%s", path);
+    return m == MAP_FAILED ? NULL : (ckpt_page *)m;
+}
+static void ckpt_unpublish(void) { if (my_page_path[0]) unlink(my_page_path); }
+static void ckpt_publish(void) {
+    if (my_page) return;
+    ckpt_page *p = ckpt_map((int)getpid(), 1);
+    if (!p) return;
+    p->pid = (int)getpid();
+    const char *ms = getenv("PHOS_FAKE_CKPT_MS");
+    p->ckpt_ms = ms ? atoi(ms) : 30;
+    const char *r = getenv("PHOS_FAKE_CKPT_REFUSE");
+    snprintf(p->refuse, sizeof p->refuse, "%s", r ? r : "");
+    atomic_store(&p->state, CU_PROCESS_STATE_RUNNING);
+    my_page = p;
+    atexit(ckpt_unpublish);
+}
+/* the target side: a CUDA call waits while the process is locked or checkpointed (FAILED: it stays blocked, too) */
+static void ckpt_gate(void) {
+    ckpt_page *p = my_page;
+    if (!p) return;
+    while (atomic_load(&p->state) != CU_PROCESS_STATE_RUNNING) {
+        struct timespec t = {0, 500000};
+        nanosleep(&t, NULL);
+    }
+}
+API void fake_checkpoint_refuse(const char *spec) { if (my_page) snprintf(my_page->refuse, sizeof my_page->refuse, "%s", spec ? spec : ""); }
+API long fake_checkpoint_count(void) { return my_page ? atomic_load(&my_page->checkpoints) : -1; }
+
+static void sleep_ms(int ms) { struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L}; nanosleep(&t, NULL); }
+/* the CUresult the target is set to answer STEP with (0: none; -1: "fail") */
+static int refusal(ckpt_page *p, const char *step) {
+    char spec[256];
+    snprintf(spec, sizeof spec, "%s", p->refuse);
+    for (char *save = NULL, *tok = strtok_r(spec, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *c = strchr(tok, ':');
+        if (!c) continue;
+        *c = 0;
+        if (strcmp(tok, step)) continue;
+        return !strcmp(c + 1, "fail") ? -1 : atoi(c + 1);
+    }
+    return 0;
+}
+/* as the real driver 580 answered on the H100 (docs/gpu-checks.md, i14-ckpt): a pid without a process
+   CUDA_ERROR_OPERATING_SYSTEM (its /proc entry cannot be read), a process that never initialised CUDA
+   CUDA_ERROR_NOT_INITIALIZED */
+static CUresult target(int pid, ckpt_page **out) {
+    if (pid <= 0) return CUDA_ERROR_INVALID_VALUE;
+    if (kill(pid, 0) != 0 && errno == ESRCH) return CUDA_ERROR_OPERATING_SYSTEM;
+    ckpt_page *p = ckpt_map(pid, 0);
+    if (!p) return CUDA_ERROR_NOT_INITIALIZED;   /* alive but never initialised CUDA */
+    if (p->pid != pid) { munmap(p, sizeof *p); return CUDA_ERROR_NOT_INITIALIZED; }
+    *out = p;
+    return CUDA_SUCCESS;
+}
+static CUresult step(int pid, const char *name, int from, int to, int ms, unsigned timeout_ms) {
+    ckpt_page *p = NULL;
+    CUresult r = target(pid, &p);
+    if (r) return r;
+    int code = refusal(p, name);
+    if (code == 0 && atomic_load(&p->state) != from) code = CUDA_ERROR_ILLEGAL_STATE;
+    if (code == CUDA_ERROR_NOT_READY) sleep_ms((int)timeout_ms);
+    if (code == -1) { sleep_ms(ms); atomic_store(&p->state, CU_PROCESS_STATE_FAILED); code = CUDA_ERROR_UNKNOWN; }
+    if (code == 0) {
+        sleep_ms(ms);
+        if (to == CU_PROCESS_STATE_CHECKPOINTED) atomic_fetch_add(&p->checkpoints, 1);
+        if (from == CU_PROCESS_STATE_CHECKPOINTED) atomic_fetch_add(&p->restores, 1);
+        atomic_store(&p->state, to);
+    }
+    munmap(p, sizeof *p);
+    return (CUresult)code;
+}
+API CUresult cuCheckpointProcessGetState(int pid, CUprocessState *state) {
+    ckpt_page *p = NULL;
+    CUresult r = target(pid, &p);
+    if (r) return r;
+    int code = refusal(p, "state");
+    if (!code && state) *state = (CUprocessState)atomic_load(&p->state);
+    munmap(p, sizeof *p);
+    return (CUresult)(code > 0 ? code : 0);
+}
+API CUresult cuCheckpointProcessLock(int pid, CUcheckpointLockArgs *a) {
+    return step(pid, "lock", CU_PROCESS_STATE_RUNNING, CU_PROCESS_STATE_LOCKED, 1, a ? a->timeoutMs : 0);
+}
+static int ckpt_ms_of(int pid) {
+    ckpt_page *p = NULL;
+    if (target(pid, &p)) return 0;
+    int ms = p->ckpt_ms;
+    munmap(p, sizeof *p);
+    return ms;
+}
+API CUresult cuCheckpointProcessCheckpoint(int pid, CUcheckpointCheckpointArgs *a) {
+    return step(pid, "checkpoint", CU_PROCESS_STATE_LOCKED, CU_PROCESS_STATE_CHECKPOINTED, ckpt_ms_of(pid), 0);
+}
+API CUresult cuCheckpointProcessRestore(int pid, CUcheckpointRestoreArgs *a) {
+    return step(pid, "restore", CU_PROCESS_STATE_CHECKPOINTED, CU_PROCESS_STATE_LOCKED, ckpt_ms_of(pid) / 2, 0);
+}
+API CUresult cuCheckpointProcessUnlock(int pid, CUcheckpointUnlockArgs *a) {
+    return step(pid, "unlock", CU_PROCESS_STATE_LOCKED, CU_PROCESS_STATE_RUNNING, 1, 0);
+}
+static const struct { int code; const char *name, *text; } errnames[] = {
+    {0, "CUDA_SUCCESS", "no error"}, {1, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {2, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"}, {3, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+    {304, "CUDA_ERROR_OPERATING_SYSTEM", "OS call failed or operation not supported on this OS"},
+    {401, "CUDA_ERROR_ILLEGAL_STATE", "the operation cannot be performed in the present state"},
+    {600, "CUDA_ERROR_NOT_READY", "device not ready"}, {800, "CUDA_ERROR_NOT_PERMITTED", "operation not permitted"},
+    {801, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"}, {909, "CUDA_ERROR_TIMEOUT", "timeout"},
+    {999, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+API CUresult cuGetErrorName(CUresult e, const char **s) {
+    for (size_t i = 0; i < sizeof errnames / sizeof *errnames; i++) if (errnames[i].code == (int)e) { *s = errnames[i].name; return CUDA_SUCCESS; }
+    *s = NULL;
+    return CUDA_ERROR_INVALID_VALUE;
+}
+API CUresult cuGetErrorString(CUresult e, const char **s) {
+    for (size_t i = 0; i < sizeof errnames / sizeof *errnames; i++) if (errnames[i].code == (int)e) { *s = errnames[i].text; return CUDA_SUCCESS; }
+    *s = NULL;
+    return CUDA_ERROR_INVALID_VALUE;
+}
+/* i14-ckpt: end */

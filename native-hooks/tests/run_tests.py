@@ -780,6 +780,128 @@ def test_attach(env):
           "a socket directory open to others: attach off in one line, recording unchanged")
 
 
+# ------------------------------------------------------------------ i14-ckpt: begin
+# the driver-checkpoint helper (live/driver_checkpoint.c) over the fake driver's checkpoint API (fake_cuda.c)
+def helper_run(env, pid, steps, fake_dir, timeout_ms=None, driver=True):
+    e = dict(os.environ)
+    e.pop("LD_PRELOAD", None)
+    e["PHOS_FAKE_CUDA_DIR"] = fake_dir
+    if driver:
+        e["LD_LIBRARY_PATH"] = os.path.join(env.build, "fake")
+    else:
+        e.pop("LD_LIBRARY_PATH", None)
+    cmd = [os.path.join(env.build, "phos_driver_checkpoint")]
+    if steps is not None:
+        cmd += ["--steps", steps]
+    if timeout_ms is not None:
+        cmd += ["--timeout-ms", str(timeout_ms)]
+    cmd += [str(pid)]
+    r = subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=60)
+    return r.returncode, r.stdout.splitlines(), r.stderr
+
+
+def states_of(lines):
+    return [l.split()[1] for l in lines if l.startswith("state ")]
+
+
+def test_checkpoint(env):
+    fake_dir = tempfile.mkdtemp(prefix="fakecuda-", dir=env.tmp)
+    app = LiveApp(env, "ckpt", {"PHOS_FAKE_CUDA_DIR": fake_dir, "PHOS_FAKE_CKPT_MS": "400"})
+    try:
+        check(app.cmd("launch 10") == 14, "checkpoint: the recording process runs")
+        # the whole sequence, while the process tries to launch: its launch waits for the unlock
+        import threading
+        answer = {}
+
+        def launch_during():
+            time.sleep(0.1)
+            t0 = time.time()
+            answer["events"] = app.cmd("launch 5")
+            answer["s"] = time.time() - t0
+        th = threading.Thread(target=launch_during)
+        th.start()
+        rc, out, err = helper_run(env, app.pid, "lock,checkpoint,restore,unlock", fake_dir)
+        th.join(10)
+        check(rc == 0 and out[0] == "phos-checkpoint 1 pid %d driver 13000" % app.pid and out[-1] == "done ok",
+              "checkpoint: the sequence succeeds (%d %s %s)" % (rc, out, err))
+        check(states_of(out) == ["running", "locked", "checkpointed", "locked", "running"],
+              "checkpoint: states after each step (%s)" % states_of(out))
+        ends = [l.split() for l in out if l.startswith("end ")]
+        check([x[1] for x in ends] == ["lock", "checkpoint", "restore", "unlock"] and all(x[2] == "ok" for x in ends),
+              "checkpoint: four phases ended ok (%s)" % ends)
+        ms = {x[1]: float(x[6]) for x in ends}
+        stall = [float(l.split()[2]) for l in out if l.startswith("stall ms ")]
+        check(390 <= ms["checkpoint"] < 2000 and 190 <= ms["restore"] < 1000 and len(stall) == 1 and
+              stall[0] >= sum(ms.values()) - 0.01, "checkpoint: phase times and the stall (%s, %s)" % (ms, stall))
+        check(answer.get("events") == 19 and answer.get("s", 0) >= 0.4,
+              "checkpoint: a launch issued while locked waited for the unlock (%s)" % answer)
+        # one step at a time, and a step in the wrong state
+        rc, out, _ = helper_run(env, app.pid, "lock", fake_dir)
+        check(rc == 0 and states_of(out) == ["running", "locked"], "steps: lock (%s)" % out)
+        rc, out, _ = helper_run(env, app.pid, "lock", fake_dir)
+        check(rc == 1 and any(l.startswith("end lock refused") and l.endswith("code 401 CUDA_ERROR_ILLEGAL_STATE")
+                              for l in out) and out[-1] == "done refused" and states_of(out) == ["locked", "locked"],
+              "steps: lock of a locked process is refused, and this call does not unlock it (%s)" % out)
+        rc, out, _ = helper_run(env, app.pid, "state", fake_dir)
+        check(rc == 0 and states_of(out) == ["locked"], "steps: state (%s)" % out)
+        rc, out, _ = helper_run(env, app.pid, "unlock", fake_dir)
+        check(rc == 0 and states_of(out) == ["locked", "running"] and not any(l.startswith("stall") for l in out),
+              "steps: unlock (%s)" % out)
+        # a refused checkpoint (managed memory on the real driver) leaves the process locked: the helper unlocks it
+        app.cmd("refuse checkpoint:801")
+        rc, out, _ = helper_run(env, app.pid, "lock,checkpoint,restore,unlock", fake_dir)
+        check(rc == 1 and any(l.startswith("end checkpoint refused") and l.endswith("code 801 CUDA_ERROR_NOT_SUPPORTED")
+                              for l in out), "refusal: checkpoint refused with 801 (%s)" % out)
+        check(any(l.startswith("begin unlock") and l.endswith(" recovery") for l in out) and
+              states_of(out)[-1] == "running" and out[-1] == "done refused" and not any(l.startswith("begin restore") for l in out),
+              "refusal: unlocked again, no restore tried (%s)" % out)
+        check(app.cmd("launch 1") == 20, "refusal: the process runs on")
+        # a lock that times out (the process busy in a CUDA call) leaves it running
+        app.cmd("refuse lock:600")
+        t0 = time.time()
+        rc, out, _ = helper_run(env, app.pid, "lock,checkpoint,restore,unlock", fake_dir, timeout_ms=300)
+        check(rc == 1 and time.time() - t0 >= 0.3 and any(l.endswith("code 600 CUDA_ERROR_NOT_READY") for l in out)
+              and states_of(out) == ["running", "running"], "refusal: lock timeout (%s)" % out)
+        app.cmd("refuse")
+        # a restore that breaks the process: FAILED, which no unlock can undo
+        app.cmd("refuse restore:fail")
+        rc, out, _ = helper_run(env, app.pid, "lock,checkpoint,restore,unlock", fake_dir)
+        check(rc == 1 and states_of(out)[-1] == "failed" and any(l.endswith("code 999 CUDA_ERROR_UNKNOWN") for l in out)
+              and not any(l.startswith("begin unlock") for l in out), "refusal: a failed restore (%s)" % out)
+        # the live engine's one-line form
+        app2 = LiveApp(env, "ckpt2", {"PHOS_FAKE_CUDA_DIR": fake_dir, "PHOS_FAKE_CKPT_MS": "10"})
+        try:
+            rc, out, _ = helper_run(env, app2.pid, None, fake_dir)
+            check(rc == 0 and len(out) == 1 and re.match(r"driver-checkpoint pid %d lock_ms [0-9.]+ checkpoint_ms [0-9.]+ "
+                                                         r"restore_ms [0-9.]+ unlock_ms [0-9.]+$" % app2.pid, out[0]),
+                  "anchor form: one line (%s)" % out)
+            check(app2.cmd("launch 2") == 6, "anchor form: the process runs on")
+        finally:
+            app2.finish()
+    finally:
+        app.p.kill()
+        app.p.wait()
+    # a process that never used CUDA, a process that is gone, no driver, bad arguments
+    sleeper = subprocess.Popen(["sleep", "30"])
+    try:
+        rc, out, _ = helper_run(env, sleeper.pid, "lock,checkpoint,restore,unlock", fake_dir)
+        check(rc == 1 and out[1] == "state ? 3 CUDA_ERROR_NOT_INITIALIZED" and
+              any(l.startswith("end lock refused") and l.endswith("code 3 CUDA_ERROR_NOT_INITIALIZED") for l in out),
+              "refusal: not a CUDA process (%s)" % out)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    rc, out, _ = helper_run(env, app.pid, "state", fake_dir)
+    check(rc == 1 and out[-2:] == ["state ? 304 CUDA_ERROR_OPERATING_SYSTEM", "done refused"], "refusal: a process gone (%s)" % out)
+    rc, out, _ = helper_run(env, 1, "state", fake_dir, driver=False)
+    check(rc == 3 and len(out) == 1 and out[0].startswith("error no CUDA driver on this machine"), "no driver (%s)" % out)
+    rc, out, err = helper_run(env, 1, "lock,fly", fake_dir)
+    check(rc == 2 and not out and "a step is lock, checkpoint, restore, unlock or state" in err, "usage (%s)" % err)
+    check(not os.listdir(fake_dir) or all(not f.startswith(str(app2.pid)) for f in os.listdir(fake_dir)),
+          "a process that exits removes its state page (%s)" % os.listdir(fake_dir))
+# ------------------------------------------------------------------ i14-ckpt: end
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
@@ -788,7 +910,7 @@ def main():
     for name, fn in (("format", test_format), ("basic", test_basic), ("many", test_many), ("timing sample", test_timing_sample), ("triton ptx", test_triton_ptx), ("signals", test_signals),
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
                      ("write error", test_write_error), ("ring overflow", test_ring_overflow),
-                     ("attach", test_attach)):
+                     ("attach", test_attach), ("checkpoint", test_checkpoint)):  # i14-ckpt: checkpoint
         before = (passed, failed)
         try:
             fn(env)
