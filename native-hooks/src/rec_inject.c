@@ -10,6 +10,9 @@
  *  - at the exit of each wrapped call invokes the very wrapper the preloaded recorder uses, with the call's arguments
  *    (its outputs already filled in), while hook_real() hands that wrapper a stand-in for the real entry point that
  *    returns the call's result: the call is not made twice, and the event is the one a preloaded recorder writes.
+ * The arguments are those the call was made with: the parameter struct is copied at the entry, because the driver may
+ * rewrite it during the call (on the H100, cuStreamAddCallback's callback and data read at the exit were the driver's
+ * own trampoline and record, not the program's).
  * Calls the recorder makes from inside a callback (names, layouts, pointer classes, timing events) raise callbacks
  * of their own; a thread-local depth ignores them. The writer thread's calls are ignored as always (t_internal).
  * GPU timing is by CUDA events: the CUPTI timing source would need a second CUPTI subscriber. */
@@ -18,6 +21,12 @@ __thread int t_replay;
 __thread CUresult t_replay_result;
 __thread CUevent t_pre_e0;
 static __thread int t_in_cb;
+/* parameter structs copied at the entry of the calls in progress on this thread, matched at the exit by correlation id */
+#define STASH_DEPTH 4
+#define STASH_BYTES 256
+typedef struct { uint32_t corr; CUpti_CallbackId cbid; uint8_t buf[STASH_BYTES]; } stash_t;
+static __thread stash_t t_stash[STASH_DEPTH];
+static __thread int t_stash_n;
 
 #include "rec_inject_calls.h"
 
@@ -37,6 +46,13 @@ static void CUPTIAPI inject_cb(void *ud, CUpti_CallbackDomain dom, CUpti_Callbac
     if (atomic_load_explicit(&g_state, memory_order_relaxed) >= 2) return;
     t_in_cb = 1;
     if (cd->callbackSite == CUPTI_API_ENTER) {
+        size_t psz = inject_params_size(cbid);
+        if (psz && psz <= STASH_BYTES && cd->functionParams && t_stash_n < STASH_DEPTH) {
+            stash_t *s = &t_stash[t_stash_n++];
+            s->corr = cd->correlationId;
+            s->cbid = cbid;
+            memcpy(s->buf, cd->functionParams, psz);
+        }
         CUstream st = NULL;
         if (t_pre_e0) { pool_put(t_pre_e0); t_pre_e0 = NULL; }
         if (cfg.timing && !atomic_load_explicit(&g_capturing, memory_order_relaxed) && inject_stream(cbid, cd->functionParams, &st)) {
@@ -52,7 +68,15 @@ static void CUPTIAPI inject_cb(void *ud, CUpti_CallbackDomain dom, CUpti_Callbac
     } else {
         t_replay = 1;
         t_replay_result = cd->functionReturnValue ? *(const CUresult *)cd->functionReturnValue : CUDA_SUCCESS;
-        if (inject_replay(cbid, cd->functionParams)) atomic_fetch_add(&inject_calls, 1);
+        const void *params = cd->functionParams;
+        /* the copy made at the entry of this very call (the innermost one with its correlation id) */
+        for (int i = t_stash_n - 1; i >= 0; i--)
+            if (t_stash[i].corr == cd->correlationId && t_stash[i].cbid == cbid) {
+                params = t_stash[i].buf;
+                t_stash_n = i;   /* it and anything left above it (calls that never reached their exit) */
+                break;
+            }
+        if (inject_replay(cbid, params)) atomic_fetch_add(&inject_calls, 1);
         t_replay = 0;
         if (t_pre_e0) { pool_put(t_pre_e0); t_pre_e0 = NULL; }   /* a timed call that was not recorded */
     }

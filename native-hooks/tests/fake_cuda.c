@@ -392,7 +392,22 @@ FAKE_CB(cuMemcpy2D_v2, (const CUDA_MEMCPY2D *c), (c)) {
     return CUDA_SUCCESS;
 }
 FAKE_CB(cuLaunchHostFunc, (CUstream st, CUhostFn fn, void *ud), (st, fn, ud)) { hit("cuLaunchHostFunc"); fn(ud); return CUDA_SUCCESS; }
-FAKE_CB(cuStreamAddCallback, (CUstream st, CUstreamCallback cb, void *ud, unsigned f), (st, cb, ud, f)) { hit("cuStreamAddCallback"); cb(st, CUDA_SUCCESS, ud); return CUDA_SUCCESS; }
+/* like the H100's driver, it hands CUPTI's exit callback a parameter struct whose callback and data are its own
+   trampoline and record: a recorder must take them at the entry */
+static void fake_trampoline(CUstream st, CUresult r, void *d) { (void)st; (void)r; (void)d; }
+static int fake_record;
+API CUresult cuStreamAddCallback(CUstream st, CUstreamCallback cb, void *ud, unsigned f) {
+    cuStreamAddCallback_params p_ = {st, cb, ud, f};
+    uint32_t c_ = __atomic_add_fetch(&cb_corr, 1, __ATOMIC_RELAXED);
+    cb_site(CUPTI_API_ENTER, CUPTI_DRIVER_TRACE_CBID_cuStreamAddCallback, "cuStreamAddCallback", &p_, NULL, c_);
+    hit("cuStreamAddCallback");
+    cb(st, CUDA_SUCCESS, ud);
+    p_.callback = fake_trampoline;
+    p_.userData = &fake_record;
+    CUresult r_ = CUDA_SUCCESS;
+    cb_site(CUPTI_API_EXIT, CUPTI_DRIVER_TRACE_CBID_cuStreamAddCallback, "cuStreamAddCallback", &p_, &r_, c_);
+    return r_;
+}
 /* the fake's 128-byte map: address, data type, rank, dims, strides, box, then a hash; the real layout is opaque */
 FAKE_CB(cuTensorMapEncodeTiled, (CUtensorMap *m, CUtensorMapDataType dt, cuuint32_t rank, void *ga, const cuuint64_t *gd, const cuuint64_t *gs,
         const cuuint32_t *box, const cuuint32_t *es, CUtensorMapInterleave il, CUtensorMapSwizzle sw, CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob),

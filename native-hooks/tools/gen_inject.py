@@ -104,6 +104,15 @@ def main(recorder_h, meta_h, cbid_h, out_path):
     lines.append("    default: return 0;")
     lines.append("    }")
     lines.append("}")
+    lines.append("/* the size of a call's parameter struct, copied at its entry (the driver may rewrite it before the exit) */")
+    lines.append("static size_t inject_params_size(CUpti_CallbackId cbid) {")
+    lines.append("    switch (cbid) {")
+    for abi, wrap, pt, fields in used:
+        if fields:
+            lines.append(f"    case CUPTI_DRIVER_TRACE_CBID_{abi}: return sizeof({abi}_params);")
+    lines.append("    default: return 0;")
+    lines.append("    }")
+    lines.append("}")
     lines.append("/* at the exit of a call: its wrapper with the call's arguments (the real call is not made again) */")
     lines.append("static int inject_replay(CUpti_CallbackId cbid, const void *fp) {")
     lines.append("    (void)fp;")
