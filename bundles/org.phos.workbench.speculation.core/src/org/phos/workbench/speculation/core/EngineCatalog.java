@@ -103,6 +103,9 @@ public final class EngineCatalog {
 			return true;
 		}
 		text = stripModifiers(text, new ArrayList<>());
+		if (text.equals(BEST)) {
+			return true;
+		}
 		for (String part : text.split("/", -1)) {
 			if (!factories.containsKey(part)) {
 				return false;
@@ -126,6 +129,12 @@ public final class EngineCatalog {
 		}
 		List<String> modifiers = new ArrayList<>();
 		text = stripModifiers(text, modifiers);
+		if (text.equals(BEST)) { // best+tma: the modifiers of BEST_SPEC come first
+			List<String> inner = new ArrayList<>();
+			text = stripModifiers(BEST_SPEC, inner);
+			inner.addAll(modifiers);
+			modifiers = inner;
+		}
 		List<SpeculationEngine> chain = new ArrayList<>();
 		for (String part : text.split("/", -1)) {
 			Function<Trace, SpeculationEngine> factory = factories.get(part);
