@@ -32,7 +32,56 @@
 #undef cuGetProcAddress
 #undef cuMemAlloc
 
+#include <dlfcn.h>
+#include <cupti.h>
+
 #define API __attribute__((visibility("default")))
+#define STRIP(...) __VA_ARGS__
+
+/* ---- CUPTI's driver-API callbacks, as the driver raises them for a subscriber (issue 16: the recorder loaded by
+ * CUDA_INJECTION64_PATH). This library also answers cuptiSubscribe/cuptiEnableCallback (PHOS_CUPTI points at it);
+ * every FAKE_CB entry point calls the subscriber at its entry and exit with its <name>_params struct, filled in
+ * parameter order like CUPTI's generated_cuda_meta.h. One subscriber, like CUPTI. */
+static CUpti_CallbackFunc cb_fn;
+static void *cb_ud;
+static unsigned char cb_on[CUPTI_DRIVER_TRACE_CBID_SIZE];
+static uint32_t cb_corr;
+static void cb_site(CUpti_ApiCallbackSite site, CUpti_CallbackId id, const char *name, void *params, CUresult *ret, uint32_t corr) {
+    if (!cb_fn || id >= CUPTI_DRIVER_TRACE_CBID_SIZE || !cb_on[id]) return;
+    CUpti_CallbackData d;
+    memset(&d, 0, sizeof d);
+    d.callbackSite = site;
+    d.functionName = name;
+    d.functionParams = params;
+    d.functionReturnValue = ret;
+    d.correlationId = corr;
+    cb_fn(cb_ud, CUPTI_CB_DOMAIN_DRIVER_API, id, &d);
+}
+#define FAKE_CB(name, params, args) \
+    static CUresult i_##name params; \
+    API CUresult name params { \
+        name##_params p_ = {STRIP args}; \
+        uint32_t c_ = __atomic_add_fetch(&cb_corr, 1, __ATOMIC_RELAXED); \
+        cb_site(CUPTI_API_ENTER, CUPTI_DRIVER_TRACE_CBID_##name, #name, &p_, NULL, c_); \
+        CUresult r_ = i_##name args; \
+        cb_site(CUPTI_API_EXIT, CUPTI_DRIVER_TRACE_CBID_##name, #name, &p_, &r_, c_); \
+        return r_; \
+    } \
+    static CUresult i_##name params
+API CUptiResult cuptiSubscribe(CUpti_SubscriberHandle *s, CUpti_CallbackFunc f, void *ud) {
+    if (!s) return CUPTI_ERROR_INVALID_PARAMETER;
+    if (cb_fn) return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+    cb_fn = f;
+    cb_ud = ud;
+    *s = (CUpti_SubscriberHandle)&cb_fn;
+    return CUPTI_SUCCESS;
+}
+API CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle s) { cb_fn = NULL; memset(cb_on, 0, sizeof cb_on); return CUPTI_SUCCESS; }
+API CUptiResult cuptiEnableCallback(uint32_t en, CUpti_SubscriberHandle s, CUpti_CallbackDomain d, CUpti_CallbackId id) {
+    if (d != CUPTI_CB_DOMAIN_DRIVER_API || id >= CUPTI_DRIVER_TRACE_CBID_SIZE || s != (CUpti_SubscriberHandle)&cb_fn) return CUPTI_ERROR_INVALID_PARAMETER;
+    cb_on[id] = (unsigned char)(en != 0);
+    return CUPTI_SUCCESS;
+}
 
 /* ---- call counters */
 static struct { const char *name; long n; } calls[128];
@@ -71,6 +120,15 @@ static fk K_scale = {0xF00D, 1, "_Z5scalePfif", 3, {0, 8, 12}, {8, 4, 4}, k_scal
 /* the per-context CUfunction of _Z5scalePfif that graph kernel nodes hold (not the CUkernel handle) */
 static fk K_scale_fn = {0xF00D, 0, "_Z5scalePfif", 3, {0, 8, 12}, {8, 4, 4}, k_scale};
 static fk K_hidden = {0xF00D, 1, "_Z6hiddenPKfPf", 2, {0, 8}, {8, 8}, NULL};
+/* tma_copy(const __grid_constant__ CUtensorMap map, float *out): copies the first 64 bytes of the map's tensor
+   (its address is the first quadword of the fake's map) */
+static void k_tma(void **p) {
+    uint64_t m[16];
+    memcpy(m, p[0], sizeof m);
+    float *out = *(float **)p[1];
+    memcpy(out, (const void *)(uintptr_t)m[0], 64);
+}
+static fk K_tma = {0xF00D, 0, "tma_copy", 2, {0, 128}, {128, 8}, k_tma};
 API CUkernel fake_hidden_kernel(void) { return (CUkernel)&K_hidden; }
 
 /* ---- device memory */
@@ -87,39 +145,52 @@ static CUdeviceptr dev_alloc(size_t n) {
 }
 
 static void ckpt_publish(void);
-API CUresult cuInit(unsigned f) { hit("cuInit"); ckpt_publish(); return CUDA_SUCCESS; }
-API CUresult cuDriverGetVersion(int *v) { *v = 13000; return CUDA_SUCCESS; }
-API CUresult cuDeviceGet(CUdevice *d, int o) { *d = o; return CUDA_SUCCESS; }
-API CUresult cuDeviceGetName(char *n, int len, CUdevice d) { snprintf(n, (size_t)len, "Fake GPU"); return CUDA_SUCCESS; }
-API CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
+/* like the driver: the first cuInit loads CUDA_INJECTION64_PATH and calls its InitializeInjection */
+API CUresult cuInit(unsigned f) {
+    static int injected;
+    hit("cuInit");
+    ckpt_publish();
+    const char *inj = getenv("CUDA_INJECTION64_PATH");
+    if (inj && *inj && !__atomic_exchange_n(&injected, 1, __ATOMIC_SEQ_CST)) {
+        void *h = dlopen(inj, RTLD_NOW | RTLD_LOCAL);
+        int (*init)(void) = h ? (int (*)(void))dlsym(h, "InitializeInjection") : NULL;
+        if (!init) fprintf(stderr, "fake libcuda: cannot inject %s: %s\n", inj, h ? "no InitializeInjection" : dlerror());
+        else { hit("InitializeInjection"); init(); }
+    }
+    return CUDA_SUCCESS;
+}
+FAKE_CB(cuDriverGetVersion, (int *v), (v)) { *v = 13000; return CUDA_SUCCESS; }
+FAKE_CB(cuDeviceGet, (CUdevice *d, int o), (d, o)) { *d = o; return CUDA_SUCCESS; }
+FAKE_CB(cuDeviceGetName, (char *n, int len, CUdevice d), (n, len, d)) { snprintf(n, (size_t)len, "Fake GPU"); return CUDA_SUCCESS; }
+FAKE_CB(cuDeviceGetAttribute, (int *v, CUdevice_attribute a, CUdevice d), (v, a, d)) {
     *v = a == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9 : 0;
     return CUDA_SUCCESS;
 }
-API CUresult cuDeviceTotalMem_v2(size_t *b, CUdevice d) { *b = (size_t)1 << 30; return CUDA_SUCCESS; }
+FAKE_CB(cuDeviceTotalMem_v2, (size_t *b, CUdevice d), (b, d)) { *b = (size_t)1 << 30; return CUDA_SUCCESS; }
 static int ctx_dummy;
-API CUresult cuCtxGetCurrent(CUcontext *c) { *c = (CUcontext)&ctx_dummy; return CUDA_SUCCESS; }
-API CUresult cuCtxSetCurrent(CUcontext c) { return CUDA_SUCCESS; }
+FAKE_CB(cuCtxGetCurrent, (CUcontext *c), (c)) { *c = (CUcontext)&ctx_dummy; return CUDA_SUCCESS; }
+FAKE_CB(cuCtxSetCurrent, (CUcontext c), (c)) { return CUDA_SUCCESS; }
 static int export_table[4];
 API CUresult cuGetExportTable(const void **t, const CUuuid *id) { hit("cuGetExportTable"); *t = export_table; return CUDA_SUCCESS; }
 
-API CUresult cuMemAlloc(unsigned int *p, unsigned int n) { hit("cuMemAlloc"); *p = 0x1000; return CUDA_SUCCESS; } /* v1 ABI */
-API CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) { hit("cuMemAlloc_v2"); *p = dev_alloc(n); return CUDA_SUCCESS; }
-API CUresult cuMemFree_v2(CUdeviceptr p) { hit("cuMemFree_v2"); return CUDA_SUCCESS; }
-API CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s) { hit("cuMemAllocAsync"); *p = dev_alloc(n); return CUDA_SUCCESS; }
-API CUresult cuMemAllocAsync_ptsz(CUdeviceptr *p, size_t n, CUstream s) { hit("cuMemAllocAsync_ptsz"); *p = dev_alloc(n); return CUDA_SUCCESS; }
-API CUresult cuMemFreeAsync(CUdeviceptr p, CUstream s) { hit("cuMemFreeAsync"); return CUDA_SUCCESS; }
-API CUresult cuMemFreeAsync_ptsz(CUdeviceptr p, CUstream s) { hit("cuMemFreeAsync_ptsz"); return CUDA_SUCCESS; }
-API CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n) { hit("cuMemcpyHtoD_v2"); memcpy((void *)(uintptr_t)d, s, n); return CUDA_SUCCESS; }
-API CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr d, const void *s, size_t n) { hit("cuMemcpyHtoD_v2_ptds"); memcpy((void *)(uintptr_t)d, s, n); return CUDA_SUCCESS; }
-API CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n) { hit("cuMemcpyDtoH_v2"); memcpy(d, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
-API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *s, size_t n, CUstream st) { hit("cuMemcpyHtoDAsync_v2"); memcpy((void *)(uintptr_t)d, s, n); return CUDA_SUCCESS; }
-API CUresult cuMemcpyAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) { hit("cuMemcpyAsync"); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
-API CUresult cuMemsetD32_v2(CUdeviceptr d, unsigned v, size_t n) {
+FAKE_CB(cuMemAlloc, (unsigned int *p, unsigned int n), (p, n)) { hit("cuMemAlloc"); *p = 0x1000; return CUDA_SUCCESS; } /* v1 ABI */
+FAKE_CB(cuMemAlloc_v2, (CUdeviceptr *p, size_t n), (p, n)) { hit("cuMemAlloc_v2"); *p = dev_alloc(n); return CUDA_SUCCESS; }
+FAKE_CB(cuMemFree_v2, (CUdeviceptr p), (p)) { hit("cuMemFree_v2"); return CUDA_SUCCESS; }
+FAKE_CB(cuMemAllocAsync, (CUdeviceptr *p, size_t n, CUstream s), (p, n, s)) { hit("cuMemAllocAsync"); *p = dev_alloc(n); return CUDA_SUCCESS; }
+FAKE_CB(cuMemAllocAsync_ptsz, (CUdeviceptr *p, size_t n, CUstream s), (p, n, s)) { hit("cuMemAllocAsync_ptsz"); *p = dev_alloc(n); return CUDA_SUCCESS; }
+FAKE_CB(cuMemFreeAsync, (CUdeviceptr p, CUstream s), (p, s)) { hit("cuMemFreeAsync"); return CUDA_SUCCESS; }
+FAKE_CB(cuMemFreeAsync_ptsz, (CUdeviceptr p, CUstream s), (p, s)) { hit("cuMemFreeAsync_ptsz"); return CUDA_SUCCESS; }
+FAKE_CB(cuMemcpyHtoD_v2, (CUdeviceptr d, const void *s, size_t n), (d, s, n)) { hit("cuMemcpyHtoD_v2"); memcpy((void *)(uintptr_t)d, s, n); return CUDA_SUCCESS; }
+FAKE_CB(cuMemcpyHtoD_v2_ptds, (CUdeviceptr d, const void *s, size_t n), (d, s, n)) { hit("cuMemcpyHtoD_v2_ptds"); memcpy((void *)(uintptr_t)d, s, n); return CUDA_SUCCESS; }
+FAKE_CB(cuMemcpyDtoH_v2, (void *d, CUdeviceptr s, size_t n), (d, s, n)) { hit("cuMemcpyDtoH_v2"); memcpy(d, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
+FAKE_CB(cuMemcpyHtoDAsync_v2, (CUdeviceptr d, const void *s, size_t n, CUstream st), (d, s, n, st)) { hit("cuMemcpyHtoDAsync_v2"); memcpy((void *)(uintptr_t)d, s, n); return CUDA_SUCCESS; }
+FAKE_CB(cuMemcpyAsync, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st), (d, s, n, st)) { hit("cuMemcpyAsync"); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
+FAKE_CB(cuMemsetD32_v2, (CUdeviceptr d, unsigned v, size_t n), (d, v, n)) {
     hit("cuMemsetD32_v2");
     for (size_t i = 0; i < n; i++) ((unsigned *)(uintptr_t)d)[i] = v;
     return CUDA_SUCCESS;
 }
-API CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p) {
+FAKE_CB(cuPointerGetAttribute, (void *data, CUpointer_attribute a, CUdeviceptr p), (data, a, p)) {
     if (a != CU_POINTER_ATTRIBUTE_MEMORY_TYPE) return CUDA_ERROR_INVALID_VALUE;
     if (!is_dev((uintptr_t)p)) return CUDA_ERROR_INVALID_VALUE; /* like unregistered host memory */
     *(unsigned *)data = CU_MEMORYTYPE_DEVICE;
@@ -128,39 +199,40 @@ API CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdevicept
 
 /* ---- modules */
 static int mod_dummy, lib_dummy, libmod_dummy;
-API CUresult cuLibraryGetModule(CUmodule *m, CUlibrary l) { *m = (CUmodule)&libmod_dummy; return CUDA_SUCCESS; }
-API CUresult cuModuleLoadData(CUmodule *m, const void *img) { hit("cuModuleLoadData"); *m = (CUmodule)&mod_dummy; return CUDA_SUCCESS; }
-API CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+FAKE_CB(cuLibraryGetModule, (CUmodule *m, CUlibrary l), (m, l)) { *m = (CUmodule)&libmod_dummy; return CUDA_SUCCESS; }
+FAKE_CB(cuModuleLoadData, (CUmodule *m, const void *img), (m, img)) { hit("cuModuleLoadData"); *m = (CUmodule)&mod_dummy; return CUDA_SUCCESS; }
+FAKE_CB(cuModuleGetFunction, (CUfunction *f, CUmodule m, const char *name), (f, m, name)) {
+    if (!strcmp(name, "tma_copy")) { *f = (CUfunction)&K_tma; return CUDA_SUCCESS; }
     if (strcmp(name, "axpy")) return CUDA_ERROR_NOT_FOUND;
     *f = (CUfunction)&K_axpy;
     return CUDA_SUCCESS;
 }
-API CUresult cuFuncGetModule(CUmodule *m, CUfunction f) {
+FAKE_CB(cuFuncGetModule, (CUmodule *m, CUfunction f), (m, f)) {
     if (((fk *)f)->is_kernel) return CUDA_ERROR_INVALID_HANDLE;
     *m = (CUmodule)(f == (CUfunction)&K_scale_fn ? (void *)&libmod_dummy : (void *)&mod_dummy);
     return CUDA_SUCCESS;
 }
-API CUresult cuLibraryLoadData(CUlibrary *l, const void *code, CUjit_option *jo, void **jv, unsigned nj, CUlibraryOption *lo, void **lv, unsigned nl) {
+FAKE_CB(cuLibraryLoadData, (CUlibrary *l, const void *code, CUjit_option *jo, void **jv, unsigned nj, CUlibraryOption *lo, void **lv, unsigned nl), (l, code, jo, jv, nj, lo, lv, nl)) {
     hit("cuLibraryLoadData");
     *l = (CUlibrary)&lib_dummy;
     return CUDA_SUCCESS;
 }
-API CUresult cuLibraryGetKernel(CUkernel *k, CUlibrary l, const char *name) {
+FAKE_CB(cuLibraryGetKernel, (CUkernel *k, CUlibrary l, const char *name), (k, l, name)) {
     if (strcmp(name, K_scale.name)) return CUDA_ERROR_NOT_FOUND;
     *k = (CUkernel)&K_scale;
     return CUDA_SUCCESS;
 }
-API CUresult cuKernelGetLibrary(CUlibrary *l, CUkernel k) { *l = (CUlibrary)&lib_dummy; return CUDA_SUCCESS; }
-API CUresult cuFuncGetName(const char **n, CUfunction f) { if (((fk *)f)->is_kernel) return CUDA_ERROR_INVALID_HANDLE; *n = ((fk *)f)->name; return CUDA_SUCCESS; }
-API CUresult cuKernelGetName(const char **n, CUkernel k) { if (!((fk *)k)->is_kernel) return CUDA_ERROR_INVALID_HANDLE; *n = ((fk *)k)->name; return CUDA_SUCCESS; }
+FAKE_CB(cuKernelGetLibrary, (CUlibrary *l, CUkernel k), (l, k)) { *l = (CUlibrary)&lib_dummy; return CUDA_SUCCESS; }
+FAKE_CB(cuFuncGetName, (const char **n, CUfunction f), (n, f)) { if (((fk *)f)->is_kernel) return CUDA_ERROR_INVALID_HANDLE; *n = ((fk *)f)->name; return CUDA_SUCCESS; }
+FAKE_CB(cuKernelGetName, (const char **n, CUkernel k), (n, k)) { if (!((fk *)k)->is_kernel) return CUDA_ERROR_INVALID_HANDLE; *n = ((fk *)k)->name; return CUDA_SUCCESS; }
 static CUresult param_info(fk *f, size_t i, size_t *o, size_t *s) {
     if (i >= (size_t)f->np) return CUDA_ERROR_INVALID_VALUE;
     *o = f->off[i];
     *s = f->size[i];
     return CUDA_SUCCESS;
 }
-API CUresult cuFuncGetParamInfo(CUfunction f, size_t i, size_t *o, size_t *s) { if (((fk *)f)->is_kernel) return CUDA_ERROR_INVALID_HANDLE; return param_info((fk *)f, i, o, s); }
-API CUresult cuKernelGetParamInfo(CUkernel k, size_t i, size_t *o, size_t *s) { if (!((fk *)k)->is_kernel) return CUDA_ERROR_INVALID_HANDLE; return param_info((fk *)k, i, o, s); }
+FAKE_CB(cuFuncGetParamInfo, (CUfunction f, size_t i, size_t *o, size_t *s), (f, i, o, s)) { if (((fk *)f)->is_kernel) return CUDA_ERROR_INVALID_HANDLE; return param_info((fk *)f, i, o, s); }
+FAKE_CB(cuKernelGetParamInfo, (CUkernel k, size_t i, size_t *o, size_t *s), (k, i, o, s)) { if (!((fk *)k)->is_kernel) return CUDA_ERROR_INVALID_HANDLE; return param_info((fk *)k, i, o, s); }
 
 /* ---- streams, events, capture, graphs */
 typedef struct { fk *f; unsigned d[7]; uint8_t buf[64]; void *pp[8]; } gnode;
@@ -173,20 +245,29 @@ static int ngraphs;
 static uint64_t fake_clock;
 typedef struct { uint64_t t; } fevent;
 
-API CUresult cuStreamCreate(CUstream *s, unsigned f) { hit("cuStreamCreate"); streams[nstreams].id = nstreams + 1; *s = (CUstream)&streams[nstreams++]; return CUDA_SUCCESS; }
-API CUresult cuStreamDestroy_v2(CUstream s) { return CUDA_SUCCESS; }
+FAKE_CB(cuStreamCreate, (CUstream *s, unsigned f), (s, f)) { hit("cuStreamCreate"); streams[nstreams].id = nstreams + 1; *s = (CUstream)&streams[nstreams++]; return CUDA_SUCCESS; }
+FAKE_CB(cuStreamDestroy_v2, (CUstream s), (s)) { return CUDA_SUCCESS; }
 static fstream *fs(CUstream s) { return ((uintptr_t)s > 2) ? (fstream *)s : NULL; }
-API CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *st) {
+FAKE_CB(cuStreamIsCapturing, (CUstream s, CUstreamCaptureStatus *st), (s, st)) {
     *st = (fs(s) && fs(s)->capture) ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
     return CUDA_SUCCESS;
 }
-static CUresult internal_stream_sync(CUstream s) { hit("internal_stream_sync"); return CUDA_SUCCESS; }
-API CUresult cuStreamSynchronize(CUstream s) { hit("cuStreamSynchronize"); return CUDA_SUCCESS; }
-API CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned f) { hit("cuStreamWaitEvent"); return CUDA_SUCCESS; }
-API CUresult cuEventCreate(CUevent *e, unsigned f) { *e = (CUevent)calloc(1, sizeof(fevent)); return CUDA_SUCCESS; }
-API CUresult cuEventDestroy_v2(CUevent e) { free(e); return CUDA_SUCCESS; }
-API CUresult cuEventRecord(CUevent e, CUstream s) { ((fevent *)e)->t = ++fake_clock * 1000; return CUDA_SUCCESS; }
-API CUresult cuEventQuery(CUevent e) {
+static CUresult internal_stream_sync(CUstream s) {
+    /* an internal entry point raises the callback of the API it implements */
+    cuStreamSynchronize_params p_ = {s};
+    uint32_t c_ = __atomic_add_fetch(&cb_corr, 1, __ATOMIC_RELAXED);
+    cb_site(CUPTI_API_ENTER, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, "cuStreamSynchronize", &p_, NULL, c_);
+    hit("internal_stream_sync");
+    CUresult r_ = CUDA_SUCCESS;
+    cb_site(CUPTI_API_EXIT, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, "cuStreamSynchronize", &p_, &r_, c_);
+    return r_;
+}
+FAKE_CB(cuStreamSynchronize, (CUstream s), (s)) { hit("cuStreamSynchronize"); return CUDA_SUCCESS; }
+FAKE_CB(cuStreamWaitEvent, (CUstream s, CUevent e, unsigned f), (s, e, f)) { hit("cuStreamWaitEvent"); return CUDA_SUCCESS; }
+FAKE_CB(cuEventCreate, (CUevent *e, unsigned f), (e, f)) { *e = (CUevent)calloc(1, sizeof(fevent)); return CUDA_SUCCESS; }
+FAKE_CB(cuEventDestroy_v2, (CUevent e), (e)) { free(e); return CUDA_SUCCESS; }
+FAKE_CB(cuEventRecord, (CUevent e, CUstream s), (e, s)) { ((fevent *)e)->t = ++fake_clock * 1000; return CUDA_SUCCESS; }
+FAKE_CB(cuEventQuery, (CUevent e), (e)) {
     static int blocked;
     hit("cuEventQuery");
     const char *b = getenv("FAKE_CUDA_QUERY_BLOCK_MS");
@@ -197,31 +278,31 @@ API CUresult cuEventQuery(CUevent e) {
     }
     return CUDA_SUCCESS;
 }
-API CUresult cuEventSynchronize(CUevent e) { return CUDA_SUCCESS; }
-API CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b) {
+FAKE_CB(cuEventSynchronize, (CUevent e), (e)) { return CUDA_SUCCESS; }
+FAKE_CB(cuEventElapsedTime_v2, (float *ms, CUevent a, CUevent b), (ms, a, b)) {
     *ms = (float)((double)((int64_t)((fevent *)b)->t - (int64_t)((fevent *)a)->t) / 1e6);
     return CUDA_SUCCESS;
 }
-API CUresult cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode m) {
+FAKE_CB(cuStreamBeginCapture_v2, (CUstream s, CUstreamCaptureMode m), (s, m)) {
     if (!fs(s)) return CUDA_ERROR_INVALID_VALUE;
     fs(s)->capture = &graphs[ngraphs++];
     return CUDA_SUCCESS;
 }
-API CUresult cuStreamEndCapture(CUstream s, CUgraph *g) {
+FAKE_CB(cuStreamEndCapture, (CUstream s, CUgraph *g), (s, g)) {
     if (!fs(s) || !fs(s)->capture) return CUDA_ERROR_INVALID_VALUE;
     *g = (CUgraph)fs(s)->capture;
     fs(s)->capture = NULL;
     return CUDA_SUCCESS;
 }
-API CUresult cuGraphInstantiateWithFlags(CUgraphExec *e, CUgraph g, unsigned long long f) { *e = (CUgraphExec)g; return CUDA_SUCCESS; }
-API CUresult cuGraphGetNodes(CUgraph g, CUgraphNode *nodes, size_t *n) {
+FAKE_CB(cuGraphInstantiateWithFlags, (CUgraphExec *e, CUgraph g, unsigned long long f), (e, g, f)) { *e = (CUgraphExec)g; return CUDA_SUCCESS; }
+FAKE_CB(cuGraphGetNodes, (CUgraph g, CUgraphNode *nodes, size_t *n), (g, nodes, n)) {
     fgraph *G = (fgraph *)g;
     if (nodes) for (int i = 0; i < G->n && (size_t)i < *n; i++) nodes[i] = (CUgraphNode)&G->nodes[i];
     *n = (size_t)G->n;
     return CUDA_SUCCESS;
 }
-API CUresult cuGraphNodeGetType(CUgraphNode n, CUgraphNodeType *t) { *t = CU_GRAPH_NODE_TYPE_KERNEL; return CUDA_SUCCESS; }
-API CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode n, CUDA_KERNEL_NODE_PARAMS *p) {
+FAKE_CB(cuGraphNodeGetType, (CUgraphNode n, CUgraphNodeType *t), (n, t)) { *t = CU_GRAPH_NODE_TYPE_KERNEL; return CUDA_SUCCESS; }
+FAKE_CB(cuGraphKernelNodeGetParams_v2, (CUgraphNode n, CUDA_KERNEL_NODE_PARAMS *p), (n, p)) {
     gnode *g = (gnode *)n;
     memset(p, 0, sizeof *p);
     if (g->f == &K_scale) p->func = (CUfunction)&K_scale_fn; else if (g->f->is_kernel) p->kern = (CUkernel)g->f; else p->func = (CUfunction)g->f;
@@ -255,27 +336,108 @@ static CUresult do_launch(fk *f, const unsigned *d, CUstream s, void **kp, void 
     if (f->fn) f->fn(kp);
     return CUDA_SUCCESS;
 }
-API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh, CUstream s, void **kp, void **ex) {
+FAKE_CB(cuLaunchKernel, (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh, CUstream s, void **kp, void **ex), (f, gx, gy, gz, bx, by, bz, sh, s, kp, ex)) {
     hit("cuLaunchKernel");
     unsigned d[7] = {gx, gy, gz, bx, by, bz, sh};
     return do_launch((fk *)f, d, s, kp, ex);
 }
-API CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh, CUstream s, void **kp, void **ex) {
+FAKE_CB(cuLaunchKernel_ptsz, (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh, CUstream s, void **kp, void **ex), (f, gx, gy, gz, bx, by, bz, sh, s, kp, ex)) {
     hit("cuLaunchKernel_ptsz");
     unsigned d[7] = {gx, gy, gz, bx, by, bz, sh};
     return do_launch((fk *)f, d, s, kp, ex);
 }
-API CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **kp, void **ex) {
+FAKE_CB(cuLaunchKernelEx, (const CUlaunchConfig *c, CUfunction f, void **kp, void **ex), (c, f, kp, ex)) {
     hit("cuLaunchKernelEx");
     unsigned d[7] = {c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ, c->sharedMemBytes};
     return do_launch((fk *)f, d, c->hStream, kp, ex);
 }
-API CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
+FAKE_CB(cuGraphLaunch, (CUgraphExec e, CUstream s), (e, s)) {
     hit("cuGraphLaunch");
     fgraph *G = (fgraph *)e;
     for (int i = 0; i < G->n; i++) if (G->nodes[i].f->fn) G->nodes[i].f->fn(G->nodes[i].pp);
     return CUDA_SUCCESS;
 }
+
+/* ---- CUDA arrays (host memory; pitch = width * element bytes), host functions, tensor maps, write-value (issue 16) */
+typedef struct { uint32_t magic; size_t w, h, d, esize, bytes; uint8_t *mem; } farr;
+static size_t fmt_bytes(CUarray_format f) { return f == CU_AD_FORMAT_FLOAT || f == CU_AD_FORMAT_UNSIGNED_INT32 ? 4 : f == CU_AD_FORMAT_UNSIGNED_INT16 || f == CU_AD_FORMAT_HALF ? 2 : 1; }
+static farr *mk_arr(size_t w, size_t h, size_t d, size_t esize) {
+    farr *a = calloc(1, sizeof *a);
+    a->magic = 0xA77A; a->w = w; a->h = h ? h : 1; a->d = d ? d : 1; a->esize = esize;
+    a->bytes = a->w * a->h * a->d * esize;
+    a->mem = calloc(1, a->bytes);
+    return a;
+}
+FAKE_CB(cuArrayCreate_v2, (CUarray *a, const CUDA_ARRAY_DESCRIPTOR *d), (a, d)) {
+    hit("cuArrayCreate_v2");
+    *a = (CUarray)mk_arr(d->Width, d->Height, 0, fmt_bytes(d->Format) * d->NumChannels);
+    return CUDA_SUCCESS;
+}
+FAKE_CB(cuArray3DCreate_v2, (CUarray *a, const CUDA_ARRAY3D_DESCRIPTOR *d), (a, d)) {
+    hit("cuArray3DCreate_v2");
+    *a = (CUarray)mk_arr(d->Width, d->Height, d->Depth, fmt_bytes(d->Format) * d->NumChannels);
+    return CUDA_SUCCESS;
+}
+FAKE_CB(cuArrayDestroy, (CUarray a), (a)) { hit("cuArrayDestroy"); free(((farr *)a)->mem); free(a); return CUDA_SUCCESS; }
+static uint8_t *amem(CUarray a, size_t off, size_t n) { farr *f = (farr *)a; return (f && f->magic == 0xA77A && off + n <= f->bytes) ? f->mem + off : NULL; }
+#define ARR_OR_FAIL(p) do { if (!(p)) return CUDA_ERROR_INVALID_VALUE; } while (0)
+FAKE_CB(cuMemcpyHtoA_v2, (CUarray d, size_t off, const void *s, size_t n), (d, off, s, n)) { hit("cuMemcpyHtoA_v2"); uint8_t *m = amem(d, off, n); ARR_OR_FAIL(m); memcpy(m, s, n); return CUDA_SUCCESS; }
+FAKE_CB(cuMemcpyAtoH_v2, (void *d, CUarray s, size_t off, size_t n), (d, s, off, n)) { hit("cuMemcpyAtoH_v2"); uint8_t *m = amem(s, off, n); ARR_OR_FAIL(m); memcpy(d, m, n); return CUDA_SUCCESS; }
+FAKE_CB(cuMemcpyDtoA_v2, (CUarray d, size_t off, CUdeviceptr s, size_t n), (d, off, s, n)) { hit("cuMemcpyDtoA_v2"); uint8_t *m = amem(d, off, n); ARR_OR_FAIL(m); memcpy(m, (void *)(uintptr_t)s, n); return CUDA_SUCCESS; }
+FAKE_CB(cuMemcpyAtoD_v2, (CUdeviceptr d, CUarray s, size_t off, size_t n), (d, s, off, n)) { hit("cuMemcpyAtoD_v2"); uint8_t *m = amem(s, off, n); ARR_OR_FAIL(m); memcpy((void *)(uintptr_t)d, m, n); return CUDA_SUCCESS; }
+FAKE_CB(cuMemcpyAtoA_v2, (CUarray d, size_t doff, CUarray s, size_t soff, size_t n), (d, doff, s, soff, n)) {
+    hit("cuMemcpyAtoA_v2"); uint8_t *a = amem(d, doff, n), *b = amem(s, soff, n); ARR_OR_FAIL(a && b); memmove(a, b, n); return CUDA_SUCCESS;
+}
+FAKE_CB(cuMemcpyHtoAAsync_v2, (CUarray d, size_t off, const void *s, size_t n, CUstream st), (d, off, s, n, st)) { hit("cuMemcpyHtoAAsync_v2"); uint8_t *m = amem(d, off, n); ARR_OR_FAIL(m); memcpy(m, s, n); return CUDA_SUCCESS; }
+FAKE_CB(cuMemcpyAtoHAsync_v2, (void *d, CUarray s, size_t off, size_t n, CUstream st), (d, s, off, n, st)) { hit("cuMemcpyAtoHAsync_v2"); uint8_t *m = amem(s, off, n); ARR_OR_FAIL(m); memcpy(d, m, n); return CUDA_SUCCESS; }
+/* 2D copies between host, device and array operands (an array row is width * element bytes long) */
+static uint8_t *side2d(CUmemorytype t, const void *host, CUdeviceptr dev, CUarray arr, size_t x, size_t y, size_t pitch) {
+    if (t == CU_MEMORYTYPE_ARRAY) { farr *f = (farr *)arr; return f->mem + y * f->w * f->esize + x; }
+    return (uint8_t *)(t == CU_MEMORYTYPE_HOST ? (uintptr_t)host : (uintptr_t)dev) + y * pitch + x;
+}
+FAKE_CB(cuMemcpy2D_v2, (const CUDA_MEMCPY2D *c), (c)) {
+    hit("cuMemcpy2D_v2");
+    size_t sp = c->srcMemoryType == CU_MEMORYTYPE_ARRAY ? ((farr *)c->srcArray)->w * ((farr *)c->srcArray)->esize : c->srcPitch;
+    size_t dp = c->dstMemoryType == CU_MEMORYTYPE_ARRAY ? ((farr *)c->dstArray)->w * ((farr *)c->dstArray)->esize : c->dstPitch;
+    for (size_t r = 0; r < c->Height; r++)
+        memcpy(side2d(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes, c->dstY + r, dp),
+               side2d(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes, c->srcY + r, sp), c->WidthInBytes);
+    (void)sp;
+    return CUDA_SUCCESS;
+}
+FAKE_CB(cuLaunchHostFunc, (CUstream st, CUhostFn fn, void *ud), (st, fn, ud)) { hit("cuLaunchHostFunc"); fn(ud); return CUDA_SUCCESS; }
+/* like the H100's driver, it hands CUPTI's exit callback a parameter struct whose callback and data are its own
+   trampoline and record: a recorder must take them at the entry */
+static void fake_trampoline(CUstream st, CUresult r, void *d) { (void)st; (void)r; (void)d; }
+static int fake_record;
+API CUresult cuStreamAddCallback(CUstream st, CUstreamCallback cb, void *ud, unsigned f) {
+    cuStreamAddCallback_params p_ = {st, cb, ud, f};
+    uint32_t c_ = __atomic_add_fetch(&cb_corr, 1, __ATOMIC_RELAXED);
+    cb_site(CUPTI_API_ENTER, CUPTI_DRIVER_TRACE_CBID_cuStreamAddCallback, "cuStreamAddCallback", &p_, NULL, c_);
+    hit("cuStreamAddCallback");
+    cb(st, CUDA_SUCCESS, ud);
+    p_.callback = fake_trampoline;
+    p_.userData = &fake_record;
+    CUresult r_ = CUDA_SUCCESS;
+    cb_site(CUPTI_API_EXIT, CUPTI_DRIVER_TRACE_CBID_cuStreamAddCallback, "cuStreamAddCallback", &p_, &r_, c_);
+    return r_;
+}
+/* the fake's 128-byte map: address, data type, rank, dims, strides, box, then a hash; the real layout is opaque */
+FAKE_CB(cuTensorMapEncodeTiled, (CUtensorMap *m, CUtensorMapDataType dt, cuuint32_t rank, void *ga, const cuuint64_t *gd, const cuuint64_t *gs,
+        const cuuint32_t *box, const cuuint32_t *es, CUtensorMapInterleave il, CUtensorMapSwizzle sw, CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob),
+        (m, dt, rank, ga, gd, gs, box, es, il, sw, l2, oob)) {
+    hit("cuTensorMapEncodeTiled");
+    if (!rank || rank > 5 || ((uintptr_t)ga & 15)) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t *q = m->opaque;
+    memset(m, 0, sizeof *m);
+    q[0] = (uint64_t)(uintptr_t)ga; q[1] = (uint64_t)dt | (uint64_t)rank << 8 | (uint64_t)sw << 16;
+    for (cuuint32_t i = 0; i < rank; i++) { q[2 + i] = gd[i]; q[7 + i] = box[i]; if (i + 1 < rank) q[12 - 0 + i] = gs[i]; }
+    q[15] = 0x7E45011A9ull ^ q[0];
+    return CUDA_SUCCESS;
+}
+FAKE_CB(cuStreamWriteValue32_v2, (CUstream st, CUdeviceptr a, cuuint32_t v, unsigned f), (st, a, v, f)) { hit("cuStreamWriteValue32_v2"); *(uint32_t *)(uintptr_t)a = v; return CUDA_SUCCESS; }
+FAKE_CB(cuStreamWriteValue64_v2, (CUstream st, CUdeviceptr a, cuuint64_t v, unsigned f), (st, a, v, f)) { hit("cuStreamWriteValue64_v2"); *(uint64_t *)(uintptr_t)a = v; return CUDA_SUCCESS; }
+FAKE_CB(cuGraphExecUpdate_v2, (CUgraphExec e, CUgraph g, CUgraphExecUpdateResultInfo *i), (e, g, i)) { hit("cuGraphExecUpdate_v2"); return CUDA_SUCCESS; }
 
 static void fake_internal(void) {}
 

@@ -122,12 +122,12 @@ def test_format(env):
         check("offset 16" in str(e), "damage: bad first chunk names offset 16 (%s)" % e)
 
 
-def load_basic(env, extra_env=None, name="basic"):
+def load_basic(env, extra_env=None, name="basic", record=True):
     out = env.trace_path(name + "-%p.phos")
     exp = env.trace_path(name + ".json")
     e = {"PHOS_TRACE_OUT": out}
     e.update(extra_env or {})
-    r = env.run([env.app, "basic", exp], env=e)
+    r = env.run([env.app, "basic", exp], env=e, record=record)
     files = glob.glob(env.trace_path(name + "-*.phos"))
     return r, json.load(open(exp)), files
 
@@ -221,6 +221,153 @@ def test_basic(env):
     check([("payload" in c) for c in cps] == [False, False, True] and t.header["payload_limit"] == 100, "PHOS_PAYLOAD_LIMIT=100")
     check(all("image" not in m and m["image_size"] > 0 and m["hash"] for m in t.modules.values()),
           "PHOS_MODULE_IMAGE_LIMIT: images skipped, size and hash kept")
+
+
+def load_more(env, name, record=True, extra_env=None):
+    out = env.trace_path(name + "-%p.phos")
+    exp = env.trace_path(name + ".json")
+    e = {"PHOS_TRACE_OUT": out}
+    e.update(extra_env or {})
+    r = env.run([env.app, "more", exp], record=record, env=e)
+    files = glob.glob(env.trace_path(name + "-*.phos"))
+    return r, (json.load(open(exp)) if os.path.exists(exp) and os.path.getsize(exp) else {}), files
+
+
+def check_more(t, x, how):
+    """What fake_app's "more" mode must leave in a trace (issue 16), by construction of its calls."""
+    kinds = [pr.body(e)[0] for e in t.events]
+    expected = ["alloc", "alloc", "memcpy", "array", "array", "array", "memcpy", "memcpy", "memcpy", "memcpy", "memcpy",
+                "sync", "memcpy", "memcpy", "memcpy", "memcpy", "sync", "sync", "tensor_map", "launch", "sync", "memcpy",
+                "array", "array", "array"]
+    if not check(kinds == expected, "%s: event sequence\n  got  %s\n  want %s" % (how, kinds, expected)):
+        return
+    ev = [pr.body(e)[1] for e in t.events]
+    a = ev[3]
+    check((a["op"], a["handle"], a["bytes"], a["width"], a["height"], a.get("depth", 0), a["format"], a["channels"]) ==
+          (1, x["arr"], 1024, 64, 4, 0, 0x20, 1), "%s: cuArrayCreate: handle, 64x4 float = 1024 bytes" % how)
+    a3 = ev[4]
+    check((a3["handle"], a3["bytes"], a3["width"], a3["height"], a3["depth"], a3["format"], a3["channels"]) ==
+          (x["arr3"], 512, 16, 4, 2, 2, 2), "%s: cuArray3DCreate: 16x4x2, 2 channels of u16 = 512 bytes" % how)
+    hsrc = struct.pack("<256f", *[i * 0.5 for i in range(256)])
+    c = ev[6]
+    check((c["kind"], c["src"], c["dst"], c["bytes"], c.get("dst_array_offset", 0), c["payload"]) == (7, x["hsrc"], x["arr"], 512, 0, hsrc[:512]),
+          "%s: cuMemcpyHtoA: H2A, array handle, payload" % how)
+    c = ev[7]
+    check((c["kind"], c["src"], c["dst"], c["bytes"], c["dst_array_offset"]) == (9, x["src"] + 512, x["arr"], 512, 512),
+          "%s: cuMemcpyDtoA: D2A with the byte offset in the array" % how)
+    c = ev[8]
+    check((c["kind"], c["src"], c["dst"], c["bytes"]) == (11, x["arr"], x["arrb"], 1024), "%s: cuMemcpyAtoA" % how)
+    c = ev[9]
+    check((c["kind"], c["src"], c["dst"], c["bytes"], c["src_array_offset"]) == (10, x["arrb"], x["dst"], 768, 256),
+          "%s: cuMemcpyAtoD with source offset 256" % how)
+    c = ev[10]
+    check((c["kind"], c["src"], c["dst"], c["bytes"]) == (8, x["arrb"], x["hback"], 1024), "%s: cuMemcpyAtoH" % how)
+    c12, c13 = ev[12], ev[13]
+    check((c12["kind"], c12["dst"], c12["stream"], c12.get("async"), c12["payload"]) == (7, x["arr3"], x["s1"], True, hsrc[512:1024]) and
+          (c13["kind"], c13["src"], c13["dst"], c13["stream"], c13.get("async")) == (8, x["arr3"], x["hback"] + 512, x["s1"], True),
+          "%s: async HtoA / AtoH on their stream" % how)
+    c = ev[14]
+    check((c["kind"], c["src"], c["dst"], c["bytes"], c["width"], c["height"], c.get("depth", 0) in (0, 1), "payload" in c) ==
+          (7, x["hsrc"], x["arr"], 512, 128, 4, True, False), "%s: cuMemcpy2D host -> array: extent 128 B x 4, no payload (pitched source)" % how)
+    c = ev[15]
+    check((c["kind"], c["src"], c["dst"], c["bytes"], c["width"], c["height"]) == (10, x["arr"], x["dst"], 1024, 256, 4),
+          "%s: cuMemcpy2D array -> device" % how)
+    h, cb = ev[16], ev[17]
+    check((h["kind"], h["stream"], h["event"], h["user_data"]) == (12, x["s1"], x["host_fn"], x["host_data"]),
+          "%s: cuLaunchHostFunc: HOST_FUNCTION with stream, function, user data" % how)
+    check((cb["kind"], cb["stream"], cb["event"], cb["user_data"]) == (13, x["s1"], x["stream_cb"], x["host_data"]),
+          "%s: cuStreamAddCallback: STREAM_CALLBACK" % how)
+    tm = ev[18]
+    check((tm["kind"], tm["address"], tm["data_type"], tm["rank"], tm["dims"], tm["strides"], tm["box"], tm["element_strides"],
+           tm["swizzle"], tm["extent"]) == (1, x["src"], 7, 2, [64, 16], [256], [32, 8], [1, 1], 3, 15 * 256 + 64 * 4),
+          "%s: cuTensorMapEncodeTiled: address, type, rank, dims, strides, box, swizzle, extent %s" % (how, tm))
+    check(tm["map"].hex() == x["tm"], "%s: the 128 map bytes as the driver wrote them" % how)
+    l = ev[19]
+    check(l["params"][:128] == tm["map"] and u64(l["params"], 128) == x["dst"] + 2048,
+          "%s: the launch's parameters hold the map bytes (by value) then the output pointer" % how)
+    check([e["handle"] for e in ev[22:25]] == [x["arr"], x["arrb"], x["arr3"]] and all(e["op"] == 2 for e in ev[22:25]),
+          "%s: cuArrayDestroy" % how)
+    unrec = {u["call"]: u["count"] for u in t.end.get("unrecorded", [])}
+    check(unrec == {"cuStreamWriteValue32": 2, "cuStreamWriteValue64": 1}, "%s: TraceEnd counts the unrecorded write-value calls: %s" % (how, unrec))
+    check(x["host_count"] == 11, "%s: host function and callback ran" % how)
+
+
+def test_more(env):
+    r0, _, _ = load_more(env, "more-plain", record=False)
+    check(r0.returncode == 0 and r0.stdout.startswith("checksum"), "fake_app more without the recorder: %s" % r0.stderr)
+    r, x, files = load_more(env, "more")
+    check(r.returncode == 0 and x.get("failures") == 0, "fake_app more under the recorder: %s" % r.stderr.strip())
+    check(r.stdout == r0.stdout, "more: outputs equal with and without the recorder")
+    if not check(len(files) == 1, "more: one trace %s" % files):
+        return
+    t = pr.read_trace(files[0])
+    check(not t.warnings, "more: clean trace %s" % t.warnings)
+    check_more(t, x, "preload")
+    timed = [pr.body(e)[1] for e in t.events if pr.body(e)[0] in ("launch", "memcpy")]
+    check(all(0 < e.get("gpu_start_ns", 0) < e.get("gpu_end_ns", 0) for e in timed), "more: array copies and the launch are timed")
+
+
+def comparable(t):
+    """Events without host times and GPU times, for comparing two recordings of one run."""
+    out = []
+    for e in t.events:
+        n, b = pr.body(e)
+        out.append((n, {k: v for k, v in b.items() if k not in ("gpu_start_ns", "gpu_end_ns")}))
+    return out
+
+
+def test_inject(env):
+    fake = os.path.join(env.build, "fake", "libcuda.so.1")
+    inj = {"CUDA_INJECTION64_PATH": env.lib, "PHOS_CUPTI": fake}
+    # basic: the same events as the preloaded recorder, but from CUPTI callbacks
+    r0 = env.run([env.app, "basic", env.trace_path("inj-plain.json")], record=False)
+    r, x, files = load_basic(env, dict(inj, PHOS_DEBUG="1"), "inj-basic", record=False)
+    check(r.returncode == 0, "injected: fake_app basic runs (rc %d): %s" % (r.returncode, r.stderr.strip()))
+    check(r.stdout == r0.stdout, "injected: outputs equal with and without the recorder")
+    check("loaded by CUDA_INJECTION64_PATH" in r.stderr and x.get("recorded") == 0,
+          "injected: the driver loaded the recorder at cuInit (not preloaded): %s" % r.stderr.strip())
+    if not check(len(files) == 1, "injected: one trace %s" % files):
+        return
+    ti = pr.read_trace(files[0])
+    rp, xp, fp = load_basic(env, None, "inj-basic-preload")
+    tp = pr.read_trace(fp[0])
+    ci, cp = comparable(ti), comparable(tp)
+    # handles and addresses differ between two runs: compare the shape and the fields that do not hold addresses
+    def shape(c):
+        return [(n, sorted(b)) for n, b in c]
+    check(shape(ci) == shape(cp), "injected: same events and fields as preloaded\n  inj %s\n  pre %s" % (shape(ci), shape(cp)))
+    ev = [pr.body(e)[1] for e in ti.events]
+    evp = [pr.body(e)[1] for e in tp.events]
+    same = [k for k in ("kind", "bytes", "size", "grid_x", "block_x", "shared_mem", "kernel_nodes", "graph_launch", "value")]
+    check(all(all(a.get(k) == b.get(k) for k in same) for a, b in zip(ev, evp)),
+          "injected: kinds, sizes, dims, graph links equal to the preloaded trace")
+    check(ev[3]["dst"] == x["x"] and ev[3]["payload"] == evp[3]["payload"] and ev[6]["params"][16:20] == evp[6]["params"][16:20],
+          "injected: addresses of this run, payloads and parameter bytes")
+    check(sorted(f["mangled_name"] for f in ti.functions.values()) == sorted(f["mangled_name"] for f in tp.functions.values()) and
+          [m["hash"] for m in ti.modules.values()] == [m["hash"] for m in tp.modules.values()], "injected: same functions and modules")
+    check(ev[4]["stream"] == 2 and ev[7]["stream"] == 2, "injected: per-thread variants (_ptds/_ptsz callbacks) record stream 2")
+    timed = [e for e in ev if ("function" in e and e.get("kind", 0) != 3) or ("bytes" in e and "src" in e)]
+    check(timed and all(0 < e.get("gpu_start_ns", 0) < e.get("gpu_end_ns", 0) for e in timed),
+          "injected: GPU times from the start event recorded at the callback's entry")
+    # more: arrays, host functions, tensor maps, unrecorded counts, by construction as under LD_PRELOAD
+    rm0, _, _ = load_more(env, "inj-more-plain", record=False)
+    rm, xm, fm = load_more(env, "inj-more", record=False, extra_env=inj)
+    check(rm.returncode == 0 and rm.stdout == rm0.stdout, "injected: fake_app more, outputs unchanged: %s" % rm.stderr.strip())
+    if check(len(fm) == 1, "injected more: one trace %s" % fm):
+        check_more(pr.read_trace(fm[0]), xm, "injected")
+    # no CUPTI: one line, nothing recorded, the program unchanged
+    rn, _, fn_ = load_more(env, "inj-nocupti", record=False, extra_env={"CUDA_INJECTION64_PATH": env.lib, "PHOS_CUPTI": "/nonexistent/libcupti.so",
+                                                                      "LD_LIBRARY_PATH": os.path.join(env.build, "fake")})
+    nocupti = not any(os.path.exists(os.path.join(d, "libcupti.so.13")) for d in ("/usr/local/cuda/lib64", "/usr/local/cuda-13.0/lib64",
+                                                                                   "/usr/local/cuda/extras/CUPTI/lib64"))
+    if nocupti:
+        check(rn.returncode == 0 and rn.stdout == rm0.stdout and not fn_ and len(phos_lines(rn.stderr, "CUPTI")) == 1,
+              "injected without CUPTI: one stderr line, no trace, output unchanged: %s" % rn.stderr)
+    # preloaded and injected at once: the preloaded recorder records, the injected copy is the same library (one instance)
+    rb, xb, fb = load_more(env, "inj-both", record=True, extra_env=inj)
+    check(rb.returncode == 0 and rb.stdout == rm0.stdout and len(fb) == 1, "preloaded and injected: output unchanged, one trace %s" % fb)
+    if fb:
+        check_more(pr.read_trace(fb[0]), xb, "preloaded+injected")
 
 
 def test_many(env):
@@ -907,10 +1054,14 @@ def main():
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     a = ap.parse_args()
     env = Env(a.build)
-    for name, fn in (("format", test_format), ("basic", test_basic), ("many", test_many), ("timing sample", test_timing_sample), ("triton ptx", test_triton_ptx), ("signals", test_signals),
+    ap_only = os.environ.get("PHOS_TESTS")   # e.g. PHOS_TESTS=more,inject runs only those sections
+    sections = (("format", test_format), ("basic", test_basic), ("more", test_more), ("inject", test_inject), ("many", test_many), ("timing sample", test_timing_sample), ("triton ptx", test_triton_ptx), ("signals", test_signals),
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
                      ("write error", test_write_error), ("ring overflow", test_ring_overflow),
-                     ("attach", test_attach), ("checkpoint", test_checkpoint)):  # i14-ckpt: checkpoint
+                     ("attach", test_attach), ("checkpoint", test_checkpoint))  # i14-ckpt: checkpoint
+    for name, fn in sections:
+        if ap_only and name not in ap_only.split(","):
+            continue
         before = (passed, failed)
         try:
             fn(env)

@@ -68,18 +68,26 @@ SCHEMA = {
     "Alloc": {1: ("address", "u"), 2: ("size", "u"), 3: ("kind", "u"), 4: ("stream", "u")},
     "Free": {1: ("address", "u"), 2: ("kind", "u"), 3: ("stream", "u")},
     "Memcpy": {1: ("kind", "u"), 2: ("src", "u"), 3: ("dst", "u"), 4: ("bytes", "u"), 5: ("stream", "u"),
-               6: ("async", "b"), 7: ("payload", "y"), 8: ("gpu_start_ns", "u"), 9: ("gpu_end_ns", "u")},
+               6: ("async", "b"), 7: ("payload", "y"), 8: ("gpu_start_ns", "u"), 9: ("gpu_end_ns", "u"),
+               10: ("width", "u"), 11: ("height", "u"), 12: ("depth", "u"), 13: ("src_array_offset", "u"),
+               14: ("dst_array_offset", "u")},
     "Memset": {1: ("dst", "u"), 2: ("bytes", "u"), 3: ("value", "u"), 4: ("element_size", "u"), 5: ("stream", "u"),
                6: ("async", "b"), 8: ("gpu_start_ns", "u"), 9: ("gpu_end_ns", "u")},
     "Launch": {1: ("function", "u"), 2: ("grid_x", "u"), 3: ("grid_y", "u"), 4: ("grid_z", "u"), 5: ("block_x", "u"),
                6: ("block_y", "u"), 7: ("block_z", "u"), 8: ("shared_mem", "u"), 9: ("stream", "u"),
                10: ("params", "y"), 11: ("gpu_start_ns", "u"), 12: ("gpu_end_ns", "u"), 13: ("kind", "u"),
                14: ("graph_launch", "u")},
-    "Sync": {1: ("kind", "u"), 2: ("stream", "u"), 3: ("event", "u"), 4: ("flags", "u")},
+    "Sync": {1: ("kind", "u"), 2: ("stream", "u"), 3: ("event", "u"), 4: ("flags", "u"), 5: ("user_data", "u")},
+    "Array": {1: ("op", "u"), 2: ("handle", "u"), 3: ("bytes", "u"), 4: ("format", "u"), 5: ("channels", "u"),
+              6: ("width", "u"), 7: ("height", "u"), 8: ("depth", "u"), 9: ("flags", "u")},
+    "TensorMap": {1: ("kind", "u"), 2: ("address", "u"), 3: ("data_type", "u"), 4: ("rank", "u"), 5: ("dims", "*u"),
+                  6: ("strides", "*u"), 7: ("box", "*u"), 8: ("element_strides", "*u"), 9: ("interleave", "u"),
+                  10: ("swizzle", "u"), 11: ("l2_promotion", "u"), 12: ("oob_fill", "u"), 13: ("map", "y"),
+                  14: ("extent", "u")},
     "GraphLaunch": {1: ("graph_exec", "u"), 2: ("stream", "u"), 3: ("kernel_nodes", "u")},
     "Event": {1: ("host_ns", "u"), 2: ("thread", "u"), 10: ("alloc", "Alloc"), 11: ("free", "Free"),
               12: ("memcpy", "Memcpy"), 13: ("memset", "Memset"), 14: ("launch", "Launch"), 15: ("sync", "Sync"),
-              16: ("graph_launch", "GraphLaunch")},
+              16: ("graph_launch", "GraphLaunch"), 17: ("array", "Array"), 18: ("tensor_map", "TensorMap")},
     "EventBatch": {1: ("first_index", "u"), 2: ("events", "*Event")},
     "Range": {1: ("begin", "u"), 2: ("end", "u")},
     "ObservedAccess": {1: ("launch_index", "u"), 2: ("allocation", "u"), 3: ("read", "*Range"),
@@ -87,7 +95,8 @@ SCHEMA = {
     "ObservedBatch": {1: ("accesses", "*ObservedAccess"), 2: ("coverage", "ObservationCoverage")},
     # i15-cost: which launches an observer observed (packed varints in "observed"; unpacked by read_bytes)
     "ObservationCoverage": {1: ("tool", "s"), 2: ("observed", "y"), 3: ("policy", "s"), 4: ("launches_seen", "u")},
-    "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u")},
+    "UnrecordedCalls": {1: ("call", "s"), 2: ("count", "u")},
+    "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u"), 4: ("unrecorded", "*UnrecordedCalls")},
     # live attach stream (docs/trace-format.md "Live attach")
     "EventGap": {1: ("first_index", "u"), 2: ("count", "u"), 3: ("reason", "u")},
     "StreamStart": {1: ("first_live_index", "u"), 2: ("events_so_far", "u"), 3: ("dropped_so_far", "u"),
@@ -96,15 +105,17 @@ SCHEMA = {
 CHUNK_TYPES = {1: "TraceHeader", 2: "Module", 3: "Function", 4: "EventBatch", 5: "ObservedBatch", 6: "TraceEnd",
                7: "EventGap", 8: "StreamStart"}
 GAP_REASONS = {1: "attached late", 2: "reader behind"}
-BODIES = ("alloc", "free", "memcpy", "memset", "launch", "sync", "graph_launch")
+BODIES = ("alloc", "free", "memcpy", "memset", "launch", "sync", "graph_launch", "array", "tensor_map")
 ENUMS = {
     "ModuleKind": ["MODULE_UNKNOWN", "PTX", "CUBIN", "FATBIN"],
     "AllocKind": ["ALLOC_PLAIN", "ALLOC_ASYNC", "ALLOC_MANAGED", "ALLOC_VMM", "ALLOC_HOST_PINNED", "ALLOC_PITCHED"],
-    "CopyKind": ["COPY_UNKNOWN", "H2D", "D2H", "D2D", "H2H", "PEER", "DEFAULT"],
+    "CopyKind": ["COPY_UNKNOWN", "H2D", "D2H", "D2D", "H2H", "PEER", "DEFAULT", "H2A", "A2H", "D2A", "A2D", "A2A"],
+    "ArrayOp": ["ARRAY_OP_UNKNOWN", "ARRAY_CREATE", "ARRAY_DESTROY"],
+    "TensorMapKind": ["TENSOR_MAP_UNKNOWN", "TILED", "IM2COL", "IM2COL_WIDE"],
     "LaunchKind": ["LAUNCH_PLAIN", "LAUNCH_EX", "LAUNCH_COOPERATIVE", "LAUNCH_GRAPH_NODE"],
     "SyncKind": ["SYNC_UNKNOWN", "STREAM_CREATE", "STREAM_DESTROY", "EVENT_CREATE", "EVENT_DESTROY", "EVENT_RECORD",
                  "STREAM_WAIT_EVENT", "STREAM_SYNCHRONIZE", "EVENT_SYNCHRONIZE", "CONTEXT_SYNCHRONIZE",
-                 "GRAPH_CAPTURE_BEGIN", "GRAPH_CAPTURE_END"],
+                 "GRAPH_CAPTURE_BEGIN", "GRAPH_CAPTURE_END", "HOST_FUNCTION", "STREAM_CALLBACK"],
 }
 
 
@@ -531,6 +542,12 @@ def describe(ev, functions):
         return "sync %s stream=%#x event=%#x" % (enum("SyncKind", g("kind")), g("stream"), g("event"))
     if name == "graph_launch":
         return "graph_launch exec=%#x stream=%#x nodes=%d" % (g("graph_exec"), g("stream"), g("kernel_nodes"))
+    if name == "array":
+        return "array %s %#x %d bytes %dx%dx%d format=%#x channels=%d" % (enum("ArrayOp", g("op")), g("handle"), g("bytes"),
+                                                                     g("width"), g("height"), g("depth"), g("format"), g("channels"))
+    if name == "tensor_map":
+        return "tensor_map %s address=%#x extent=%d bytes type=%d dims=%s strides=%s" % (
+            enum("TensorMapKind", g("kind")), g("address"), g("extent"), g("data_type"), b.get("dims", []), b.get("strides", []))
     return "unknown (no body this reader knows)"
 
 
@@ -562,6 +579,8 @@ def summary(t, path):
             n = "launch/" + enum("LaunchKind", b.get("kind", 0))
         elif n == "memcpy":
             n = "memcpy/" + enum("CopyKind", b.get("kind", 0))
+        elif n == "array":
+            n = "array/" + enum("ArrayOp", b.get("op", 0))
         elif n == "sync":
             n = "sync/" + enum("SyncKind", b.get("kind", 0))
         elif n in ("alloc", "free"):
@@ -584,6 +603,8 @@ def summary(t, path):
                                                                              c.get("policy", ""), c.get("launches_seen", 0)))
     if t.end:
         lines.append("  end: %d events, %d dropped" % (t.end.get("event_count", 0), t.end.get("dropped_events", 0)))
+        for u in t.end.get("unrecorded", []):
+            lines.append("  trace may be incomplete: %d calls to %s that change memory were not recorded" % (u.get("count", 0), u.get("call", "?")))
     for w in t.warnings:
         lines.append("  WARNING: %s" % w)
     return "\n".join(lines)

@@ -119,6 +119,14 @@ public interface Trace {
     /** Event {@code i} as a record (allocates; not for walking millions of events). */
     TraceEvent event(int i);
 
+    // i16-rec: begin
+    /** The CUDA array event {@code i} ({@link EventKind#ARRAY}); another kind is an IllegalArgumentException. */
+    TraceEvent.CudaArray cudaArray(int i);
+
+    /** The tensor map event {@code i} ({@link EventKind#TENSOR_MAP}); another kind is an IllegalArgumentException. */
+    TraceEvent.TensorMap tensorMap(int i);
+    // i16-rec: end
+
     // ---- launches --------------------------------------------------------------------------------------------
 
     /** Number of {@link EventKind#LAUNCH} events. */

@@ -96,6 +96,15 @@ public final class TraceWriter implements Closeable {
         droppedEvents = count;
     }
 
+    // i16-rec: begin
+    private java.util.List<TraceEnd.UnrecordedCalls> unrecorded = java.util.List.of();
+
+    /** Calls that changed memory without an event ({@link TraceEnd#unrecorded()}); written into TraceEnd on close. */
+    public void unrecorded(java.util.List<TraceEnd.UnrecordedCalls> calls) {
+        unrecorded = java.util.List.copyOf(calls);
+    }
+    // i16-rec: end
+
     /** Number of events written so far (the index the next event gets). */
     public long eventCount() {
         return out.eventCount();
@@ -114,7 +123,7 @@ public final class TraceWriter implements Closeable {
         }
         closed = true;
         try {
-            out.end(droppedEvents, out.lastHostNs());
+            out.end(droppedEvents, out.lastHostNs(), unrecorded);
         } finally {
             out.close();
         }
@@ -157,6 +166,7 @@ public final class TraceWriter implements Closeable {
             TraceEnd end = trace.end();
             if (end != null) {
                 w.droppedEvents(end.droppedEvents());
+                w.unrecorded(end.unrecorded()); // i16-rec
             }
         }
     }

@@ -62,6 +62,13 @@ public final class SummaryJson {
 		if (end != null) {
 			json.name("eventsWritten").unsignedValue(end.eventCount());
 			json.name("droppedEvents").unsignedValue(end.droppedEvents());
+			// i16-rec: begin
+			json.name("unrecordedCalls").beginArray();
+			for (TraceEnd.UnrecordedCalls u : end.unrecorded()) {
+				json.beginObject().field("call", u.call()).name("count").unsignedValue(u.count()).endObject();
+			}
+			json.endArray();
+			// i16-rec: end
 		}
 		json.field("events", s.eventCount());
 		json.name("counts").beginObject();
@@ -69,6 +76,15 @@ public final class SummaryJson {
 			json.field(e.getKey().name().toLowerCase(Locale.ROOT), e.getValue());
 		}
 		json.endObject();
+		// i16-rec: begin
+		json.name("extras").beginObject();
+		json.name("arrays").unsignedValue(s.extras().arrays());
+		json.name("arrayBytes").unsignedValue(s.extras().arrayBytes());
+		json.name("tensorMaps").unsignedValue(s.extras().tensorMaps());
+		json.name("hostFunctions").unsignedValue(s.extras().hostFunctions());
+		json.name("unrecordedCalls").unsignedValue(s.extras().unrecorded());
+		json.endObject();
+		// i16-rec: end
 		json.field("modules", s.modules());
 		json.field("functions", s.functions());
 		json.field("parameterBytes", s.parameterBytes());

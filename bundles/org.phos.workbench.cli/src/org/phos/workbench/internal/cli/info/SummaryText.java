@@ -59,6 +59,17 @@ public final class SummaryText {
 		field(out, "contents", Human.count(s.eventCount()) + " events, " + plural(s.modules(), "module") + ", "
 				+ plural(s.functions(), "function") + ", " + Human.bytes(s.parameterBytes()) + " of launch parameters, "
 				+ Human.bytes(s.payloadBytes()) + " of copy payloads");
+		// i16-rec: begin
+		TraceSummary.ExtraStats x = s.extras();
+		if (x.any()) {
+			field(out, "Hopper", plural((int) Math.min(Integer.MAX_VALUE, x.arrays()), "CUDA array") + " ("
+					+ Human.bytes(x.arrayBytes()) + "), " + plural((int) Math.min(Integer.MAX_VALUE, x.tensorMaps()),
+							"tensor map")
+					+ ", " + plural((int) Math.min(Integer.MAX_VALUE, x.hostFunctions()), "host function")
+					+ " in streams" + (x.unrecorded() == 0 ? ""
+							: "; " + Human.count(x.unrecorded()) + " calls changed memory without an event (see Warnings)"));
+		}
+		// i16-rec: end
 		TraceSummary.ObservedStats observed = s.observed();
 		field(out, "observed", observed.records() == 0 ? "no observed accesses (no ground truth for validate)"
 				: Human.count(observed.records()) + " access records for " + Human.count(observed.launches()) + " of "

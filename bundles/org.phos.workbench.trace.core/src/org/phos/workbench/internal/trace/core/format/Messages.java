@@ -342,21 +342,51 @@ final class Messages {
         w.uint64(1, e.eventCount());
         w.uint64(2, e.droppedEvents());
         w.uint64(3, e.endNs());
+        // i16-rec: begin
+        for (TraceEnd.UnrecordedCalls u : e.unrecorded()) {
+            ProtoWriter m = new ProtoWriter(64);
+            m.string(1, u.call());
+            m.uint64(2, u.count());
+            w.message(4, m);
+        }
+        // i16-rec: end
     }
 
     static TraceEnd decodeEnd(ProtoReader r) throws WireFormatException {
         long count = 0, dropped = 0, end = 0;
+        java.util.List<TraceEnd.UnrecordedCalls> unrecorded = new java.util.ArrayList<>();
         while (r.more()) {
             int t = r.tag();
             switch (t) {
                 case 1 << 3 -> count = r.varint();
                 case 2 << 3 -> dropped = r.varint();
                 case 3 << 3 -> end = r.varint();
+                case 4 << 3 | 2 -> unrecorded.add(decodeUnrecorded(r)); // i16-rec
                 default -> r.skip(t);
             }
         }
-        return new TraceEnd(count, dropped, end);
+        return new TraceEnd(count, dropped, end, unrecorded);
     }
+
+    // i16-rec: begin
+    private static TraceEnd.UnrecordedCalls decodeUnrecorded(ProtoReader r) throws WireFormatException {
+        int n = r.length();
+        int saved = r.limit;
+        r.limit = r.pos + n;
+        String call = "";
+        long count = 0;
+        while (r.more()) {
+            int t = r.tag();
+            switch (t) {
+                case 1 << 3 | 2 -> call = r.string();
+                case 2 << 3 -> count = r.varint();
+                default -> r.skip(t);
+            }
+        }
+        r.limit = saved;
+        return new TraceEnd.UnrecordedCalls(call, count);
+    }
+    // i16-rec: end
 
     static StreamGap decodeGap(ProtoReader r) throws WireFormatException {
         long first = 0, count = 0, reason = 0;

@@ -125,10 +125,16 @@ public final class TraceFileWriter {
 
     /** Flushes pending batches and writes TraceEnd. */
     public void end(long droppedEvents, long endNs) throws IOException {
+        end(droppedEvents, endNs, java.util.List.of());
+    }
+
+    /** Flushes pending batches and writes TraceEnd with the calls that changed memory without an event (i16-rec). */
+    public void end(long droppedEvents, long endNs, java.util.List<TraceEnd.UnrecordedCalls> unrecorded)
+            throws IOException {
         flushEvents();
         flushObserved();
         message.reset();
-        Messages.encodeEnd(new TraceEnd(eventCount, droppedEvents, endNs), message);
+        Messages.encodeEnd(new TraceEnd(eventCount, droppedEvents, endNs, unrecorded), message);
         chunk(Chunks.TRACE_END, message, false);
     }
 

@@ -101,7 +101,7 @@ public final class ColumnarTrace implements Trace {
             case LAUNCH -> c.streams.value(shape(r, LaunchShapes.STREAM));
             case SYNC -> c.streams.value(c.syncStream.get(r));
             case GRAPH_LAUNCH -> c.streams.value(c.graphStream.get(r));
-            case UNKNOWN -> 0;
+            case UNKNOWN, ARRAY, TENSOR_MAP -> 0;
         };
     }
 
@@ -160,8 +160,22 @@ public final class ColumnarTrace implements Trace {
             case SYNC -> new TraceEvent.Sync(host, thr, syncKind(i), stream(i), cudaEvent(i), syncFlags(i));
             case GRAPH_LAUNCH -> new TraceEvent.GraphLaunch(host, thr, graphExec(i), stream(i), graphKernelNodes(i));
             case UNKNOWN -> new TraceEvent.Unknown(host, thr);
+            case ARRAY -> cudaArray(i); // i16-rec
+            case TENSOR_MAP -> tensorMap(i); // i16-rec
         };
     }
+
+    // i16-rec: begin
+    @Override
+    public TraceEvent.CudaArray cudaArray(int i) {
+        return c.arrays.get(row(i, EventKind.ARRAY));
+    }
+
+    @Override
+    public TraceEvent.TensorMap tensorMap(int i) {
+        return c.tensorMaps.get(row(i, EventKind.TENSOR_MAP));
+    }
+    // i16-rec: end
 
     // ---- launches ----
 

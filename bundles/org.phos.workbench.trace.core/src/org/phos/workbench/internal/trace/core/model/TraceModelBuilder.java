@@ -57,6 +57,8 @@ public final class TraceModelBuilder implements Trace.Builder {
             case TraceEvent.GraphLaunch g -> c.addGraphLaunch(g.hostNs(), g.thread(), g.graphExec(), g.stream(),
                     g.kernelNodes());
             case TraceEvent.Unknown u -> c.addUnknown(u.hostNs(), u.thread());
+            case TraceEvent.CudaArray a -> c.addArray(a); // i16-rec
+            case TraceEvent.TensorMap t -> c.addTensorMap(t); // i16-rec
         }
     }
 
