@@ -134,6 +134,6 @@ public final class EngineCatalog {
 			chain.add(factory.apply(trace));
 		}
 		SpeculationEngine engine = chain.size() == 1 ? chain.get(0) : new FallbackEngine(chain);
-		return indirect ? new IndirectEngine(engine) : engine;
+		return indirect ? new IndirectEngine(engine, trace) : engine; // i15-val: directions from the trace
 	}
 }
