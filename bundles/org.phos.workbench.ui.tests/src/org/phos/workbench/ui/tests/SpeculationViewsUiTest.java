@@ -243,7 +243,15 @@ class SpeculationViewsUiTest {
                         table.getItem(3).getText(col), name + " " + ENGINES.get(i) + " read recall");
                 assertEquals(percent(Long.parseLong(row.get("useful_bytes")), Long.parseLong(row.get("speculated_bytes"))),
                         table.getItem(4).getText(col), name + " " + ENGINES.get(i) + " precision");
-                assertEquals(row.get("excluded_launches"), table.getItem(6).getText(col), name + " " + ENGINES.get(i) + " excluded");
+                // i15-val: the direction figures, from the raw counts of validate's CSV
+                assertEquals("Read precision", table.getItem(5).getText(0));
+                assertEquals(percent(Long.parseLong(row.get("read_bytes_matched")), Long.parseLong(row.get("speculated_read_bytes"))),
+                        table.getItem(5).getText(col), name + " " + ENGINES.get(i) + " read precision");
+                assertEquals(percent(Long.parseLong(row.get("written_bytes_recalled")), Long.parseLong(row.get("speculated_written_bytes"))),
+                        table.getItem(6).getText(col), name + " " + ENGINES.get(i) + " write precision");
+                assertEquals(percent(Long.parseLong(row.get("direction_pairs_correct")), Long.parseLong(row.get("direction_pairs"))),
+                        table.getItem(7).getText(col), name + " " + ENGINES.get(i) + " direction accuracy");
+                assertEquals(row.get("excluded_launches"), table.getItem(9).getText(col), name + " " + ENGINES.get(i) + " excluded");
             }
             // the whole table fits the view at the default window size: no horizontal scrolling
             int columnsWidth = 0;

@@ -109,8 +109,9 @@ public final class PtxCoverage {
 				reasons.sort((x, y) -> Long.compare(y.getValue(), x.getValue()));
 				for (int i = 0; i < reasons.size(); i++) {
 					Map.Entry<Status, Long> r = reasons.get(i);
+					long k = kernelsByStatus.getOrDefault(r.getKey(), 0L);
 					b.append(i == 0 ? "" : ", ").append(r.getValue()).append(' ').append(r.getKey().reason()).append(" (")
-							.append(kernelsByStatus.getOrDefault(r.getKey(), 0L)).append(" kernels)");
+							.append(k).append(k == 1 ? " kernel)" : " kernels)");
 				}
 			}
 			return b.toString();
@@ -205,6 +206,9 @@ public final class PtxCoverage {
 			return new ModuleView(Status.NO_MODULE, List.of(), new int[0]);
 		}
 		byte[] image = module.image();
+		if (module.kind() == ModuleKind.CUBIN) {
+			return new ModuleView(Status.CUBIN_ONLY, List.of(), new int[0]); // kept or not, a cubin has no PTX
+		}
 		if (image.length == 0) {
 			return new ModuleView(module.imageSize() > 0 ? Status.IMAGE_DROPPED : Status.NO_MODULE, List.of(),
 					new int[0]);

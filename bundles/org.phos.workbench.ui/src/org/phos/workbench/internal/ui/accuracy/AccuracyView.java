@@ -50,7 +50,11 @@ public final class AccuracyView extends ViewPart {
 
 	/** The engine table's rows: validate's columns, as full names (the view is narrow, the names are not). */
 	static final String[] METRICS = { "Launches judged", "Unsafe launches", "Write recall", "Read recall",
-			"Byte precision", "Launches not covered", "Excluded (truth unreliable)" };
+			"Byte precision",
+			// i15-val: begin (the direction figures, Accuracy.Directions)
+			"Read precision", "Write precision", "Direction accuracy",
+			// i15-val: end
+			"Launches not covered", "Excluded (truth unreliable)" };
 
 	private Label header;
 	private SpeculationPicker picker;
@@ -248,7 +252,10 @@ public final class AccuracyView extends ViewPart {
 				expansions.add(asked + " = " + e.engine());
 			}
 			String[] column = { Long.toString(a.launches()), Long.toString(a.unsafeLaunches()), share(a, a.writeRecall()),
-					share(a, a.readRecall()), share(a, a.bytePrecision()), Long.toString(e.launchesNotCovered()),
+					share(a, a.readRecall()), share(a, a.bytePrecision()),
+					share(a, a.directions().readPrecision()), share(a, a.directions().writePrecision()), // i15-val
+					share(a, a.directions().directionAccuracy()), // i15-val
+					Long.toString(e.launchesNotCovered()),
 					Long.toString(a.excludedLaunches()) };
 			for (int m = 0; m < METRICS.length; m++) {
 				cells[m][i + 1] = column[m];
