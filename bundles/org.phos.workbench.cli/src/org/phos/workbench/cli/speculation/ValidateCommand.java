@@ -261,6 +261,7 @@ public final class ValidateCommand implements Command {
 	// i15-val: begin
 	private static void ptxJson(JsonWriter j, PtxCoverage.Summary ptx) {
 		j.name("ptx").beginObject().field("launches_with_ptx", ptx.withPtx())
+				.field("launches_with_newer_arch_ptx_only", ptx.newerArchOnly())
 				.field("launches_without_ptx", ptx.withoutPtx()).name("launches_by_status").beginObject();
 		for (PtxCoverage.Status s : PtxCoverage.Status.values()) {
 			j.field(s.label(), ptx.launchesByStatus().getOrDefault(s, 0L));

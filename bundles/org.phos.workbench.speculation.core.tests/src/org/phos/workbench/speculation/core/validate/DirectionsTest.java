@@ -192,7 +192,7 @@ class DirectionsTest {
 		assertEquals(1L, s.kernelsByStatus().get(PtxCoverage.Status.IMAGE_DROPPED));
 		assertEquals(1L, s.launchesByStatus().get(PtxCoverage.Status.CUBIN_ONLY));
 		assertEquals(1L, s.launchesByStatus().get(PtxCoverage.Status.KERNEL_NOT_IN_PTX));
-		assertEquals("1 of 5 launches have their kernel's PTX (1 of 4 kernels); 4 without (no PTX analysis, no "
+		assertEquals("1 of 5 launches have their kernel's PTX (1 of 4 kernels); 4 without PTX (no PTX analysis, no "
 				+ "PTX-replay truth): 2 image dropped by the module-image limit (PHOS_MODULE_IMAGE_LIMIT) (1 kernel), "
 				+ "1 cubin only, no PTX shipped (1 kernel), 1 module has PTX, not for this kernel (1 kernel)",
 				s.line());

@@ -84,37 +84,52 @@ public final class PtxCoverage {
 			return launchesByStatus.getOrDefault(Status.PTX, 0L);
 		}
 
-		/** @return launches that could have had neither PTX analysis nor PTX-replay truth (every other status) */
+		/** @return launches of kernels with PTX only for a newer architecture: analysed, not replayable */
+		public long newerArchOnly() {
+			return launchesByStatus.getOrDefault(Status.PTX_NEWER_ARCH, 0L);
+		}
+
+		/** @return launches that could have had neither PTX analysis nor PTX-replay truth (no PTX at all) */
 		public long withoutPtx() {
-			return launches - withPtx();
+			return launches - withPtx() - newerArchOnly();
 		}
 
 		/**
-		 * @return one line: how many launches have PTX, and for the others the count per reason, largest first;
-		 *         for example {@code 12 of 637 launches have their kernel's PTX; 625 without: 600 image dropped ...}
+		 * @return one line: how many launches have their kernel's PTX, how many only for a newer architecture, and
+		 *         for those without any the count per reason, largest first; for example {@code 12 of 637 launches
+		 *         have their kernel's PTX (2 of 41 kernels); 625 without PTX (no PTX analysis, no PTX-replay truth):
+		 *         600 image dropped by the module-image limit (PHOS_MODULE_IMAGE_LIMIT) (30 kernels), 25 cubin only}
 		 */
 		public String line() {
 			StringBuilder b = new StringBuilder();
 			b.append(withPtx()).append(" of ").append(launches).append(" launches have their kernel's PTX (")
-					.append(kernelsByStatus.getOrDefault(Status.PTX, 0L)).append(" of ").append(statusByFunction.size())
-					.append(" kernels)");
+					.append(kernels(Status.PTX)).append(" of ").append(statusByFunction.size()).append(" kernels)");
+			if (newerArchOnly() > 0) {
+				b.append("; ").append(newerArchOnly()).append(" have it only for a newer architecture than the "
+						+ "device's (").append(kernels(Status.PTX_NEWER_ARCH)).append(kernels(Status.PTX_NEWER_ARCH) == 1
+								? " kernel" : " kernels").append(": analysed by ptx-flow, not replayable)");
+			}
 			if (withoutPtx() > 0) {
-				b.append("; ").append(withoutPtx()).append(" without (no PTX analysis, no PTX-replay truth): ");
+				b.append("; ").append(withoutPtx()).append(" without PTX (no PTX analysis, no PTX-replay truth): ");
 				List<Map.Entry<Status, Long>> reasons = new ArrayList<>();
 				launchesByStatus.forEach((s, n) -> {
-					if (s != Status.PTX && n > 0) {
+					if (!s.analysable() && n > 0) {
 						reasons.add(Map.entry(s, n));
 					}
 				});
 				reasons.sort((x, y) -> Long.compare(y.getValue(), x.getValue()));
 				for (int i = 0; i < reasons.size(); i++) {
 					Map.Entry<Status, Long> r = reasons.get(i);
-					long k = kernelsByStatus.getOrDefault(r.getKey(), 0L);
+					long k = kernels(r.getKey());
 					b.append(i == 0 ? "" : ", ").append(r.getValue()).append(' ').append(r.getKey().reason()).append(" (")
 							.append(k).append(k == 1 ? " kernel)" : " kernels)");
 				}
 			}
 			return b.toString();
+		}
+
+		private long kernels(Status s) {
+			return kernelsByStatus.getOrDefault(s, 0L);
 		}
 	}
 
