@@ -295,6 +295,8 @@ final class ReportHtml {
 			h.text("All figures per kernel: ").element("a", csv, "href", csv).text(" (validate --csv).");
 		}
 		h.close();
+		// i15-val: which launches could have had PTX analysis and PTX-replay truth
+		h.element("p", "PTX: " + r.accuracy().get(0).ptx(), "class", "note", "data-role", "ptx");
 		for (TraceReport.Accuracy a : r.accuracy()) {
 			String tool = a.tool() == null ? "all tools" : a.tool();
 			h.element("h3", a.tool() == null ? "Against all observed accesses (" + String.join(", ",

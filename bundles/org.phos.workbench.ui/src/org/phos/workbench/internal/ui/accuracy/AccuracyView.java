@@ -28,6 +28,7 @@ import org.eclipse.ui.part.ViewPart;
 import org.phos.workbench.analysis.core.AccuracyRow;
 import org.phos.workbench.analysis.core.ValidationAnswer;
 import org.phos.workbench.internal.ui.TracesView;
+import org.phos.workbench.speculation.core.validate.PtxCoverage;
 import org.phos.workbench.speculation.core.validate.Accuracy;
 import org.phos.workbench.speculation.core.validate.EngineValidation;
 import org.phos.workbench.speculation.core.validate.ValidationReport;
@@ -237,6 +238,10 @@ public final class AccuracyView extends ViewPart {
 		header.setText(String.format(Locale.ROOT, "%s: %d of %d launches observed (%d records by %s)%ntruth: %s",
 				result.trace().name(), report.observedLaunches(), t.launchCount(), report.observedEntries(),
 				String.join(", ", report.tools()), report.reliability().summary()));
+		PtxCoverage.Summary ptx = result.ptx(); // i15-val: the line validate prints
+		if (ptx != null) {
+			header.setText(header.getText() + "\nPTX: " + ptx.line());
+		}
 		List<String> expansions = new ArrayList<>();
 		String[][] cells = new String[METRICS.length][result.engines().size() + 1];
 		for (int m = 0; m < METRICS.length; m++) {
