@@ -3,10 +3,10 @@ package org.phos.workbench.cli.speculation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.analysis.core.ObservedSideFiles;
 import org.phos.workbench.cli.CommandContext;
 import org.phos.workbench.cli.CommandFailedException;
 import org.phos.workbench.internal.cli.commands.TraceLoader;
@@ -37,22 +37,12 @@ final class ObservedSideFile {
 
 	/** @return the side files that may belong to {@code file}, in the order they are tried */
 	static List<Path> candidates(String file) {
-		Path trace = Path.of(file);
-		List<Path> names = new ArrayList<>();
-		names.add(trace.resolveSibling(trace.getFileName() + ".observed.phos"));
-		String name = trace.getFileName().toString();
-		if (name.endsWith(".phos") && !name.endsWith(".observed.phos")) {
-			names.add(trace.resolveSibling(name.substring(0, name.length() - ".phos".length()) + ".observed.phos"));
-		}
-		return names;
+		return ObservedSideFiles.candidates(Path.of(file));
 	}
 
 	/** @return the merge-observed command line that folds {@code side} into a copy of {@code file} */
 	static String mergeCommand(String file, Path side) {
-		String name = Path.of(file).getFileName().toString();
-		String stem = name.endsWith(".phos") ? name.substring(0, name.length() - ".phos".length()) : name;
-		Path merged = Path.of(file).resolveSibling(stem + "-with-truth.phos");
-		return "workbench merge-observed " + file + " " + side + " --out " + merged;
+		return ObservedSideFiles.mergeCommand(file, side);
 	}
 
 	/**
@@ -65,13 +55,7 @@ final class ObservedSideFile {
 	 *         format is damaged)
 	 */
 	static Resolved resolve(String file, Trace trace, CommandContext context) throws CommandFailedException {
-		Path side = null;
-		for (Path c : candidates(file)) {
-			if (Files.isRegularFile(c)) {
-				side = c;
-				break;
-			}
-		}
+		Path side = ObservedSideFiles.find(Path.of(file));
 		if (!trace.observedAccesses().isEmpty()) {
 			return new Resolved(trace, side == null ? null
 					: "note: " + side + " beside the trace also holds observed accesses; not used, the trace's own "

@@ -283,10 +283,11 @@ public final class ValidateCommand implements Command {
 				j.field(v.label(), r.count(v));
 			}
 			j.endObject();
-			for (int c = 11; c < LaunchVerdictRow.TABLE.columns().size(); c++) {
-				var col = LaunchVerdictRow.TABLE.columns().get(c);
-				Object value = col.getter().apply(r);
-				j.field(col.header(), value instanceof Number n ? n.longValue() : 0L);
+			// the byte and pair counts: the table's columns after the verdict counts, as the CSV names them
+			List<org.phos.workbench.analysis.core.table.Column<LaunchVerdictRow>> columns = LaunchVerdictRow.TABLE
+					.columns();
+			for (int c = columns.indexOf(LaunchVerdictRow.TABLE.column("speculated_bytes")); c < columns.size(); c++) {
+				j.field(columns.get(c).header(), ((Number) columns.get(c).getter().apply(r)).longValue());
 			}
 			j.endObject();
 		}
@@ -298,9 +299,14 @@ public final class ValidateCommand implements Command {
 		List<String> engines = report.engines().stream().map(EngineValidation::engine).toList();
 		out.printf("%nverdicts per launch (LAUNCH as 'speculate --launch N' numbers launches; worst verdict over the "
 				+ "launch's allocations, then byte precision)%n");
+		int width = 24; // wide enough for "over-approximated 100.00%" and for the engines' names, up to 32
+		for (String e : engines) {
+			width = Math.max(width, Math.min(32, e.length()));
+		}
+		String cellFormat = " %-" + width + "s";
 		StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%7s %7s %-36s", "LAUNCH", "EVENT", "KERNEL"));
 		for (String e : engines) {
-			head.append(String.format(Locale.ROOT, " %-24s", SpeculationInputs.clip(e, 24)));
+			head.append(String.format(Locale.ROOT, cellFormat, SpeculationInputs.clip(e, width)));
 		}
 		out.println(head.toString().stripTrailing());
 		List<LaunchVerdictRow> rows = launches.rows();
@@ -318,7 +324,7 @@ public final class ValidateCommand implements Command {
 						: r.excluded() ? "excluded"
 								: (r.unsafe() ? r.verdictLabel().toUpperCase(Locale.ROOT) : r.verdictLabel()) + " "
 										+ SpeculationInputs.percent(r.bytePrecision());
-				line.append(String.format(Locale.ROOT, " %-24s", cell));
+				line.append(String.format(Locale.ROOT, cellFormat, cell));
 			}
 			out.println(line.toString().stripTrailing());
 		}

@@ -131,6 +131,43 @@ class DirectionsTest {
 	}
 
 	@Test
+	void oneTableReadThroughOneParameterAndWrittenThroughAnotherIsWritten() {
+		String twoWays = """
+				.version 8.0
+				.target sm_90
+				.address_size 64
+				.visible .entry two(
+					.param .u64 two_param_0,
+					.param .u64 two_param_1
+				)
+				{
+					.reg .b64 %rd<10>;
+					.reg .f32 %f<2>;
+					ld.param.u64 %rd1, [two_param_0];
+					ld.param.u64 %rd2, [two_param_1];
+					cvta.to.global.u64 %rd3, %rd1;
+					ld.global.u64 %rd4, [%rd3];
+					cvta.to.global.u64 %rd5, %rd4;
+					ld.global.f32 %f1, [%rd5];
+					cvta.to.global.u64 %rd6, %rd2;
+					ld.global.u64 %rd7, [%rd6];
+					cvta.to.global.u64 %rd8, %rd7;
+					st.global.f32 [%rd8], %f1;
+					ret;
+				}
+				""";
+		TraceFixture f = TraceFixture.create();
+		f.module(ModuleInfo.of(1, ModuleKind.PTX, twoWays.getBytes(StandardCharsets.UTF_8), "test"));
+		f.alloc(TABLE, 256);
+		f.alloc(B, 4096);
+		f.function(1, 1, "two", 0, 8, 8, 8);
+		f.h2d(TABLE, words(B));
+		f.launch(1, words(TABLE, TABLE)); // the same table as both parameters: read through first, then written
+		List<SpeculatedAccess> s = TraceFixture.speculate(f.build(), "best").get(0).accesses();
+		assertTrue(s.stream().anyMatch(a -> a.indirect() && a.allocationBase() == B && a.written()), s.toString());
+	}
+
+	@Test
 	void withoutPtxTheSignatureDecidesAndNothingMeansReadWrite() {
 		// gather(float const**, float*): the pointees are const
 		SpeculatedAccess constTable = indirectOne(tableTrace("_Z6gatherPPKfPf", 0), "arg-scan+indirect");

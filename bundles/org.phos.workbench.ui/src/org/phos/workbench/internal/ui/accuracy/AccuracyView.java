@@ -302,6 +302,11 @@ public final class AccuracyView extends ViewPart {
 		header.getParent().layout(true, true);
 	}
 
+	/** @return the header's text (trace, truth, PTX line), for tests; call on the UI thread */
+	public String headerText() {
+		return header.getText();
+	}
+
 	/** @return validate's accuracy table as CSV ({@code validate --csv} for the same engines and tool), or "" */
 	public String csv() {
 		Validations.Result r = shown;

@@ -97,8 +97,13 @@ public final class Validations {
 		List<String> asked = List.copyOf(engines);
 		Result result;
 		if (trace.trace().observedAccesses().isEmpty()) {
+			java.nio.file.Path side = org.phos.workbench.analysis.core.ObservedSideFiles.find(trace.file()); // i15-val
 			result = new Result(trace, asked, tool, null, null, trace.name()
-					+ " holds no observed accesses: there is no ground truth to judge speculation by");
+					+ " holds no observed accesses: there is no ground truth to judge speculation by" + (side == null
+							? "" : ". " + side.getFileName() + " beside it holds them: 'workbench validate' uses it, "
+									+ "and to open one trace holding both: "
+									+ org.phos.workbench.analysis.core.ObservedSideFiles.mergeCommand(
+											trace.file().toString(), side)));
 		} else if (SpeculationValidator.observedLaunchCount(trace.trace(), tool) == 0) {
 			result = new Result(trace, asked, tool, null, null, trace.name() + " holds no usable observed accesses"
 					+ (tool == null ? "" : " by tool " + tool) + "; its tools: "

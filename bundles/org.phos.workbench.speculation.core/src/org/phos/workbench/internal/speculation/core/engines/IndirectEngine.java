@@ -3,6 +3,7 @@ package org.phos.workbench.internal.speculation.core.engines;
 import static org.phos.workbench.speculation.core.SpeculatedAccess.INDIRECT;
 import static org.phos.workbench.speculation.core.SpeculatedAccess.READ_WRITE;
 import static org.phos.workbench.speculation.core.SpeculatedAccess.WHOLE_ALLOCATION;
+import static org.phos.workbench.speculation.core.SpeculatedAccess.WRITE;
 
 import java.util.Arrays;
 import java.util.List;
@@ -45,6 +46,12 @@ public final class IndirectEngine implements SpeculationEngine {
 	private int depth;
 	private final LongIntMap expanded = new LongIntMap(256);
 	private final LongIntMap emitted = new LongIntMap(256);
+	/**
+	 * i15-val: those of {@link #expanded} and {@link #emitted} done with a written direction: an allocation reached
+	 * read-only first and then through a table the kernel writes through is expanded or emitted again, written.
+	 */
+	private final LongIntMap expandedWritten = new LongIntMap(64);
+	private final LongIntMap emittedWritten = new LongIntMap(64);
 	private int generation;
 	private LaunchContext launch;
 	private AccessSink out;
@@ -104,6 +111,8 @@ public final class IndirectEngine implements SpeculationEngine {
 			generation = 1;
 			expanded.clear();
 			emitted.clear();
+			expandedWritten.clear();
+			emittedWritten.clear();
 		}
 		queued = 0;
 		depth = 0;
@@ -118,7 +127,7 @@ public final class IndirectEngine implements SpeculationEngine {
 
 	private void forward(long id, long allocationBase, long begin, long end, int access, int param, int offset) {
 		out.access(id, allocationBase, begin, end, access, param, offset);
-		if (depth < MAX_DEPTH && expanded.get(id) != generation && launch.storedPointers().holdsPointers(id)) {
+		if (depth < MAX_DEPTH && launch.storedPointers().holdsPointers(id)) {
 			IndirectDirections d = directions;
 			mode = d == null ? READ_WRITE : d.mode(launch.functionId(), param, offset);
 			enqueue(id);
@@ -126,10 +135,15 @@ public final class IndirectEngine implements SpeculationEngine {
 	}
 
 	private void enqueue(long id) {
-		if (depth >= MAX_DEPTH || expanded.get(id) == generation || !launch.storedPointers().holdsPointers(id)) {
+		boolean written = (mode & WRITE) != 0;
+		if (depth >= MAX_DEPTH || expanded.get(id) == generation && (!written || expandedWritten.get(id) == generation)
+				|| !launch.storedPointers().holdsPointers(id)) {
 			return;
 		}
 		expanded.put(id, generation);
+		if (written) {
+			expandedWritten.put(id, generation);
+		}
 		if (queued == queue.length) {
 			queue = Arrays.copyOf(queue, queued * 2);
 			queueDepth = Arrays.copyOf(queueDepth, queued * 2);
@@ -142,10 +156,14 @@ public final class IndirectEngine implements SpeculationEngine {
 
 	private void follow(long pointer) {
 		long id = launch.findAllocation(pointer);
-		if (id < 0 || emitted.get(id) == generation) {
+		boolean written = (mode & WRITE) != 0;
+		if (id < 0 || emitted.get(id) == generation && (!written || emittedWritten.get(id) == generation)) {
 			return;
 		}
 		emitted.put(id, generation);
+		if (written) {
+			emittedWritten.put(id, generation);
+		}
 		long b = launch.allocationBase(id);
 		out.access(id, b, b, b + launch.allocationSize(id), mode | WHOLE_ALLOCATION | INDIRECT, -1, -1);
 		enqueue(id);
