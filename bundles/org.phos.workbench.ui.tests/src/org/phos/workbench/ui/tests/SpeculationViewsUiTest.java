@@ -376,6 +376,8 @@ class SpeculationViewsUiTest {
                         item.getText(columns.indexOf(e + " precision")), e + " precision of " + item.getText(0));
                 assertEquals(percent(Long.parseLong(row.get("read_pairs_recalled")), Long.parseLong(row.get("read_pairs"))),
                         item.getText(columns.indexOf(e + " read recall")), e + " read recall of " + item.getText(0));
+                assertEquals(percent(Long.parseLong(row.get("direction_pairs_correct")), Long.parseLong(row.get("direction_pairs"))),
+                        item.getText(columns.indexOf(e + " direction")), e + " direction accuracy of " + item.getText(0));
                 checked++;
             }
         }

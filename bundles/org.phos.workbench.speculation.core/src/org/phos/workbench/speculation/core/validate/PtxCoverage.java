@@ -44,7 +44,9 @@ public final class PtxCoverage {
 		/** The module holds PTX, but none declares this kernel (its code is in a cubin only). */
 		KERNEL_NOT_IN_PTX("module has PTX, not for this kernel"),
 		/** No module known for the function, or an image of unknown kind. */
-		NO_MODULE("no module image recorded");
+		NO_MODULE("no module image recorded"),
+		/** The image could not be read (a damaged fatbin). */
+		UNREADABLE("module image unreadable");
 
 		private final String reason;
 
@@ -186,7 +188,13 @@ public final class PtxCoverage {
 		if (function == null) {
 			return Status.NO_MODULE;
 		}
-		ModuleView m = modules.computeIfAbsent(function.moduleId(), this::view);
+		ModuleView m = modules.computeIfAbsent(function.moduleId(), id -> {
+			try {
+				return view(id);
+			} catch (RuntimeException e) { // a damaged image: say so rather than fail the command that asked
+				return new ModuleView(Status.UNREADABLE, List.of(), new int[0]);
+			}
+		});
 		String entry = ".entry " + function.mangledName();
 		boolean found = false;
 		boolean usable = false;
