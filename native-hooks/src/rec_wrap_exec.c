@@ -8,9 +8,9 @@ static inline CUresult launch_common(int lkind, CUfunction f, const unsigned *di
     int cap = stream_capturing(rs);
     func_rec *fr = ON() ? func_get((uint64_t)(uintptr_t)f) : NULL;
     tspan ts = {0};
-    if (!cap && fr) t_begin(&ts, rs);
+    if (!cap && fr) t_begin_launch(&ts, rs, f, dims);   /* i15-cost: sampled GPU timing */
     CUresult r = callback(cbarg);
-    t_end(&ts, r);
+    t_end_launch(&ts, r);
     uint64_t pos;
     slot_t *s;
     if (r == CUDA_SUCCESS && !cap && fr && (s = ev_begin(&pos, EV_LAUNCH, t))) {

@@ -90,6 +90,7 @@ static void write_header(void) {
     pb_u64(&h, 15, cfg.payload_limit);
     pb_bool(&h, 16, cfg.timing);
     pb_u64(&h, 17, (uint64_t)mem);
+    timing_sample_header(&h);   /* i15-cost: field 40, the sampling policy of GPU timing */
     write_chunk(PHOS_CHUNK_HEADER, &h, 0);
     pb_free(&h);
 }
@@ -149,6 +150,14 @@ static void write_module(module_rec *r) {
     pb_fixed64(&tmpb, 4, r->hash);
     pb_str(&tmpb, 5, r->origin);
     pb_u64(&tmpb, 6, r->image_size);
+    if (r->kind == 2) {   /* i15-cost: a cubin Triton compiled: its PTX from Triton's cache (rec_triton.c) */
+        size_t n = 0;
+        char *src = NULL;
+        uint8_t *ptx = triton_ptx_for(r->image_size, r->hash, &n, &src);
+        if (ptx) { pb_bytes(&tmpb, 20, ptx, n); pb_str(&tmpb, 21, src); DBG("module %u: PTX from %s", r->id, src); }
+        free(ptx);
+        free(src);
+    }
     write_chunk(PHOS_CHUNK_MODULE, &tmpb, cfg.compress);
     free(r->image);
     free(r);

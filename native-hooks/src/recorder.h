@@ -336,6 +336,7 @@ void emit_module(void *handle, const void *img, size_t known_size, int known_kin
 void *read_file(const char *path, size_t *n);
 void remember_handle(void *h, uint32_t module_id, const char *name);
 uint32_t module_id_of(void *handle);
+uint8_t *triton_ptx_for(uint64_t image_size, uint64_t hash, size_t *len, char **src);   /* rec_triton.c (i15-cost) */
 
 /* ------------------------------------------------------------------ functions (rec_functions.c) */
 typedef struct func_rec {
@@ -392,7 +393,7 @@ static inline CUstream rstream(CUstream s, int ptsz) { return (!s && ptsz) ? CU_
 
 /* timing around one operation: begin notes a start (CUPTI: clears the correlation id; events: records a start event),
  * end completes it (CUPTI: keeps the id the callback noted; events: records the end event) */
-typedef struct { CUevent e0, e1; CUstream st; uint32_t corr; int cupti; } tspan;
+typedef struct { CUevent e0, e1; CUstream st; uint32_t corr; int cupti; int win; uint64_t cost; } tspan;
 static inline void t_begin(tspan *t, CUstream st) {
     t->e0 = t->e1 = NULL;
     t->st = st;
@@ -415,6 +416,38 @@ static inline void t_end(tspan *t, CUresult r) {
         if (t->e1 && p_evrecord(t->e1, t->st) != CUDA_SUCCESS) { pool_put(t->e1); t->e1 = NULL; }
     }
     if (!t->e1) { pool_put(t->e0); t->e0 = NULL; }
+}
+
+/* sampled GPU timing of launches (rec_timing.c, i15-cost): the policy, the per-launch decision, the CUPTI window */
+struct ts_policy { int sampled; uint32_t first, nmin, nmax, budget_pm; atomic_uint interval; };
+extern struct ts_policy tsp;
+extern int cupti_windowed;
+extern uint64_t ts_timed, ts_shapes;
+void timing_sample_init(void);
+int timing_sample_launch(const void *fn, const unsigned *dims);
+void timing_sample_cost(uint64_t ns);
+void timing_sample_header(pbuf *h);
+int cupti_window(int open);   /* 0: kernel records could not be switched on */
+/* a launch: timed only when the sampling policy picks it (then as t_begin/t_end, inside a CUPTI window) */
+static inline void t_begin_launch(tspan *t, CUstream st, const void *fn, const unsigned *dims) {
+    t->win = 0;
+    t->cost = 0;
+    if (!cfg.timing || atomic_load_explicit(&g_capturing, memory_order_relaxed) || !timing_sample_launch(fn, dims)) {
+        t->e0 = t->e1 = NULL; t->corr = 0; t->cupti = 0;
+        return;
+    }
+    if (!tsp.sampled) { t_begin(t, st); return; }
+    uint64_t c0 = mono_ns();
+    if (cupti_windowed && atomic_load_explicit(&cupti_ready, memory_order_acquire)) t->win = cupti_window(1) ? 1 : 2;
+    t_begin(t, st);
+    t->cost = mono_ns() - c0;
+}
+static inline void t_end_launch(tspan *t, CUresult r) {
+    uint64_t c0 = t->cost ? mono_ns() : 0;
+    t_end(t, r);
+    if (t->win == 2) t->corr = 0;   /* no kernel record will come: the writer must not wait for one */
+    if (t->win) cupti_window(0);
+    if (c0) timing_sample_cost(t->cost + (mono_ns() - c0));
 }
 
 /* ------------------------------------------------------------------ writer thread (rec_writer.c) */

@@ -199,6 +199,15 @@ int main(int argc, char **argv) {
         CUmodule mod;
         static const char ptx[] = ".version 9.0\n.target sm_90\n.visible .entry axpy() { ret; }\n";
         OK(cuModuleLoadData(&mod, ptx));
+        const char *cubin = getenv("FAKE_APP_CUBIN");   /* i15-cost: a cubin loaded as Triton does (bytes, not a path) */
+        if (cubin && *cubin) {
+            FILE *cf = fopen(cubin, "rb");
+            static uint8_t img[1 << 16];
+            size_t cn = cf ? fread(img, 1, sizeof img, cf) : 0;
+            if (cf) fclose(cf);
+            CUmodule cm;
+            if (cn) OK(cuModuleLoadData(&cm, img));
+        }
         CUfunction axpy;
         OK(cuModuleGetFunction(&axpy, mod, "axpy"));
         CUdeviceptr x, y, sc;

@@ -241,6 +241,93 @@ def test_many(env):
         print("  many (compress %s): %d events in %.2f s, %d bytes" % (comp, len(t.events), time.time() - t0, os.path.getsize(out)))
 
 
+def test_timing_sample(env):
+    """i15-cost: sampled GPU timing: the first PHOS_TIMING_FIRST launches of a shape and then 1 in N are timed, the
+    policy is in the header; PHOS_TIMING_SAMPLE=0 times every launch and says so"""
+    n = 20000
+    out = env.trace_path("sampled.phos")
+    r = env.run([env.app, "many", "/dev/null", str(n)], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_TIMING_NMIN": "10",
+                                                            "PHOS_TIMING_NMAX": "10", "PHOS_TIMING_FIRST": "5"})
+    check(r.returncode == 0, "sampled: exit 0 (%s)" % r.stderr)
+    t = pr.read_trace(out)
+    ls = launches_of(t)
+    timed = [i for i, l in enumerate(ls) if l.get("gpu_start_ns", 0) > 0]
+    pol = t.header.get("timing_sampling", {})
+    check(len(ls) == n, "sampled: %d launches recorded (%d)" % (n, len(ls)))
+    check(pol.get("mode") == 1 and pol.get("first_launches") == 5 and pol.get("min_interval") == 10 and pol.get("max_interval") == 10
+          and pol.get("shape_key") == "function+grid+block", "sampled: the policy is in the header (%s)" % pol)
+    check(timed[:5] == [0, 1, 2, 3, 4], "sampled: the shape's first 5 launches are timed (%s)" % timed[:6])
+    # 1 in 10 of the other 19995 by independent draws: mean 1999.5, sd 42.4; +-6 sd
+    check(1745 <= len(timed) - 5 <= 2255, "sampled: about 1 in 10 of the rest timed (%d)" % (len(timed) - 5))
+    gaps = [b - a for a, b in zip(timed[5:], timed[6:])]
+    check(len(set(gaps)) > 10, "sampled: the gaps between timed launches vary (random draws, no fixed stride): %d distinct" % len(set(gaps)))
+    check(all(0 < l["gpu_start_ns"] < l["gpu_end_ns"] for l in ls if l.get("gpu_start_ns")) and
+          all("gpu_end_ns" not in l for l in ls if not l.get("gpu_start_ns")), "sampled: timed launches have start < end, the others no times")
+    out = env.trace_path("every.phos")
+    r = env.run([env.app, "many", "/dev/null", "2000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "0"})
+    t = pr.read_trace(out)
+    ls = launches_of(t)
+    check(r.returncode == 0 and len(ls) == 2000 and all(l.get("gpu_start_ns", 0) > 0 for l in ls),
+          "PHOS_TIMING_SAMPLE=0: every launch timed")
+    check(t.header.get("timing_sampling", {}).get("mode", 0) == 0 and "timing_sampling" in t.header,
+          "PHOS_TIMING_SAMPLE=0: the header says every launch is timed (%s)" % t.header.get("timing_sampling"))
+    out = env.trace_path("untimed.phos")
+    r = env.run([env.app, "many", "/dev/null", "100"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0"})
+    t = pr.read_trace(out)
+    check("timing_sampling" not in t.header, "PHOS_TIMING=0: no sampling policy in the header")
+
+
+def fake_elf(payload):
+    """a minimal 64-bit ELF image whose extent (the recorder reads it from the headers) covers payload"""
+    body = bytearray(64) + payload
+    body[0:4] = b"\x7fELF"
+    body[4] = 2      # 64-bit
+    body[5] = 1      # little endian
+    struct.pack_into("<Q", body, 0x20, 0)   # phoff
+    struct.pack_into("<Q", body, 0x28, len(body))   # shoff: section headers at the end
+    struct.pack_into("<H", body, 0x36, 56)  # phentsize
+    struct.pack_into("<H", body, 0x38, 0)   # phnum
+    struct.pack_into("<H", body, 0x3A, 64)  # shentsize
+    struct.pack_into("<H", body, 0x3C, 1)   # shnum: one null section header
+    return bytes(body) + bytes(64)
+
+
+def test_triton_ptx(env):
+    """i15-cost: a cubin loaded from bytes that Triton's cache holds beside its .ptx gets that PTX in its Module chunk;
+    a cubin not in the cache, or PHOS_TRITON_PTX=0, gets none"""
+    cache = tempfile.mkdtemp(prefix="triton-cache-")
+    elf = fake_elf(b"triton kernel code " * 10)
+    other = fake_elf(b"another kernel code " * 10)
+    os.makedirs(os.path.join(cache, "AB12"))
+    os.makedirs(os.path.join(cache, "CD34"))
+    with open(os.path.join(cache, "AB12", "add_kernel.cubin"), "wb") as f:
+        f.write(elf)
+    ptx = b".version 8.7\n.target sm_90a\n.visible .entry add_kernel(.param .u64 p) { ret; }\n"
+    with open(os.path.join(cache, "AB12", "add_kernel.ptx"), "wb") as f:
+        f.write(ptx)
+    with open(os.path.join(cache, "CD34", "same_size.cubin"), "wb") as f:   # same size, other bytes: must not match
+        f.write(other[:len(elf)])
+    with open(os.path.join(cache, "CD34", "same_size.ptx"), "wb") as f:
+        f.write(b"wrong ptx")
+    img = os.path.join(cache, "loaded.bin")
+    for name, data, extra, want in (("in cache", elf, {}, ptx), ("not in cache", other + b"x" * 8, {}, None),
+                                     ("lookup off", elf, {"PHOS_TRITON_PTX": "0"}, None)):
+        with open(img, "wb") as f:
+            f.write(data)
+        out = env.trace_path("triton-%s.phos" % name.replace(" ", "-"))
+        e = {"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0", "TRITON_CACHE_DIR": cache, "FAKE_APP_CUBIN": img}
+        e.update(extra)
+        r = env.run([env.app, "many", "/dev/null", "10"], env=e)
+        t = pr.read_trace(out)
+        cub = [m for m in t.modules.values() if m.get("kind") == 2]
+        check(r.returncode == 0 and len(cub) == 1, "triton %s: one CUBIN module recorded (%s)" % (name, r.stderr))
+        if cub:
+            got = cub[0].get("ptx")
+            check(got == want, "triton %s: module PTX %s (got %r)" % (name, "from the cache" if want else "absent", got and got[:30]))
+            if want:
+                check(cub[0].get("ptx_source", "").endswith("AB12/add_kernel.ptx"), "triton: the PTX's cache file is named (%s)" % cub[0].get("ptx_source"))
+
+
 def iter_chunks(path):
     data = open(path, "rb").read()
     pos = 16
@@ -698,7 +785,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     a = ap.parse_args()
     env = Env(a.build)
-    for name, fn in (("format", test_format), ("basic", test_basic), ("many", test_many), ("signals", test_signals),
+    for name, fn in (("format", test_format), ("basic", test_basic), ("many", test_many), ("timing sample", test_timing_sample), ("triton ptx", test_triton_ptx), ("signals", test_signals),
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
                      ("write error", test_write_error), ("ring overflow", test_ring_overflow),
                      ("attach", test_attach)):

@@ -56,9 +56,12 @@ SCHEMA = {
                     5: ("pid", "u"), 6: ("argv", "*s"), 7: ("device_name", "s"), 8: ("cc_major", "u"),
                     9: ("cc_minor", "u"), 10: ("driver_version", "u"), 11: ("runtime_version", "u"),
                     12: ("clock_domain", "s"), 13: ("start_unix_ns", "u"), 14: ("start_mono_ns", "u"),
-                    15: ("payload_limit", "u"), 16: ("gpu_timing", "b"), 17: ("device_memory", "u")},
+                    15: ("payload_limit", "u"), 16: ("gpu_timing", "b"), 17: ("device_memory", "u"),
+                    40: ("timing_sampling", "TimingSampling")},
+    "TimingSampling": {1: ("mode", "u"), 2: ("first_launches", "u"), 3: ("min_interval", "u"), 4: ("max_interval", "u"),
+                       5: ("budget_permille", "u"), 6: ("shape_key", "s")},
     "Module": {1: ("id", "u"), 2: ("kind", "u"), 3: ("image", "y"), 4: ("hash", "f64"), 5: ("origin", "s"),
-               6: ("image_size", "u")},
+               6: ("image_size", "u"), 20: ("ptx", "y"), 21: ("ptx_source", "s")},
     "ParamInfo": {1: ("offset", "u"), 2: ("size", "u")},
     "Function": {1: ("id", "u"), 2: ("module", "u"), 3: ("mangled_name", "s"), 4: ("demangled_name", "s"),
                  5: ("params", "*ParamInfo")},
@@ -81,7 +84,9 @@ SCHEMA = {
     "Range": {1: ("begin", "u"), 2: ("end", "u")},
     "ObservedAccess": {1: ("launch_index", "u"), 2: ("allocation", "u"), 3: ("read", "*Range"),
                        4: ("written", "*Range"), 5: ("read_count", "u"), 6: ("write_count", "u"), 7: ("tool", "s")},
-    "ObservedBatch": {1: ("accesses", "*ObservedAccess")},
+    "ObservedBatch": {1: ("accesses", "*ObservedAccess"), 2: ("coverage", "ObservationCoverage")},
+    # i15-cost: which launches an observer observed (packed varints in "observed"; unpacked by read_bytes)
+    "ObservationCoverage": {1: ("tool", "s"), 2: ("observed", "y"), 3: ("policy", "s"), 4: ("launches_seen", "u")},
     "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u")},
     # live attach stream (docs/trace-format.md "Live attach")
     "EventGap": {1: ("first_index", "u"), 2: ("count", "u"), 3: ("reason", "u")},
@@ -313,6 +318,7 @@ class Trace:
         self.functions = {}
         self.events = []
         self.observed = []
+        self.coverage = []   # ObservationCoverage messages (i15-cost)
         self.end = None
         self.warnings = []
         self.chunks = 0
@@ -457,6 +463,15 @@ def read_bytes(data, path="<bytes>", check_crc=True):
             t.stream_start = msg
         elif name == "ObservedBatch":
             t.observed.extend(msg["accesses"])
+            cov = msg.get("coverage")
+            if cov is not None:
+                raw, at, idx = cov.get("observed", b""), 0, []   # (not `pos`: that is the file position)
+                while at < len(raw):
+                    v, at = _varint(raw, at, len(raw))
+                    idx.append(v)
+                cov = dict(cov)
+                cov["observed"] = idx
+                t.coverage.append(cov)
         elif name == "TraceEnd":
             t.end = msg
     if t.header is None:
@@ -519,6 +534,18 @@ def describe(ev, functions):
     return "unknown (no body this reader knows)"
 
 
+def timing_policy(h):
+    """how the trace's GPU times were taken (TraceHeader.timing_sampling, i15-cost)"""
+    if not h.get("gpu_timing"):
+        return "off"
+    p = h.get("timing_sampling")
+    if p is None or not p.get("mode"):
+        return "every launch timed"
+    return ("sampled: each launch shape's first %d launches, then 1 in N (N %d-%d, adapted to the launch rate, "
+            "budget %.1f%%)" % (p.get("first_launches", 0), p.get("min_interval", 0), p.get("max_interval", 0),
+                                p.get("budget_permille", 0) / 10.0))
+
+
 def summary(t, path):
     h = t.header
     lines = ["trace %s" % path,
@@ -526,6 +553,7 @@ def summary(t, path):
              "  device %s (cc %s.%s), driver %s, runtime %s, gpu timing %s, payload limit %s" % (
                  h.get("device_name", "?"), h.get("cc_major", 0), h.get("cc_minor", 0), h.get("driver_version", 0),
                  h.get("runtime_version", 0), h.get("gpu_timing", False), h.get("payload_limit", 0)),
+             "  gpu timing policy: %s" % timing_policy(h),
              "  %d chunks, %d modules, %d functions, %d events" % (t.chunks, len(t.modules), len(t.functions), len(t.events))]
     counts = {}
     for e in t.events:
@@ -544,12 +572,16 @@ def summary(t, path):
     for m in t.modules.values():
         lines.append("  module %d %s %s size %d stored %d hash %016x" % (m.get("id", 0), enum("ModuleKind", m.get("kind", 0)),
                                                                    m.get("origin", ""), m.get("image_size", 0),
-                                                                   len(m.get("image", b"")), m.get("hash", 0)))
+                                                                   len(m.get("image", b"")), m.get("hash", 0))
+                     + (" ptx %d bytes from %s" % (len(m["ptx"]), m.get("ptx_source", "?")) if m.get("ptx") else ""))
     if t.stream_start is not None:
         ss = t.stream_start
         lines.append("  live stream of pid %d: joined at event %d (%d allocations live then; trace file %s), %d events"
                      " not held in %d gaps" % (ss.get("pid", 0), ss.get("first_live_index", 0), ss.get("live_allocations", 0),
                                                 ss.get("trace_path", ""), t.skipped, len(t.gaps)))
+    for c in t.coverage:
+        lines.append("  coverage (%s): %d launches observed (%s), %d seen" % (c.get("tool", "?"), len(c["observed"]),
+                                                                             c.get("policy", ""), c.get("launches_seen", 0)))
     if t.end:
         lines.append("  end: %d events, %d dropped" % (t.end.get("event_count", 0), t.end.get("dropped_events", 0)))
     for w in t.warnings:

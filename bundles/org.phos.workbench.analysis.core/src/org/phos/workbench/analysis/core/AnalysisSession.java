@@ -31,6 +31,7 @@ import org.phos.workbench.trace.core.ObservedAccess;
 import org.phos.workbench.trace.core.ObservedIndex;
 import org.phos.workbench.trace.core.ParamInfo;
 import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.GpuTimeEstimate;
 import org.phos.workbench.trace.core.replay.ReplayEngine;
 
 /**
@@ -413,6 +414,11 @@ public final class AnalysisSession {
 			if (start != 0 && end >= start) {
 				t[1] += end - start;
 			}
+		}
+		if (trace.header().timingSampling().sampled()) {
+			// i15-cost: sampled GPU timing: the kernel's GPU time is estimated over all its launches
+			GpuTimeEstimate estimate = GpuTimeEstimate.of(trace);
+			perFunction.forEach((id, t) -> t[1] = estimate.kernelNs(id));
 		}
 		List<KernelRow> rows = new ArrayList<>();
 		for (Map.Entry<Integer, long[]> f : perFunction.entrySet()) {

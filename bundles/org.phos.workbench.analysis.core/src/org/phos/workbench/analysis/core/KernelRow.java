@@ -12,7 +12,8 @@ import org.phos.workbench.analysis.core.table.TableDef;
  * @param functionId the function id
  * @param kernel its demangled name
  * @param launches launches of it
- * @param gpuNs GPU time summed over its measured launches
+ * @param gpuNs GPU time summed over its measured launches; for a trace recorded with sampled GPU timing the estimate
+ *            over all its launches ({@code GpuTimeEstimate}, per launch shape)
  * @param engines per engine of the query, in its order
  */
 public record KernelRow(int functionId, String kernel, long launches, long gpuNs, List<EngineFigures> engines) {

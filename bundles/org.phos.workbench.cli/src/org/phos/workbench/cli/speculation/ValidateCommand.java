@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.cli.Command;
 import org.phos.workbench.cli.CommandContext;
 import org.phos.workbench.cli.CommandFailedException;
@@ -30,6 +31,7 @@ import org.phos.workbench.speculation.core.validate.PtxCoverage;
 import org.phos.workbench.speculation.core.validate.SpeculationValidator;
 import org.phos.workbench.speculation.core.validate.ValidationReport;
 import org.phos.workbench.trace.core.ObservedIndex;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.Trace;
 
 /**
@@ -138,6 +140,14 @@ public final class ValidateCommand implements Command {
 				trace.launchCount(), report.observedEntries(), String.join(", ", report.tools()));
 		out.printf("%s)%n", report.unattributedEntries() > 0
 				? "; " + report.unattributedEntries() + " outside any allocation, not judged" : "");
+		// i15-cost: an observer that sampled says which launches it observed; only those can be judged
+		for (ObservationCoverage c : trace.observationCoverage()) {
+			if (tool == null || tool.equals(c.tool())) {
+				out.printf(Locale.ROOT, "coverage (%s): %d of %d launches observed (%s); %d not observed, not judged%n",
+						c.tool(), c.observedCount(), trace.launchCount(), c.policy(),
+						trace.launchCount() - Math.min(trace.launchCount(), c.observedCount()));
+			}
+		}
 		out.printf("truth: %s%n", report.reliability().summary());
 		out.printf("PTX: %s%n%n", ptx.line()); // i15-val
 		out.printf("%-26s %9s %8s %12s %12s %10s %10s %9s%n", "ENGINE", "LAUNCHES", "UNSAFE", "WRITE-RECALL",
@@ -197,6 +207,7 @@ public final class ValidateCommand implements Command {
 						.field("observed_records", report.observedEntries())
 						.field("unattributed_records", report.unattributedEntries())
 						.field("excluded_launches", report.excludedLaunches())
+						.field("not_observed_launches", notObserved(trace, tool))
 						.field("truth", report.reliability().summary())
 						.field("invalid_records", report.invalidRecords());
 				ptxJson(j, ptx); // i15-val
@@ -225,6 +236,17 @@ public final class ValidateCommand implements Command {
 			});
 		}
 		return ExitCode.OK;
+	}
+
+	/** i15-cost: launches the observers' coverage says were not observed (-1: no coverage in the trace). */
+	private static long notObserved(Trace trace, @Nullable String tool) {
+		long observed = -1;
+		for (ObservationCoverage c : trace.observationCoverage()) {
+			if (tool == null || tool.equals(c.tool())) {
+				observed = Math.max(observed, c.observedCount());
+			}
+		}
+		return observed < 0 ? -1 : trace.launchCount() - Math.min(trace.launchCount(), observed);
 	}
 
 	/** A share for the tables, {@code -} when no launch was judged (every observed launch excluded). */

@@ -39,6 +39,9 @@ public interface Trace {
 
         Builder observed(ObservedAccess access);
 
+        /** Which launches an observer observed (i15-cost). */
+        Builder coverage(ObservationCoverage coverage);
+
         Builder end(TraceEnd end);
 
         Trace build();
@@ -62,6 +65,14 @@ public interface Trace {
 
     /** Observed accesses in file order. */
     List<ObservedAccess> observedAccesses();
+
+    /**
+     * Which launches each observer that says so observed (i15-cost), in file order; empty for traces whose observers
+     * wrote no coverage (then a launch without observed accesses is either unobserved or touched nothing).
+     */
+    default List<ObservationCoverage> observationCoverage() {
+        return List.of();
+    }
 
     /** The {@code TraceEnd} record, or {@code null} when the trace was not closed cleanly. */
     @Nullable TraceEnd end();

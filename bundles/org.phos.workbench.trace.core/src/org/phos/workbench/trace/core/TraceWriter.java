@@ -85,6 +85,12 @@ public final class TraceWriter implements Closeable {
         out.observed(access);
     }
 
+    /** Which launches an observer observed (i15-cost): one ObservedBatch chunk of its own. */
+    public void coverage(ObservationCoverage coverage) throws IOException {
+        check();
+        out.coverage(coverage);
+    }
+
     /** Events the recorder lost; written into TraceEnd on close. */
     public void droppedEvents(long count) {
         droppedEvents = count;
@@ -144,6 +150,9 @@ public final class TraceWriter implements Closeable {
             }
             for (ObservedAccess a : trace.observedAccesses()) {
                 w.observed(a);
+            }
+            for (ObservationCoverage c : trace.observationCoverage()) {
+                w.coverage(c);
             }
             TraceEnd end = trace.end();
             if (end != null) {

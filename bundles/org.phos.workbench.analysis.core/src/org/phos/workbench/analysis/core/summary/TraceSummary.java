@@ -17,6 +17,8 @@ import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.ObservedIndex;
 import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.GpuTimeEstimate;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceHeader;
 import org.phos.workbench.trace.core.Unsigned;
@@ -268,6 +270,12 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 			String name = f != null ? f.displayName() : "function " + Integer.toUnsignedString(id) + " (not in trace)";
 			kernels.add(new KernelStats(id, name, launches[s], timed[s], gpuNs[s]));
 		}
+		if (trace.header().timingSampling().sampled()) {
+			// i15-cost: sampled GPU timing: a kernel's GPU time is the estimate over all its launches
+			GpuTimeEstimate estimate = GpuTimeEstimate.of(trace);
+			kernels.replaceAll(k -> new KernelStats(k.functionId(), k.name(), k.launches(), k.timedLaunches(),
+					estimate.kernelNs(k.functionId())));
+		}
 		kernels.sort(Comparator.comparingLong(KernelStats::launches).reversed()
 				.thenComparing(Comparator.comparingLong(KernelStats::gpuNs).reversed()));
 		List<AllocationEntry> largestList = new ArrayList<>();
@@ -304,6 +312,12 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 		if (end != null && end.droppedEvents() != 0) {
 			notes.add("the recorder dropped " + Long.toUnsignedString(end.droppedEvents())
 					+ " events (its buffer overflowed)");
+		}
+		for (ObservationCoverage c : trace.observationCoverage()) {   // i15-cost
+			long launchesTotal = trace.launchCount();
+			notes.add("coverage (" + c.tool() + "): " + c.observedCount() + " of " + launchesTotal + " launches observed ("
+					+ c.policy() + "); the other " + (launchesTotal - Math.min(launchesTotal, c.observedCount()))
+					+ " were not observed, their accesses are unknown");
 		}
 		if (end != null && end.eventCount() != n) {
 			notes.add("TraceEnd says " + Long.toUnsignedString(end.eventCount()) + " events were written, the file holds "

@@ -87,7 +87,10 @@ public final class SummaryText {
 				? "not measured (" + Human.count(span.gpuOps()) + " GPU operations without GPU times)"
 				: Human.unsignedDuration(span.gpuLastNs() - span.gpuFirstNs()) + " (" + Human.unsignedDuration(span.gpuFirstNs())
 						+ " .. " + Human.unsignedDuration(span.gpuLastNs()) + "), " + Human.count(span.timedOps()) + " of "
-						+ Human.count(span.gpuOps()) + " GPU operations timed");
+						+ Human.count(span.gpuOps()) + " GPU operations timed"
+						+ (s.header().timingSampling().sampled() ? "; " + s.header().timingSampling().describe()
+								+ ": kernel GPU times below are estimated per launch shape (function, grid, block) "
+								+ "from the timed launches" : ""));
 
 		out.println();
 		out.println("Events");
@@ -121,7 +124,8 @@ public final class SummaryText {
 					out.printf(Locale.ROOT, "  %11s %7s %12s %10s %5s  %s%n", gpuTime(k),
 							Human.percent(Human.unsigned(k.gpuNs()) / Human.unsigned(total)), Human.count(k.launches()),
 							k.timedLaunches() == 0 ? "-"
-									: Human.unsignedDuration(Long.divideUnsigned(k.gpuNs(), k.timedLaunches())),
+									: Human.unsignedDuration(Long.divideUnsigned(k.gpuNs(),
+											s.header().timingSampling().sampled() ? k.launches() : k.timedLaunches())),
 							k.functionId(), KernelNames.shorten(k.name(), NAME_WIDTH));
 				}
 			}

@@ -19,6 +19,7 @@ import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.GpuTimeEstimate;
 import org.phos.workbench.trace.core.TraceAnomaly;
 
 /**
@@ -27,8 +28,10 @@ import org.phos.workbench.trace.core.TraceAnomaly;
  * and launches map onto buffers (ids: allocation order, dense from 0). Stream and CUDA-event handles become small
  * numbers in order of appearance. Launch sets come from {@code policySource}; when {@code truthSource} is given its
  * sets are attached as the observed (true) sets for the consistency check. Copies and sets carry their own exact
- * sets. Durations: recorded GPU start/end when measured; otherwise, with calibration on, the mean measured duration
- * of the same function in this trace; otherwise -1 (the machine model's default).
+ * sets. Durations: recorded GPU start/end when measured; for a trace recorded with sampled GPU timing, an untimed
+ * launch takes the mean of the timed launches of its launch shape ({@link GpuTimeEstimate}); otherwise, with
+ * calibration on, the mean measured duration of the same function in this trace; otherwise -1 (the machine model's
+ * default).
  * <p>
  * Not simulated: graph launch events themselves (their kernel nodes are), stream/event create/destroy, graph
  * capture markers, unknown events; the legacy default stream's implicit synchronisation.
@@ -44,6 +47,8 @@ public final class TraceWorkload implements SimulationWorkload {
     private final LaunchAccessSource policySource;
     private final @Nullable LaunchAccessSource truthSource;
     private final Map<Integer, Long> calibrated = new HashMap<>();
+    /** i15-cost: for a trace recorded with sampled GPU timing, the estimate of the untimed launches; else null. */
+    private final @Nullable GpuTimeEstimate sampledEstimate;
 
     /**
      * @param trace the trace
@@ -62,6 +67,7 @@ public final class TraceWorkload implements SimulationWorkload {
         this.name = name;
         this.policySource = policySource;
         this.truthSource = truthSource;
+        this.sampledEstimate = trace.header().timingSampling().sampled() ? GpuTimeEstimate.of(trace) : null;
         if (calibrate) {
             calibrate();
         }
@@ -302,6 +308,9 @@ public final class TraceWorkload implements SimulationWorkload {
             LaunchAccesses observed = truth == null ? null : truth.accesses(trace, e, live);
             long dur = duration(e);
             int fn = trace.functionId(e);
+            if (dur < 0 && sampledEstimate != null) {
+                dur = sampledEstimate.durationNs(e);   // i15-cost: sampled timing: the mean of its launch shape
+            }
             if (dur < 0) {
                 dur = calibrated.getOrDefault(fn, -1L);
             }

@@ -216,20 +216,25 @@ class DirectionsTest {
 		f.function(2, 2, "_Z3libPf", 0, 8);
 		f.function(3, 3, "cublas_kernel", 0, 8);
 		f.function(4, 1, "not_in_the_ptx", 0, 8);
+		// a Triton cubin with the PTX the recorder found in Triton's cache beside it
+		f.module(new ModuleInfo(4, ModuleKind.CUBIN, new byte[] { 0x7f, 'E', 'L', 'F' }, 44, "cuModuleLoadData", 4,
+				ptx("triton_k", false).getBytes(StandardCharsets.UTF_8), "/tmp/triton/cache/k.ptx"));
+		f.function(5, 4, "triton_k", 0, 8, 8, 8);
+		f.launch(5, words(0, 0));
 		f.launch(1, words(0, 0));
 		f.launch(2, words(0));
 		f.launch(2, words(0));
 		f.launch(3, words(0));
 		f.launch(4, words(0));
 		PtxCoverage.Summary s = PtxCoverage.of(f.build());
-		assertEquals(5, s.launches());
-		assertEquals(1, s.withPtx());
+		assertEquals(6, s.launches());
+		assertEquals(2, s.withPtx());
 		assertEquals(4, s.withoutPtx());
 		assertEquals(2L, s.launchesByStatus().get(PtxCoverage.Status.IMAGE_DROPPED));
 		assertEquals(1L, s.kernelsByStatus().get(PtxCoverage.Status.IMAGE_DROPPED));
 		assertEquals(1L, s.launchesByStatus().get(PtxCoverage.Status.CUBIN_ONLY));
 		assertEquals(1L, s.launchesByStatus().get(PtxCoverage.Status.KERNEL_NOT_IN_PTX));
-		assertEquals("1 of 5 launches have their kernel's PTX (1 of 4 kernels); 4 without PTX (no PTX analysis, no "
+		assertEquals("2 of 6 launches have their kernel's PTX (2 of 5 kernels); 4 without PTX (no PTX analysis, no "
 				+ "PTX-replay truth): 2 image dropped by the module-image limit (PHOS_MODULE_IMAGE_LIMIT) (1 kernel), "
 				+ "1 cubin only, no PTX shipped (1 kernel), 1 module has PTX, not for this kernel (1 kernel)",
 				s.line());

@@ -22,8 +22,9 @@ import org.phos.workbench.trace.core.Trace;
  * could be changed (a library's image dropped by the recorder's size limit can be kept by raising
  * {@code PHOS_MODULE_IMAGE_LIMIT}; a library that ships cubins only cannot).
  * <p>
- * Per function, from its module as recorded: the image's kind, whether its bytes were kept, the fatbin entries and
- * whether an uncompressed PTX text declares the kernel's {@code .entry}. The replay also needs PTX the device can
+ * Per function, from its module as recorded: the PTX the recorder found beside the image (Triton's cache), else the
+ * image's kind, whether its bytes were kept, the fatbin entries and whether an uncompressed PTX text declares the
+ * kernel's {@code .entry}. The replay also needs PTX the device can
  * compile: PTX only for a newer architecture than the recorded device's is {@link Status#PTX_NEWER_ARCH} (the
  * analysis can read it, the replay cannot load it).
  */
@@ -227,6 +228,10 @@ public final class PtxCoverage {
 		ModuleInfo module = trace.moduleById(moduleId);
 		if (module == null) {
 			return new ModuleView(Status.NO_MODULE, List.of(), new int[0]);
+		}
+		if (module.ptx().length > 0) { // the PTX the recorder found beside the image (Triton's cache, i15-cost)
+			return new ModuleView(Status.KERNEL_NOT_IN_PTX, List.of(text(module.ptx())),
+					new int[] { targetSm(module.ptx()) });
 		}
 		byte[] image = module.image();
 		if (module.kind() == ModuleKind.CUBIN) {

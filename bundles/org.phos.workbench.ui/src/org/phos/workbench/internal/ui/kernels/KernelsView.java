@@ -140,6 +140,21 @@ public final class KernelsView extends ViewPart {
 		fit();
 	}
 
+	// i15-cost: begin
+	/** The GPU time column says how the trace's GPU times were taken (for a sampled trace: estimated). */
+	private void gpuTimeTooltip(LoadedTrace loaded) {
+		for (TableColumn c : table.getColumns()) {
+			if ("GPU time".equals(c.getData(METRIC))) {
+				c.setToolTipText(loaded.trace().header().timingSampling().sampled()
+						? "GPU time of all its launches, estimated per launch shape (function, grid, block) from the "
+								+ "timed launches. " + org.phos.workbench.internal.ui.launches.LaunchesView
+										.gpuTimeHow(loaded.trace())
+						: "GPU time summed over its measured launches");
+			}
+		}
+	}
+	// i15-cost: end
+
 	private void column(String metric, String title, int style, String tip) {
 		TableColumn c = new TableColumn(table, style);
 		c.setText(title);
@@ -208,6 +223,7 @@ public final class KernelsView extends ViewPart {
 		if (!wanted.equals(engines)) {
 			rebuildColumns(wanted);
 		}
+		gpuTimeTooltip(loaded); // i15-cost
 		Validations.Result cached = Validations.cached(loaded, wanted, tool);
 		if (cached != null) {
 			render(cached);

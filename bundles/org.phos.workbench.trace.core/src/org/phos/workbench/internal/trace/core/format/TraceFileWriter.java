@@ -10,6 +10,7 @@ import java.util.zip.CRC32C;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.ModuleInfo;
 import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceEvent;
 import org.phos.workbench.trace.core.TraceHeader;
@@ -94,6 +95,17 @@ public final class TraceFileWriter {
         if (observed.len >= batchBytes) {
             flushObserved();
         }
+    }
+
+    /** i15-cost: one ObservedBatch chunk holding only the coverage of an observer. */
+    public void coverage(ObservationCoverage c) throws IOException {
+        flushObserved();
+        message.reset();
+        ProtoWriter cov = new ProtoWriter(256 + 4 * c.observedCount());
+        Messages.encodeCoverage(c, cov, new ProtoWriter(64 + 4 * c.observedCount()));
+        message.message(2, cov);
+        flushEvents();
+        chunk(Chunks.OBSERVED_BATCH, message, false);
     }
 
     public void flushEvents() throws IOException {

@@ -12,6 +12,7 @@ import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.LaunchKind;
 import org.phos.workbench.trace.core.ModuleInfo;
 import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.SyncKind;
 import org.phos.workbench.trace.core.TraceAnomaly;
 import org.phos.workbench.trace.core.TraceEnd;
@@ -37,6 +38,7 @@ public final class TraceColumns implements EventSink {
     final List<FunctionInfo> functions = new ArrayList<>();
     final Map<Integer, FunctionInfo> functionsById = new HashMap<>();
     final List<ObservedAccess> observed = new ArrayList<>();
+    final List<ObservationCoverage> coverage = new ArrayList<>();   // i15-cost
     @Nullable TraceEnd end;
     /** TraceEnd chunks seen (the last one is {@link #end}); more than one is an anomaly. */
     int endChunks;
@@ -286,6 +288,11 @@ public final class TraceColumns implements EventSink {
 
     public void addObserved(ObservedAccess a) {
         observed.add(a);
+    }
+
+    /** i15-cost: which launches an observer observed. */
+    public void addCoverage(ObservationCoverage c) {
+        coverage.add(c);
     }
 
     public void setEnd(TraceEnd e) {

@@ -3,6 +3,7 @@ package org.phos.workbench.internal.trace.core.model;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.ModuleInfo;
 import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceEvent;
@@ -63,6 +64,13 @@ public final class TraceModelBuilder implements Trace.Builder {
     public Trace.Builder observed(ObservedAccess access) {
         check();
         columns.addObserved(access);
+        return this;
+    }
+
+    @Override
+    public Trace.Builder coverage(ObservationCoverage coverage) {
+        check();
+        columns.addCoverage(coverage);
         return this;
     }
 
