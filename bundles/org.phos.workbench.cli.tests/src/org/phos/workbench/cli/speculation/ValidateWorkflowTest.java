@@ -122,6 +122,25 @@ class ValidateWorkflowTest {
 				+ "holds observed accesses; not used, the trace's own are"), w.out());
 	}
 
+	@Test
+	void theSideFilesCoverageComesAlongAndIsChecked() throws IOException {
+		Path plain = trace("cov.phos", false);
+		Path side = dir.resolve("cov.phos.observed.phos");
+		var loaded = TraceReader.read(plain, null).trace();
+		ObservedTraceWriter.write(loaded, truth(2, 5), List.of(new org.phos.workbench.trace.core.ObservationCoverage(
+				"sanitizer", new long[] { 2, 5 }, "each launch shape 2 times", 3)), side);
+		CliRun r = CliRun.of("validate", plain.toString(), "--engine", "phos");
+		assertEquals(ExitCode.OK, r.exit(), r.toString());
+		assertTrue(r.out().contains("\ncoverage (sanitizer): 2 of 3 launches observed (each launch shape 2 times); 1 not "
+				+ "observed, not judged\n"), r.out());
+		// coverage naming an event that is no launch of the trace: another run's side file
+		ObservedTraceWriter.write(loaded, truth(2, 5), List.of(new org.phos.workbench.trace.core.ObservationCoverage(
+				"sanitizer", new long[] { 1 }, "every launch", 3)), side);
+		CliRun f = CliRun.of("validate", plain.toString(), "--engine", "phos");
+		assertEquals(ExitCode.FAILURE, f.exit());
+		assertTrue(f.err().contains(side + ": its coverage names event 1, which is not a launch of " + plain), f.err());
+	}
+
 	/** The engine tables, without the first lines that name the file. */
 	private static String tables(String out) {
 		return out.substring(out.indexOf("\nENGINE "));

@@ -12,6 +12,7 @@ import org.phos.workbench.cli.CommandFailedException;
 import org.phos.workbench.internal.cli.commands.TraceLoader;
 import org.phos.workbench.speculation.core.instrument.ObservedTraceWriter;
 import org.phos.workbench.trace.core.EventKind;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.ObservedAccess;
 import org.phos.workbench.trace.core.Trace;
 
@@ -20,7 +21,8 @@ import org.phos.workbench.trace.core.Trace;
  * {@code TRACE.observed.phos}; a file named {@code NAME.observed.phos} beside {@code NAME.phos} is taken too. When the
  * trace holds no observed accesses of its own, {@code validate} uses the side file as {@code merge-observed} would
  * (the same checks: every record must name a launch of the trace), without writing a merged trace the user did not
- * ask for, and says which {@code merge-observed} command makes that file. When the trace holds its own, a side file is
+ * ask for, and says which {@code merge-observed} command makes that file. The side file's coverage (which launches a
+ * sampling observer saw) comes along, as {@code merge-observed} carries it. When the trace holds its own, a side file is
  * not used and a note names the command that would add it.
  */
 final class ObservedSideFile {
@@ -87,10 +89,19 @@ final class ObservedSideFile {
 						+ trace.eventCount() + " events): was the side file recorded with another run?");
 			}
 		}
+		List<ObservationCoverage> coverage = sideTrace.observationCoverage(); // which launches a sampling tool saw
+		for (ObservationCoverage c : coverage) {
+			for (long e : c.observedEvents()) {
+				if (e < 0 || e >= trace.eventCount() || trace.kind((int) e) != EventKind.LAUNCH) {
+					throw new CommandFailedException(side + ": its coverage names event " + e + ", which is not a "
+							+ "launch of " + file + ": was the side file recorded with another run?");
+				}
+			}
+		}
 		Path merged = null;
 		try {
 			merged = Files.createTempFile("phos-validate-", ".phos");
-			ObservedTraceWriter.write(trace, observed, merged);
+			ObservedTraceWriter.write(trace, observed, coverage, merged);
 			Trace withTruth = TraceLoader.load(merged, context).trace();
 			return new Resolved(withTruth, "observed accesses: " + observed.size() + " records from " + side
 					+ " (beside the trace, not merged into it; to write one file holding both: "
