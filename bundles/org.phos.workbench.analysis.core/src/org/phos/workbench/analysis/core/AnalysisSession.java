@@ -427,7 +427,7 @@ public final class AnalysisSession {
 				Accuracy a = v.kernels().get(f.getKey());
 				figures.add(a == null ? new KernelRow.EngineFigures(0, Double.NaN, Double.NaN, Double.NaN, 0)
 						: new KernelRow.EngineFigures(a.launches(), a.bytePrecision(), a.readRecall(), a.writeRecall(),
-								a.unsafeLaunches()));
+								a.unsafeLaunches(), a.directions().directionAccuracy())); // i15-val: direction
 			}
 			rows.add(new KernelRow(f.getKey(), cache.kernelName(f.getKey()), f.getValue()[0], f.getValue()[1], figures));
 		}

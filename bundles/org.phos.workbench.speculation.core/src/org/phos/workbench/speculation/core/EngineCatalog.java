@@ -147,7 +147,8 @@ public final class EngineCatalog {
 		}
 		SpeculationEngine engine = chain.size() == 1 ? chain.get(0) : new FallbackEngine(chain);
 		for (String m : modifiers) {
-			engine = m.equals(IndirectEngine.SUFFIX) ? new IndirectEngine(engine) : new TensorMapEngine(trace, engine);
+			engine = m.equals(IndirectEngine.SUFFIX) ? new IndirectEngine(engine, trace) // i15-val: directions from the trace
+					: new TensorMapEngine(trace, engine);
 		}
 		return engine;
 	}

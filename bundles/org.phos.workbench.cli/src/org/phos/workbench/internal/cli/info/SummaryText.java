@@ -1,5 +1,7 @@
 package org.phos.workbench.internal.cli.info;
 
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.speculation.core.validate.PtxCoverage;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -37,6 +39,12 @@ public final class SummaryText {
 
 	public static void print(String file, TraceSummary s, List<TraceWarning> warnings, List<TraceAnomaly> anomalies,
 			int top, PrintStream out) {
+		print(file, s, null, warnings, anomalies, top, out);
+	}
+
+	/** As above, with the line on which launches have their kernel's PTX (i15-val), when {@code ptx} is given. */
+	public static void print(String file, TraceSummary s, PtxCoverage.@Nullable Summary ptx,
+			List<TraceWarning> warnings, List<TraceAnomaly> anomalies, int top, PrintStream out) {
 		TraceHeader h = s.header();
 		out.println(file);
 		field(out, "recorder", h.recorder() + " " + h.recorderVersion()
@@ -78,6 +86,9 @@ public final class SummaryText {
 		if (observed.launches() > 0 || observed.invalidWarning() != null) {
 			field(out, "truth", observed.truth() + (observed.invalidWarning() == null ? ""
 					: "; " + observed.invalidWarning()));
+		}
+		if (ptx != null) { // i15-val
+			field(out, "PTX", ptx.line());
 		}
 		TimeSpan span = s.span();
 		field(out, "host time", Human.unsignedDuration(span.hostLastNs() - span.hostFirstNs()) + " ("
