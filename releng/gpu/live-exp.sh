@@ -6,6 +6,8 @@
 #   test     the JUnit test tagged gpu ExperimentLiveCommandTest#runsAnExperimentLiveOnTheGpuAndOpensItFromItsFiles:
 #            `experiment new pytorch-train.phos live-gpu --policy 'stop-the-world;soft-cow:chunk=4MiB' --at launch:300
 #            --live` on the GPU, then the experiment opened, listed and shown from its files
+#   pair ALLOC BUDGET MACHINE   workbench live soft-cow (chunk 4 MiB) on the ALLOC trace at launch 2000 with the
+#            default 14 GiB copy-on-write budget and with BUDGET: the live/simulated timeline pair and metrics.csv
 #   sweep    LiveMain sweep: the machine calibrated, then per generated trace (seed 21, 4,000 launches, ALLOC live
 #            allocations: 610 -> 7.9 GB, 1250 -> 16.2 GB, 1900 -> 25.5 GB, 3300 -> 39.7 GB at launch 2000) ROUNDS
 #            interleaved rounds of none / stop-the-world / soft-cow / on-demand-restore and DRIVER_ROUNDS driver
@@ -57,6 +59,19 @@ while [ $# -gt 0 ]; do
       part sweep "${SWEEP_LIMIT:-250}" live-sweep.log "${JVM[@]}" -cp "$CP" org.phos.workbench.live.LiveMain sweep \
         "$WORK" "${specs[@]}"
       cp "$WORK/live-sweep.csv" "$OUT/" 2>/dev/null ;;
+    pair)
+      # the live/simulated timeline pair of soft-cow on the ALLOC trace, with the default 14 GiB copy-on-write budget
+      # and with BUDGET (the sweep's soft-cow stall past 16 GB is budget fallbacks): workbench live, machine MACHINE
+      A=$2; B=$3; M=$4; shift 4
+      G=$WORK/gen-pair-a$A.phos
+      part pair-generate 30 pair-generate.log "${JVM[@]}" -cp "$CP" org.phos.workbench.cli.Main generate --launches 4000 \
+        --allocations "$A" --observed-every 1 --seed 21 --out "$G"
+      for budget in 14GiB "$B"; do
+        part "pair-$budget" 90 "pair-$budget.log" "${JVM[@]}" -cp "$CP" org.phos.workbench.cli.Main live "$G" \
+          --policy "soft-cow:chunk=4MiB,budget=$budget" --at launch:2000 --machine "$M" --out "$WORK/pair-$budget"
+        mkdir -p "$OUT/pair-$budget"
+        cp "$WORK/pair-$budget"/{metrics.csv,manifest.json,*.png} "$OUT/pair-$budget/" 2>/dev/null
+      done ;;
     *) echo "live-exp.sh: unknown part $1"; exit 2 ;;
   esac
 done

@@ -415,7 +415,8 @@ public final class ExperimentsView extends ViewPart {
             return r.name + ": shown, not saved";
         }
         return switch (s.state()) {
-            case READY -> r.name + ": saved in " + s.folder();
+            case READY -> r.name + (s.live() != null ? " (" + s.live().label() + ")" : "") + ": saved in " // i13-live2
+                    + s.folder();
             case TRACE_CHANGED -> r.name + " is stale: " + s.problem() + ". Re-run it (Ctrl+R); Enter opens the old "
                     + "numbers anyway";
             case TRACE_MISSING -> r.name + ": " + s.problem();
