@@ -75,6 +75,23 @@ class LiveExperimentUiTest {
         assertTrue(command.getText().startsWith("workbench simulate "), command.getText());
         assertFalse(command.getText().contains("--live"), command.getText());
         robot.screenshot(dialog, "experiment-dialog-live-disabled");
+
+        // the reason reads in the dark theme too
+        var handlers = ui.window().getService(org.eclipse.ui.handlers.IHandlerService.class);
+        dialog.close();
+        handlers.executeCommand(org.phos.workbench.internal.ui.theme.SwitchThemeHandler.DARK_COMMAND, null);
+        try {
+            robot.waitUntil("dark", org.phos.workbench.internal.ui.theme.PhoenixThemes::isDark);
+            Shell dark = exp.newExperiment();
+            Label darkReason = exp.role(dark, Label.class, "exp.liveStatus");
+            robot.waitUntil("the device probe answered", () -> darkReason.getText().startsWith("not available: "));
+            robot.spin(300);
+            robot.screenshot(dark, "experiment-dialog-live-disabled-dark");
+            dark.close();
+        } finally {
+            handlers.executeCommand(org.phos.workbench.internal.ui.theme.SwitchThemeHandler.LIGHT_COMMAND, null);
+            robot.waitUntil("light", () -> !org.phos.workbench.internal.ui.theme.PhoenixThemes.isDark());
+        }
     }
 
     @Test
@@ -113,5 +130,15 @@ class LiveExperimentUiTest {
         var opened = view.experiments().get(0).result();
         assertEquals(csv(made.runs()), csv(opened.runs()), "the runs read back are those the live run made");
         robot.screenshot(ui.shell(), "experiments-live");
+        // the view maximized: every column, the Run column with the device and the date
+        IWorkbenchPage page = ui.window().getActivePage();
+        var ref = page.getReference(view);
+        page.setPartState(ref, IWorkbenchPage.STATE_MAXIMIZED);
+        try {
+            robot.spin(300);
+            robot.screenshot(ui.shell(), "experiments-live-maximized");
+        } finally {
+            page.setPartState(ref, IWorkbenchPage.STATE_RESTORED);
+        }
     }
 }
