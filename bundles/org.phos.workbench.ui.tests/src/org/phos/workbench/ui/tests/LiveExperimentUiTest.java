@@ -130,15 +130,5 @@ class LiveExperimentUiTest {
         var opened = view.experiments().get(0).result();
         assertEquals(csv(made.runs()), csv(opened.runs()), "the runs read back are those the live run made");
         robot.screenshot(ui.shell(), "experiments-live");
-        // the view maximized: every column, the Run column with the device and the date
-        IWorkbenchPage page = ui.window().getActivePage();
-        var ref = page.getReference(view);
-        page.setPartState(ref, IWorkbenchPage.STATE_MAXIMIZED);
-        try {
-            robot.spin(300);
-            robot.screenshot(ui.shell(), "experiments-live-maximized");
-        } finally {
-            page.setPartState(ref, IWorkbenchPage.STATE_RESTORED);
-        }
     }
 }

@@ -214,7 +214,11 @@ public final class NewExperimentDialog extends Dialog {
      */
     private void createLive(Composite c) {
         label(c, "Where it runs:");
-        liveButton = new Button(c, SWT.CHECK);
+        // one row spanning both columns, the reason wrapping in a fixed width: it never widens the dialog
+        Composite row = new Composite(c, SWT.NONE);
+        GridLayoutFactory.fillDefaults().numColumns(2).spacing(10, 0).applyTo(row);
+        GridDataFactory.fillDefaults().grab(true, false).span(2, 1).applyTo(row);
+        liveButton = new Button(row, SWT.CHECK);
         liveButton.setText("Run live on the GPU");
         liveButton.setData(TracesView.ROLE, "exp.live");
         liveButton.setToolTipText("Each policy runs for real on this machine's CUDA GPU, beside its simulated twin "
@@ -224,17 +228,20 @@ public final class NewExperimentDialog extends Dialog {
             form.live = liveButton.getSelection();
             update();
         });
-        liveStatus = new Label(c, SWT.WRAP);
+        GridDataFactory.fillDefaults().align(SWT.BEGINNING, SWT.BEGINNING).applyTo(liveButton);
+        liveStatus = new Label(row, SWT.WRAP);
         liveStatus.setData(TracesView.ROLE, "exp.liveStatus");
         liveStatus.setText("looking for a CUDA device...");
-        GridDataFactory.fillDefaults().grab(true, false).hint(260, SWT.DEFAULT).applyTo(liveStatus);
+        GridDataFactory.fillDefaults().grab(true, false).hint(420, SWT.DEFAULT).applyTo(liveStatus);
         org.eclipse.swt.widgets.Display display = c.getDisplay();
-        Thread probe = new Thread(() -> {
-            LiveDevices.Probe found = LiveDevices.probe();
-            display.asyncExec(() -> probed(found));
-        }, "CUDA device probe");
-        probe.setDaemon(true);
-        probe.start();
+        org.eclipse.core.runtime.jobs.Job probe = org.eclipse.core.runtime.jobs.Job.create("Looking for a CUDA device",
+                (org.eclipse.core.runtime.IProgressMonitor m) -> {
+                    LiveDevices.Probe found = LiveDevices.probe();
+                    display.asyncExec(() -> probed(found));
+                    return org.eclipse.core.runtime.Status.OK_STATUS;
+                });
+        probe.setSystem(true);
+        probe.schedule();
     }
 
     private void probed(LiveDevices.Probe found) {
@@ -248,10 +255,12 @@ public final class NewExperimentDialog extends Dialog {
         } else {
             liveButton.setSelection(false);
             form.live = false;
-            liveStatus.setText("not available: " + found.text());
+            String why = found.text().length() > 200 ? found.text().substring(0, 200) + "..." : found.text();
+            liveStatus.setText("not available: " + why);
             liveStatus.setForeground(ExperimentColors.get(ExperimentColors.STALE));
         }
-        liveStatus.setToolTipText(liveStatus.getText());
+        liveStatus.setToolTipText(found.text());
+        liveStatus.getParent().layout(true, true);
         update();
     }
 
