@@ -351,6 +351,7 @@ static inline slot_t *slot_at(uint64_t pos) {
     slot_t *s = &ring[pos & (RING_CAP - 1)];
     while (atomic_load_explicit(&s->seq, memory_order_acquire) != pos) sched_yield();
     s->type = s->kind = s->async = s->lkind = 0;
+    s->gated = 0;
     s->a0 = s->a1 = s->a2 = s->stream = 0;
     memset(s->u, 0, sizeof s->u);
     s->ptr = NULL;
