@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import org.phos.workbench.internal.speculation.core.engines.ArgScanEngine;
+import org.phos.workbench.internal.speculation.core.engines.BlockEngine;
 import org.phos.workbench.internal.speculation.core.engines.FallbackEngine;
 import org.phos.workbench.internal.speculation.core.engines.IndirectEngine;
 import org.phos.workbench.internal.speculation.core.engines.PhosEngine;
@@ -21,6 +22,9 @@ import org.phos.workbench.trace.core.Trace;
  * <li>a base engine: {@code phos}, {@code arg-scan}, {@code ptx-flow};</li>
  * <li>{@code A/B}: engine A where it covers the launch, else B ({@code ptx-flow/arg-scan});</li>
  * <li>{@code X+indirect}: X plus the allocations reachable through pointers copied into device memory;</li>
+ * <li>{@code X+blocks}: X with whole-allocation accesses narrowed to the caching allocator's block the pointer
+ * names, bounded by the launch's other pointers ({@code X+past-blocks}: and by those of earlier launches and
+ * copies);</li>
  * <li>{@code best}: {@code ptx-flow/arg-scan+indirect}.</li>
  * </ul>
  * Engines hold per-trace state, so {@link #create} makes a new one per trace.
@@ -91,13 +95,8 @@ public final class EngineCatalog {
 	 * @return whether {@link #create} knows every engine it names
 	 */
 	public synchronized boolean canCreate(String spec) {
-		String text = spec.trim();
-		if (text.equals(BEST)) {
-			return true;
-		}
-		if (text.endsWith(IndirectEngine.SUFFIX)) {
-			text = text.substring(0, text.length() - IndirectEngine.SUFFIX.length());
-		}
+		String text = expandBest(spec.trim());
+		text = stripModifiers(text, new ArrayList<>());
 		for (String part : text.split("/", -1)) {
 			if (!factories.containsKey(part)) {
 				return false;
@@ -115,25 +114,60 @@ public final class EngineCatalog {
 	 * @throws IllegalArgumentException naming the unknown part and the known engines
 	 */
 	public synchronized SpeculationEngine create(String spec, Trace trace) {
-		String text = spec.trim();
-		if (text.equals(BEST)) {
-			text = BEST_SPEC;
-		}
-		boolean indirect = text.endsWith(IndirectEngine.SUFFIX);
-		if (indirect) {
-			text = text.substring(0, text.length() - IndirectEngine.SUFFIX.length());
-		}
+		String text = expandBest(spec.trim());
+		List<String> modifiers = new ArrayList<>();
+		text = stripModifiers(text, modifiers);
 		List<SpeculationEngine> chain = new ArrayList<>();
 		for (String part : text.split("/", -1)) {
 			Function<Trace, SpeculationEngine> factory = factories.get(part);
 			if (factory == null) {
 				throw new IllegalArgumentException("unknown engine '" + part + "' in '" + spec + "'; known: "
 						+ String.join(", ", factories.keySet()) + ", combined as A/B (A, else B), X" + IndirectEngine.SUFFIX
-						+ ", or " + BEST + " (" + BEST_SPEC + ")");
+						+ ", X" + BlockEngine.SUFFIX + ", X" + BlockEngine.PAST_SUFFIX + ", or " + BEST + " (" + BEST_SPEC + ")");
 			}
 			chain.add(factory.apply(trace));
 		}
 		SpeculationEngine engine = chain.size() == 1 ? chain.get(0) : new FallbackEngine(chain);
-		return indirect ? new IndirectEngine(engine) : engine;
+		for (String modifier : modifiers) { // innermost first
+			engine = modifier.equals(IndirectEngine.SUFFIX) ? new IndirectEngine(engine)
+					: new BlockEngine(engine, trace, modifier.equals(BlockEngine.PAST_SUFFIX));
+		}
+		return engine;
 	}
+
+	// i15-prec: begin
+	/** {@code best} and {@code best+blocks}: the alias spelled out. */
+	private static String expandBest(String text) {
+		if (text.equals(BEST)) {
+			return BEST_SPEC;
+		}
+		return text.startsWith(BEST + "+") ? BEST_SPEC + text.substring(BEST.length()) : text;
+	}
+
+	/**
+	 * Takes the modifiers ({@code +indirect}, {@code +blocks} or {@code +past-blocks}) off the end of a spec, each
+	 * at most once.
+	 *
+	 * @param spec the spec
+	 * @param modifiers receives them, innermost (leftmost) first
+	 * @return the spec without them
+	 */
+	private static String stripModifiers(String spec, List<String> modifiers) {
+		String text = spec;
+		boolean found = true;
+		while (found) {
+			found = false;
+			for (String suffix : new String[] { IndirectEngine.SUFFIX, BlockEngine.SUFFIX, BlockEngine.PAST_SUFFIX }) {
+				boolean blocksTaken = !suffix.equals(IndirectEngine.SUFFIX) && (modifiers.contains(BlockEngine.SUFFIX)
+						|| modifiers.contains(BlockEngine.PAST_SUFFIX));
+				if (text.endsWith(suffix) && !modifiers.contains(suffix) && !blocksTaken) {
+					text = text.substring(0, text.length() - suffix.length());
+					modifiers.add(0, suffix);
+					found = true;
+				}
+			}
+		}
+		return text;
+	}
+	// i15-prec: end
 }
