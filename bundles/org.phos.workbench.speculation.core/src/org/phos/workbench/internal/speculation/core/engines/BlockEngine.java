@@ -165,16 +165,16 @@ public final class BlockEngine implements SpeculationEngine {
 				for (int offset = 0; offset + 8 <= length; offset += 8) {
 					long value = trace.paramLong(i, offset);
 					if (value != 0) {
-						blocks.pointerSeen(value);
+						blocks.pointerSeen(value, i);
 					}
 				}
 			}
 			case MEMCPY -> {
 				long n = trace.bytes(i);
-				blocks.extentSeen(trace.dst(i), trace.dst(i) + n);
-				blocks.extentSeen(trace.src(i), trace.src(i) + n);
+				blocks.extentSeen(trace.dst(i), trace.dst(i) + n, i);
+				blocks.extentSeen(trace.src(i), trace.src(i) + n, i);
 			}
-			case MEMSET -> blocks.extentSeen(trace.dst(i), trace.dst(i) + trace.bytes(i));
+			case MEMSET -> blocks.extentSeen(trace.dst(i), trace.dst(i) + trace.bytes(i), i);
 			default -> {
 				// syncs and graph launches say nothing about blocks
 			}

@@ -33,29 +33,42 @@ import org.eclipse.jdt.annotation.Nullable;
  */
 public final class SegmentBlocks {
 
-	/** One device allocation and the sorted boundaries seen strictly inside it. */
+	/**
+	 * One device allocation, the sorted boundaries seen strictly inside it and when each was seen last (an event
+	 * index; the base's own in {@code baseSeen}).
+	 */
 	private static final class Segment {
 		final long base;
 		final long end;
 		long[] bounds = new long[8];
+		long[] seen = new long[8];
 		int count;
+		long baseSeen = -1;
 
 		Segment(long base, long end) {
 			this.base = base;
 			this.end = end;
 		}
 
-		void add(long address) {
+		void add(long address, long when) {
+			if (address == base) {
+				baseSeen = when;
+				return;
+			}
 			int at = Arrays.binarySearch(bounds, 0, count, address);
 			if (at >= 0) {
+				seen[at] = when;
 				return;
 			}
 			int insert = -at - 1;
 			if (count == bounds.length) {
 				bounds = Arrays.copyOf(bounds, count * 2);
+				seen = Arrays.copyOf(seen, count * 2);
 			}
 			System.arraycopy(bounds, insert, bounds, insert + 1, count - insert);
+			System.arraycopy(seen, insert, seen, insert + 1, count - insert);
 			bounds[insert] = address;
+			seen[insert] = when;
 			count++;
 		}
 
@@ -67,14 +80,28 @@ public final class SegmentBlocks {
 			hi = hi >= 0 ? hi : -hi - 1;
 			if (hi > lo) {
 				System.arraycopy(bounds, hi, bounds, lo, count - hi);
+				System.arraycopy(seen, hi, seen, lo, count - hi);
 				count -= hi - lo;
 			}
 		}
 
+		/**
+		 * The first boundary above {@code pointer} seen no earlier than {@code pointer} itself was last seen: both
+		 * were live together then, after the block at {@code pointer} was handed out. A pointer never seen before
+		 * is a block the allocator may just have carved from merged free blocks: no boundary of the past bounds it.
+		 */
 		long next(long pointer) {
 			int at = Arrays.binarySearch(bounds, 0, count, pointer);
-			int i = at >= 0 ? at + 1 : -at - 1;
-			return i < count ? bounds[i] : end;
+			long since = pointer == base ? baseSeen : at >= 0 ? seen[at] : -1;
+			if (since < 0) {
+				return end;
+			}
+			for (int i = at >= 0 ? at + 1 : -at - 1; i < count; i++) {
+				if (seen[i] >= since) {
+					return bounds[i];
+				}
+			}
+			return end;
 		}
 	}
 
@@ -118,11 +145,12 @@ public final class SegmentBlocks {
 	 * a live segment, it becomes a boundary there.
 	 *
 	 * @param address the value
+	 * @param when the event that showed it (event indices grow along the trace)
 	 */
-	public void pointerSeen(long address) {
+	public void pointerSeen(long address, long when) {
 		Segment s = segment(address);
-		if (s != null && address != s.base) {
-			s.add(address);
+		if (s != null) {
+			s.add(address, when);
 		}
 	}
 
@@ -132,19 +160,18 @@ public final class SegmentBlocks {
 	 *
 	 * @param begin first byte
 	 * @param end past the last
+	 * @param when the event that showed it
 	 */
-	public void extentSeen(long begin, long end) {
+	public void extentSeen(long begin, long end, long when) {
 		Segment s = segment(begin);
 		if (s == null || end <= begin) {
 			return;
 		}
 		long to = Math.min(end, s.end);
 		s.clear(begin, to);
-		if (begin != s.base) {
-			s.add(begin);
-		}
+		s.add(begin, when);
 		if (to < s.end) {
-			s.add(to);
+			s.add(to, when);
 		}
 	}
 
