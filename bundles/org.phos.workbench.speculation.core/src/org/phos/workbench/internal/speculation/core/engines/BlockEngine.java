@@ -2,7 +2,6 @@ package org.phos.workbench.internal.speculation.core.engines;
 
 import static org.phos.workbench.speculation.core.SpeculatedAccess.WHOLE_ALLOCATION;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.eclipse.jdt.annotation.Nullable;
@@ -50,8 +49,6 @@ public final class BlockEngine implements SpeculationEngine {
 	/** The pointers of the launch's accesses. */
 	private long[] words = new long[64];
 	private int wordCount;
-	private long narrowed;
-	private long narrowedBytes;
 	/** The accesses the base engine gave for the launch, held until all its pointers are known. */
 	private int buffered;
 	private long[] ranges = new long[64];
@@ -90,10 +87,7 @@ public final class BlockEngine implements SpeculationEngine {
 
 	@Override
 	public List<String> notes() {
-		List<String> all = new ArrayList<>(base.notes());
-		all.add((past != null ? PAST_SUFFIX.substring(1) : SUFFIX.substring(1)) + ": " + narrowed
-				+ " whole-allocation accesses narrowed to inferred blocks (" + narrowedBytes + " bytes fewer)");
-		return all;
+		return base.notes(); // no counts: the notes of a walk in parts must equal those of one walk
 	}
 
 	@Override
@@ -215,8 +209,6 @@ public final class BlockEngine implements SpeculationEngine {
 		if (blocks != null) {
 			blockEnd = blocks.blockEnd(pointer, blockEnd);
 		}
-		narrowed++;
-		narrowedBytes += (end - begin) - (blockEnd - pointer);
 		sink.access(id, allocationBase, pointer, blockEnd, mode & ~WHOLE_ALLOCATION, param, offset);
 	}
 }
