@@ -55,7 +55,6 @@ public final class BlockEngine implements SpeculationEngine {
 	private int[] modes = new int[16];
 	private int[] params = new int[16];
 	private int[] offsets = new int[16];
-	private @Nullable LaunchContext launch;
 	private final AccessSink collect = this::collect;
 
 	/**
@@ -100,7 +99,6 @@ public final class BlockEngine implements SpeculationEngine {
 			}
 			nextEvent = Math.max(nextEvent, event);
 		}
-		this.launch = launch;
 		buffered = 0;
 		boolean covered = base.speculate(launch, collect);
 		// the pointers the base engine took for pointers: each starts something the launch uses
@@ -119,7 +117,6 @@ public final class BlockEngine implements SpeculationEngine {
 			narrow(launch, sink, ranges[o], ranges[o + 1], ranges[o + 2], ranges[o + 3], modes[k], params[k],
 					offsets[k]);
 		}
-		this.launch = null;
 		return covered;
 	}
 
