@@ -136,12 +136,23 @@ public final class EngineCatalog {
 	}
 
 	// i15-prec: begin
-	/** {@code best} and {@code best+blocks}: the alias spelled out. */
+	/**
+	 * {@code best} spelled out; {@code best+blocks} is {@code best}, {@code best+past-blocks} swaps its block
+	 * modifier, other suffixes are appended.
+	 */
 	private static String expandBest(String text) {
 		if (text.equals(BEST)) {
 			return BEST_SPEC;
 		}
-		return text.startsWith(BEST + "+") ? BEST_SPEC + text.substring(BEST.length()) : text;
+		if (!text.startsWith(BEST + "+")) {
+			return text;
+		}
+		String suffix = text.substring(BEST.length());
+		if ((suffix.equals(BlockEngine.SUFFIX) || suffix.equals(BlockEngine.PAST_SUFFIX))
+				&& BEST_SPEC.endsWith(BlockEngine.SUFFIX)) {
+			return BEST_SPEC.substring(0, BEST_SPEC.length() - BlockEngine.SUFFIX.length()) + suffix;
+		}
+		return BEST_SPEC + suffix;
 	}
 
 	/**
