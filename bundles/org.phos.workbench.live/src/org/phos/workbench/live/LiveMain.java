@@ -46,11 +46,15 @@ public final class LiveMain {
 	public static void main(String[] args) throws Exception {
 		if (args.length < 3) {
 			System.err.println("usage: LiveMain checks WORKDIR RUNS SAMPLE.phos... | latest WORKDIR RUNS SAMPLE.phos... | "
-					+ "figures WORKDIR ROUNDS ALLOCATIONS | calibrate WORKDIR ROUNDS");
+					+ "figures WORKDIR ROUNDS ALLOCATIONS | calibrate WORKDIR ROUNDS | sweep WORKDIR ALLOC:ROUNDS:DRIVER... "
+					+ "| sizes WORKDIR ALLOC...");
 			System.exit(2);
 		}
 		Path work = Path.of(args[1]);
 		Files.createDirectories(work);
+		if (args[0].equals("sizes")) { // i13-live2: the sweep's sizes, no device needed
+			System.exit(LiveSweep.sizes(work, List.of(args).subList(2, args.length).toArray(String[]::new)));
+		}
 		int status;
 		try (JCudaExecutor gpu = new JCudaExecutor()) {
 			System.out.println("device: " + gpu.deviceName() + " (sm_" + gpu.computeCapability() + ")");
@@ -59,6 +63,7 @@ public final class LiveMain {
 				case "figures" -> figures(gpu, work, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
 				case "calibrate" -> calibrate(gpu, work, Integer.parseInt(args[2]));
 				case "latest" -> latest(gpu, work, Integer.parseInt(args[2]), List.of(args).subList(3, args.length));
+				case "sweep" -> LiveSweep.sweep(gpu, work, List.of(args).subList(2, args.length).toArray(String[]::new));
 				default -> {
 					System.err.println("unknown mode " + args[0]);
 					yield 2;
@@ -168,7 +173,7 @@ public final class LiveMain {
 		}
 		System.out.printf(Locale.ROOT, "RESTORE: %d restored runs compared with the uninterrupted run, %d had no "
 				+ "device-to-host copy after the instant%n", restores, restoresEmpty);
-		if (driver()) {
+		if (driverHelper()) {
 			for (long seed = 1001; seed <= 1002; seed++) {
 				LiveChecks.Subject s = subjects.get((int) (seed % 3));
 				long at = LiveChecks.launches(s.workload()) / 2;
@@ -291,7 +296,7 @@ public final class LiveMain {
 							mt.cowBytes() / 1e9, res.copyBytes() / 1e9, res.copyGBps(), res.surrogateLaunches());
 				}
 			}
-			for (int r = 0; r < rounds && driver(); r++) {
+			for (int r = 0; r < rounds && driverHelper(); r++) {
 				LiveCrEngine.Options o = LiveCrEngine.Options.of(LiveCrEngine.Mode.DRIVER_CHECKPOINT, at);
 				LiveRunResult res;
 				try {
@@ -336,7 +341,7 @@ public final class LiveMain {
 		return 0;
 	}
 
-	private static boolean driver() {
+	static boolean driverHelper() {
 		String h = System.getProperty(LiveCrEngine.DRIVER_HELPER);
 		return h != null && !h.isBlank();
 	}

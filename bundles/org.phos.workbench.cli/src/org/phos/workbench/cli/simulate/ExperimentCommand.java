@@ -15,6 +15,9 @@ import org.phos.workbench.analysis.core.experiment.ExperimentProblem;
 import org.phos.workbench.analysis.core.experiment.ExperimentResult;
 import org.phos.workbench.analysis.core.experiment.ExperimentStore;
 import org.phos.workbench.analysis.core.experiment.SavedExperiment;
+import org.phos.workbench.analysis.core.experiment.LiveRun;
+import org.phos.workbench.live.LiveDevice;
+import org.phos.workbench.live.LiveExperiments;
 import org.phos.workbench.cli.Command;
 import org.phos.workbench.cli.CommandContext;
 import org.phos.workbench.cli.CommandFailedException;
@@ -49,6 +52,12 @@ public final class ExperimentCommand implements Command {
 			ValueParser.integer(ExperimentPlan.MIN_WIDTH_PX, ExperimentPlan.MAX_WIDTH_PX),
 			(long) ExperimentConfig.DEFAULT_WIDTH_PX);
 
+	// i13-live2: begin
+	static final Option<Boolean> LIVE = Option.flag("live", "new, run: run the policies for real on this machine's "
+			+ "GPU (as workbench live: each beside its simulated twin, after a live baseline) and save them marked live; "
+			+ "the experiment opens later on any machine, no GPU needed");
+	// i13-live2: end
+
 	private static final List<String> ACTIONS = List.of("new", "run", "list", "show", "rename", "delete");
 
 	@Override
@@ -71,6 +80,10 @@ public final class ExperimentCommand implements Command {
 				  new TRACE NAME --policy SPEC [--at --machine --sets --width]   run and save as NAME
 				  run FOLDER              re-run a saved experiment: writes the same outputs (the old ones stay
 				                          until the new ones are complete)
+				  new ... --live, run FOLDER --live   run it live on this machine's CUDA GPU (docs/live-cr.md):
+				                          each policy for real beside its simulated twin; saved marked live
+				                          (device and date in experiment.json, shown by list and show), it opens
+				                          on any machine; a live experiment is re-run only with --live
 				  list TRACE              the trace's experiments: name, state, policies, machine, sets
 				  show FOLDER             the metrics table and consistency verdicts, read from the saved runs
 				  rename FOLDER NEWNAME   rename an experiment
@@ -81,7 +94,7 @@ public final class ExperimentCommand implements Command {
 
 	@Override
 	public List<Option<?>> options() {
-		return List.of(POLICY, AT, MACHINE, SETS, WIDTH);
+		return List.of(POLICY, AT, MACHINE, SETS, WIDTH, LIVE);
 	}
 
 	@Override
@@ -96,7 +109,8 @@ public final class ExperimentCommand implements Command {
 		return List.of("experiment new run.phos budget-1g --policy 'soft-cow:budget=1GiB;stop-the-world' --at launch:300",
 				"experiment list run.phos", "experiment show run.phos.experiments/budget-1g",
 				"experiment run run.phos.experiments/budget-1g",
-				"experiment rename run.phos.experiments/budget-1g budget-one-gig");
+				"experiment rename run.phos.experiments/budget-1g budget-one-gig",
+				"experiment new run.phos cow-h100 --policy 'soft-cow;stop-the-world' --at launch:300 --live");
 	}
 
 	@Override
@@ -115,6 +129,10 @@ public final class ExperimentCommand implements Command {
 		if (!wantsName && name != null) {
 			throw new UsageException("unexpected argument '" + name + "' (experiment " + action + " takes one path)");
 		}
+		boolean live = args.isGiven(LIVE) && Boolean.TRUE.equals(args.get(LIVE));
+		if (live && !action.equals("new") && !action.equals("run")) {
+			throw new UsageException("option --live belongs to experiment new and run, not " + action);
+		}
 		if (!action.equals("new")) {
 			for (Option<?> o : List.of(POLICY, AT, MACHINE, SETS, WIDTH)) {
 				if (args.isGiven(o)) {
@@ -125,8 +143,8 @@ public final class ExperimentCommand implements Command {
 		}
 		try {
 			return switch (action) {
-				case "new" -> create(path, String.valueOf(name), args, context);
-				case "run" -> rerun(path, context);
+				case "new" -> create(path, String.valueOf(name), args, live, context);
+				case "run" -> rerun(path, live, context);
 				case "list" -> list(path, context.out());
 				case "show" -> show(path, context.out());
 				case "rename" -> rename(path, String.valueOf(name), context.out());
@@ -147,7 +165,7 @@ public final class ExperimentCommand implements Command {
 		}
 	}
 
-	private int create(Path traceFile, String name, ParsedArguments args, CommandContext context)
+	private int create(Path traceFile, String name, ParsedArguments args, boolean live, CommandContext context)
 			throws ExperimentException, CommandFailedException, UsageException {
 		String policies = args.find(POLICY);
 		if (policies == null) {
@@ -161,6 +179,20 @@ public final class ExperimentCommand implements Command {
 		if (taken != null) {
 			throw new ExperimentException(taken);
 		}
+		if (live) { // i13-live2
+			try (LiveDevice device = openLive("new")) {
+				Trace trace = TraceLoader.load(traceFile, context).trace();
+				IProgressMonitor monitor = context.progress();
+				try {
+					printResult(context.out(), LiveExperiments.create(store, name, config, trace,
+							LiveExperiments.DEFAULT_WINDOW, device, SimulateCommand.listener(context), monitor),
+							store.folder(name));
+				} finally {
+					monitor.done();
+				}
+			}
+			return ExitCode.OK;
+		}
 		Trace trace = TraceLoader.load(traceFile, context).trace();
 		IProgressMonitor monitor = context.progress();
 		ExperimentResult result;
@@ -173,9 +205,24 @@ public final class ExperimentCommand implements Command {
 		return ExitCode.OK;
 	}
 
-	private int rerun(Path folder, CommandContext context) throws ExperimentException, CommandFailedException {
+	private int rerun(Path folder, boolean live, CommandContext context)
+			throws ExperimentException, CommandFailedException {
 		ExperimentStore.Location at = ExperimentStore.locate(folder);
 		at.store().get(at.name());
+		if (live) { // i13-live2
+			try (LiveDevice device = openLive("run")) {
+				Trace trace = TraceLoader.load(at.store().traceFile(), context).trace();
+				IProgressMonitor monitor = context.progress();
+				try {
+					printResult(context.out(), LiveExperiments.rerun(at.store(), at.name(), trace,
+							LiveExperiments.DEFAULT_WINDOW, device, SimulateCommand.listener(context), monitor),
+							at.store().folder(at.name()));
+				} finally {
+					monitor.done();
+				}
+			}
+			return ExitCode.OK;
+		}
 		Trace trace = TraceLoader.load(at.store().traceFile(), context).trace();
 		IProgressMonitor monitor = context.progress();
 		ExperimentResult result;
@@ -186,6 +233,18 @@ public final class ExperimentCommand implements Command {
 		}
 		printResult(context.out(), result, at.store().folder(at.name()));
 		return ExitCode.OK;
+	}
+
+	/** The GPU for {@code --live}, opened before the trace is read; without one, one line saying so. */
+	private static LiveDevice openLive(String action) throws CommandFailedException {
+		try {
+			return LiveCommand.devices.open();
+		} catch (CommandFailedException e) {
+			String why = String.valueOf(e.getMessage()).replaceFirst("^live needs a CUDA GPU and driver on this "
+					+ "machine: ", "").replaceFirst("; simulate runs the same policy on a machine model anywhere$", "");
+			throw new CommandFailedException("experiment " + action + " --live needs a CUDA GPU and driver on this "
+					+ "machine: " + why + "; without --live the experiment is simulated (no GPU needed)", e);
+		}
 	}
 
 	private static void printResult(PrintStream out, ExperimentResult result, Path folder) {
@@ -204,13 +263,14 @@ public final class ExperimentCommand implements Command {
 			out.println("no saved experiments for " + traceFile + " (they would be in " + store.root() + ")");
 			return ExitCode.OK;
 		}
-		String row = "%-24s %-14s %-34s %-12s %s%n";
-		out.printf(Locale.ROOT, row, "NAME", "STATE", "POLICIES", "MACHINE", "SETS");
+		String row = "%-24s %-14s %-34s %-12s %-10s %s%n";
+		out.printf(Locale.ROOT, row, "NAME", "STATE", "POLICIES", "MACHINE", "SETS", "RUN");
 		for (SavedExperiment e : all) {
 			ExperimentConfig c = e.config();
 			out.printf(Locale.ROOT, row, e.name(), state(e.state()),
 					c == null ? "-" : c.policies() + (c.at() == null ? "" : " at " + c.at()),
-					c == null ? "-" : c.machine(), c == null ? "-" : c.sets());
+					c == null ? "-" : c.machine(), c == null ? "-" : c.sets(),
+					e.live() == null ? "simulated" : e.live().label()); // i13-live2
 		}
 		for (SavedExperiment e : all) {
 			if (e.problem() != null) {
@@ -232,10 +292,10 @@ public final class ExperimentCommand implements Command {
 		out.printf("experiment %s of %s (%s)%n", result.name(), at.store().traceFile(), state(saved.state()));
 		out.printf("options: --policy '%s'%s --machine %s --sets %s --width %d%n", c.policies(),
 				c.at() == null ? "" : " --at " + c.at(), c.machine(), c.sets(), c.widthPx());
-		String live = at.store().liveDevice(at.name()); // i13-live2
+		LiveRun live = saved.live(); // i13-live2
 		if (live != null) {
-			out.printf("run live on %s by workbench live (its runs are read from the saved files; re-run it there)%n",
-					live);
+			out.printf("run live on %s%s (its runs are read from the saved files; experiment run --live re-runs it on a "
+					+ "machine with a CUDA GPU)%n", live.device(), live.finished() == null ? "" : ", " + live.finished());
 		}
 		out.println();
 		MetricsTable.print(out, result.runs());

@@ -52,6 +52,7 @@ import org.phos.workbench.cr.core.StopTheWorldCheckpointPolicy;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
 import org.phos.workbench.internal.cli.util.Human;
 import org.phos.workbench.live.LiveCrEngine;
+import org.phos.workbench.live.LiveExperiments;
 import org.phos.workbench.live.LiveDevice;
 import org.phos.workbench.live.LiveDevices;
 import org.phos.workbench.live.LiveRunResult;
@@ -146,37 +147,11 @@ public final class LiveCommand implements Command {
 
 	/** The live engine's options for a parsed policy, or a usage error naming what it cannot run. */
 	static LiveCrEngine.Options liveOptions(CrPolicy policy, CheckpointInstant at, int window) throws UsageException {
-		if (policy instanceof SoftCopyOnWritePolicy soft) {
-			var o = soft.options();
-			if (!o.copyOnWrite()) {
-				throw new UsageException("option --policy: the live engine runs soft-cow with copy-on-write only");
-			}
-			long chunk = o.chunkBytes() == 0 ? 1L << 30 : o.chunkBytes(); // whole buffers: the image's block size
-			return new LiveCrEngine.Options(LiveCrEngine.Mode.SOFT_COW, o.at(), chunk, o.budgetBytes(), window, false,
-					false, true);
+		try {
+			return LiveExperiments.options(policy, at, window);
+		} catch (ExperimentException e) {
+			throw new UsageException(e.getMessage());
 		}
-		if (policy instanceof SoftRecopyPolicy recopy) {
-			var o = recopy.options();
-			long chunk = o.chunkBytes() == 0 ? 1L << 30 : o.chunkBytes();
-			return new LiveCrEngine.Options(LiveCrEngine.Mode.SOFT_RECOPY, o.at(), chunk, o.budgetBytes(), window,
-					false, false, true);
-		}
-		if (policy instanceof RepeatedCheckpointPolicy repeated) {
-			var o = repeated.options();
-			long chunk = o.chunkBytes() == 0 ? 1L << 30 : o.chunkBytes();
-			return new LiveCrEngine.Options(LiveCrEngine.Mode.REPEATED, o.at(), chunk, o.budgetBytes(), window,
-					false, false, true, repeated.intervalNs());
-		}
-		if (policy instanceof SoftOnDemandRestorePolicy restore) {
-			return new LiveCrEngine.Options(LiveCrEngine.Mode.ON_DEMAND_RESTORE, restore.restoreInstant(), 4L << 20, 0,
-					window, false, false, true);
-		}
-		if (policy instanceof StopTheWorldCheckpointPolicy) {
-			return new LiveCrEngine.Options(LiveCrEngine.Mode.STOP_THE_WORLD, at, 64L << 20, 0, 1, false, false,
-					true);
-		}
-		throw new UsageException("option --policy: the live engine runs stop-the-world, soft-cow, soft-recopy, "
-				+ "repeated and on-demand-restore, not " + policy.name());
 	}
 
 	@Override
@@ -188,27 +163,34 @@ public final class LiveCommand implements Command {
 		} catch (InvalidPathException e) {
 			throw new UsageException("TRACE '" + file + "' is not a valid file name: " + e.getReason());
 		}
-		MachineModel machine;
+		ExperimentConfig config = new ExperimentConfig(args.get(POLICY), args.find(AT), args.get(MACHINE),
+				args.get(SETS), args.get(WIDTH).intValue());
+		String saveAs = args.find(SAVE_AS);
 		try {
-			machine = MachineModel.parse(args.get(MACHINE));
+			// the configuration is checked before anything is run or written (live runs one policy here)
+			if (PolicyRuns.parse(config.policies(), config.at()).size() != 1) {
+				throw new UsageException("option --policy: live runs one policy, got "
+						+ PolicyRuns.parse(config.policies(), config.at()).size());
+			}
+			for (CrPolicy p : PolicyRuns.parse(config.policies(), config.at() == null ? "launch:0" : config.at())
+					.values()) {
+				LiveExperiments.options(p, CheckpointInstant.atLaunch(0), 1);
+			}
+			MachineModel.parse(config.machine());
+			if (AccessSets.parse(config.sets()).size() != 1) {
+				throw new UsageException("option --sets: live takes one source, got "
+						+ AccessSets.parse(config.sets()).size());
+			}
+			if (saveAs != null) {
+				ExperimentProblem problem = ExperimentStore.of(traceFile).checkNewName(saveAs);
+				if (problem != null) {
+					throw new UsageException("option --save-as: " + problem.message());
+				}
+			}
 		} catch (IllegalArgumentException e) {
 			throw new UsageException("option --machine: " + e.getMessage());
-		}
-		List<AccessSets> sets;
-		try {
-			sets = AccessSets.parse(args.get(SETS));
 		} catch (ExperimentException e) {
 			throw SimulateCommand.rethrow(e);
-		}
-		if (sets.size() != 1) {
-			throw new UsageException("option --sets: live takes one source, got " + sets.size());
-		}
-		String saveAs = args.find(SAVE_AS);
-		if (saveAs != null) {
-			ExperimentProblem problem = ExperimentStore.of(traceFile).checkNewName(saveAs);
-			if (problem != null) {
-				throw new UsageException("option --save-as: " + problem.message());
-			}
 		}
 		Path dir = SimulateCommand.createOutputFolder(args.get(OUT));
 		ExperimentListener listener = SimulateCommand.listener(context);
@@ -219,113 +201,16 @@ public final class LiveCommand implements Command {
 			throw SimulateCommand.rethrow(e);
 		}
 		Trace trace = TraceLoader.load(traceFile, context).trace();
-		if (trace.launchCount() == 0) {
-			throw new CommandFailedException(file + ": the trace holds no launches, so there is nothing to run");
-		}
-		String refused = TraceWorkload.outOfRange(trace);
-		if (refused != null) {
-			throw new CommandFailedException(file + ": cannot run this trace: " + refused);
-		}
-		String at = args.find(AT) != null ? args.find(AT) : "launch:" + trace.launchCount() / 2;
-		Map<String, CrPolicy> policies;
-		try {
-			policies = PolicyRuns.parse(args.get(POLICY), at);
-		} catch (ExperimentException e) {
-			throw SimulateCommand.rethrow(e);
-		}
-		if (policies.size() != 1) {
-			throw new UsageException("option --policy: live runs one policy, got " + policies.size());
-		}
-		String policyName = policies.keySet().iterator().next();
-		CrPolicy simulated = policies.get(policyName);
-		CheckpointInstant instant = ExperimentPlan.instantOf(args.get(POLICY).contains("at=") ? args.get(POLICY)
-				: "--at " + at);
-		if (instant == null) {
-			throw new UsageException("option --at: cannot read the instant of '" + at + "'");
-		}
-		LiveCrEngine.Options options = liveOptions(simulated, instant, args.get(WINDOW).intValue());
-		String spec = args.get(POLICY);
-		if (simulated instanceof SoftCopyOnWritePolicy soft && !spec.contains("staging=")) {
-			// the live engine commits into pinned memory: the simulated twin does too unless told otherwise
-			simulated = new SoftCopyOnWritePolicy(soft.options().withStaging(Staging.PINNED));
-		}
-		if (simulated instanceof SoftOnDemandRestorePolicy restore && !spec.contains("prefetch=")) {
-			// the live restore brings the rest back in the background, in pointer order, from pinned memory
-			simulated = new SoftOnDemandRestorePolicy(restore.restoreInstant(), true, CopierOrder.POINTER,
-					!spec.contains("pool=false"), spec.contains("staging=pageable") ? Staging.PAGEABLE : Staging.PINNED);
-		}
-		String traceName = traceFile.getFileName() == null ? file : traceFile.getFileName().toString();
-		System.setProperty("java.awt.headless", "true");
 		PrintStream out = context.out();
 		IProgressMonitor monitor = context.progress();
-		RunOutputs outputs = new RunOutputs(folder);
-		List<RunOutputs.Run> runs = new ArrayList<>();
-		List<String> written;
-		String liveLine;
+		LiveExperiments.Outcome outcome;
 		ExperimentResult saved = null;
 		try (LiveDevice device = devices.open()) {
-			TraceWorkload workload = sets.get(0).workload(trace, traceName, file, EngineCatalog.standard(), monitor);
-			out.printf("live %s on %s: %,d events, %,d launches; sets: %s; checkpoint at %s%n", file,
-					device.deviceName(), trace.eventCount(), trace.launchCount(), workload.policySourceName(),
-					options.at());
-			// the live baseline: the same replay without checkpoint, first, on the same device (its application end
-			// is the metrics' baseline, so the slowdown is the live run's own, not the model's)
-			long baselineEnd;
-			try {
-				LiveRunResult base = LiveCrEngine.run(trace, workload, device,
-						LiveCrEngine.Options.of(LiveCrEngine.Mode.NONE, options.at()),
-						org.phos.workbench.cr.core.TimelineSink.NONE);
-				base.close();
-				baselineEnd = base.metrics().appEndNs();
-			} catch (ReplayException e) {
-				throw ExperimentException.failure(file + ": the live baseline run failed: " + e.getMessage(), e);
-			}
-			String[] line = new String[1];
-			long threshold = simulated instanceof SoftRecopyPolicy rp ? rp.thresholdBytes() : Long.MAX_VALUE;
-			RunOutputs.Run live = outputs.record("live " + policyName, "-live", workload.sizeHint(), sink -> {
-				try {
-					LiveRunResult r = LiveCrEngine.run(trace, workload, device, options, sink);
-					r.close();
-					SimulationMetrics withBaseline = withBaseline(r.metrics(), baselineEnd);
-					long dirty = r.metrics().checkpoints().stream().mapToLong(c -> c.dirtyBytes()).sum();
-					String extra = String.format(Locale.ROOT, "%nlive baseline (same replay, no checkpoint): application "
-							+ "end %.2f ms; with %s %.2f ms: slowdown %.1f%%", baselineEnd / 1e6, policyName,
-							r.metrics().appEndNs() / 1e6, 100.0 * (r.metrics().appEndNs() - baselineEnd) / baselineEnd);
-					if (options.mode() == LiveCrEngine.Mode.SOFT_RECOPY) {
-						extra += "; recopied " + Human.bytes(dirty) + " dirty at the stop (launch "
-								+ (r.rounds().isEmpty() ? "-" : r.rounds().get(0).launches()) + ")"
-								+ (dirty > threshold ? ", above the threshold where the simulator ships the log and "
-										+ "recomputes instead (not run live)" : "");
-					}
-					if (options.mode() == LiveCrEngine.Mode.REPEATED) {
-						extra += "; " + r.rounds().size() + " checkpoints taken";
-					}
-					line[0] = String.format(Locale.ROOT, "live: %d launches as surrogates, %d real; checkpoint copied "
-							+ "%s at %.1f GB/s; %d buffers fell back to stop-and-copy on a write outside the sets; "
-							+ "%d real launches after the instant without observed writes (not validated)",
-							r.surrogateLaunches(), r.realLaunches(), Human.bytes(r.copyBytes()), r.copyGBps(),
-							r.validationFallbacks(), r.unvalidatedLaunches()) + extra;
-					return withBaseline;
-				} catch (ReplayException e) {
-					throw ExperimentException.failure(file + ": the live run failed: " + e.getMessage(), e);
-				}
-			});
-			liveLine = line[0];
-			runs.add(live);
-			runs.add(outputs.simulate("simulated " + policyName, "-simulated", workload, machine, simulated, monitor));
-			Map<String, SimulationMetrics> metrics = new LinkedHashMap<>();
-			runs.forEach(r -> metrics.put(r.name(), r.metrics()));
-			writeCsv(folder, "metrics.csv", w -> MetricsCsvWriter.write(w, metrics));
-			writeCsv(folder, "violations.csv", w -> MetricsCsvWriter.writeViolations(w, metrics));
-			ExperimentCharts.write(folder, traceName, machine, runs, metrics, args.get(WIDTH).intValue(),
-					new org.eclipse.core.runtime.NullProgressMonitor());
-			TraceIdentity identity = TraceIdentity.of(traceFile, trace);
-			written = folder.commit(json -> describe(json, args, identity, device.deviceName(), runs), listener);
+			outcome = LiveExperiments.runInto(folder, traceFile, trace, config, args.get(WINDOW).intValue(), device,
+					Main.PROGRAM + " live", listener, null, monitor);
 			if (saveAs != null) {
-				ExperimentConfig config = new ExperimentConfig(args.get(POLICY), args.find(AT), args.get(MACHINE),
-						args.get(SETS), args.get(WIDTH).intValue());
 				saved = ExperimentStore.of(traceFile).saveRuns(saveAs, config, dir,
-						runs.stream().map(RunOutputs.Run::crRun).toList());
+						outcome.runs().stream().map(RunOutputs.Run::crRun).toList());
 			}
 		} catch (ExperimentException e) {
 			throw SimulateCommand.rethrow(e);
@@ -334,10 +219,10 @@ public final class LiveCommand implements Command {
 			folder.abandon();
 		}
 		out.println();
-		MetricsTable.print(out, runs.stream().map(RunOutputs.Run::crRun).toList());
+		MetricsTable.print(out, outcome.runs().stream().map(RunOutputs.Run::crRun).toList());
 		out.println();
-		out.println(liveLine);
-		out.printf("%nwrote %s: %s%n", dir, String.join(", ", written));
+		outcome.lines().forEach(out::println);
+		out.printf("%nwrote %s: %s%n", dir, String.join(", ", outcome.written()));
 		if (saved != null) {
 			out.printf("saved experiment %s: %s (live on this machine's device; `experiment show` opens it anywhere)%n",
 					saved.name(), ExperimentStore.of(traceFile).folder(saved.name()));
@@ -346,15 +231,8 @@ public final class LiveCommand implements Command {
 		return ExitCode.OK;
 	}
 
-	/** The live run's metrics with the live baseline's application end (the slowdown is then the live one). */
-	static SimulationMetrics withBaseline(SimulationMetrics m, long baselineEndNs) {
-		return new SimulationMetrics(m.policy(), m.machine(), m.operations(), m.launches(), m.appEndNs(), baselineEndNs,
-				m.endNs(), m.stallTotalNs(), m.stallLongestNs(), m.stallCount(), m.stallByCause(), m.checkpoints(),
-				m.restoreStartNs(), m.restoreFirstKernelNs(), m.restoreFullStateNs(), m.bytesNeverRestored(),
-				m.bytesPerLane(), m.cowCount(), m.cowBytes(), m.consistency());
-	}
-
-	private static LiveDevice openDevice() throws CommandFailedException {
+	/** Opens the GPU of a live run, or fails with one line saying why there is none here. */
+	static LiveDevice openDevice() throws CommandFailedException {
 		try {
 			return LiveDevices.gpu();
 		} catch (ReplayException | LinkageError e) {
@@ -364,40 +242,6 @@ public final class LiveCommand implements Command {
 			String why = m.contains("libcuda.so.1") ? " (libcuda.so.1, the NVIDIA driver, is not installed here)" : "";
 			throw new CommandFailedException("live needs a CUDA GPU and driver on this machine: " + first + why
 					+ "; simulate runs the same policy on a machine model anywhere", e);
-		}
-	}
-
-	private static void describe(JsonWriter json, ParsedArguments args, TraceIdentity trace, String device,
-			List<RunOutputs.Run> runs) {
-		json.field("tool", Main.PROGRAM + " live");
-		json.field("finished", Instant.now().toString());
-		json.field("device", device);
-		json.name("options").beginObject();
-		json.field("policy", args.get(POLICY));
-		json.field("at", args.find(AT));
-		json.field("window", args.get(WINDOW));
-		json.field("machine", args.get(MACHINE));
-		json.field("sets", args.get(SETS));
-		json.field("width", args.get(WIDTH));
-		json.endObject();
-		trace.write(json);
-		json.name("runs").beginArray();
-		runs.forEach(r -> json.value(r.name()));
-		json.endArray();
-	}
-
-	private interface CsvBody {
-		void write(java.io.Writer w);
-	}
-
-	private static void writeCsv(ResultFolder folder, String name, CsvBody body) throws ExperimentException {
-		java.nio.file.Path file = folder.dir().resolve(name);
-		try (java.io.Writer w = RunOutputs.writer(folder.create(name))) {
-			body.write(w);
-		} catch (java.io.IOException e) {
-			throw ExperimentException.failure("cannot write " + file + ": " + Main.describe(e), e);
-		} catch (java.io.UncheckedIOException e) {
-			throw ExperimentException.failure("cannot write " + file + ": " + Main.describe(e.getCause()), e);
 		}
 	}
 }

@@ -64,7 +64,10 @@ class BlocksTest {
 		f.launch(2, words(S, 0)); // phos fixes offset 0
 		f.launch(2, words(S, S + 512)); // offset 8 is not a pointer to phos: what lies behind it is not covered
 		Trace t = f.build();
-		assertRange(TraceFixture.speculate(t, "phos+blocks").get(1).accesses().get(0), S, S + SEG, 0);
+		SpeculatedAccess phos = TraceFixture.speculate(t, "phos+blocks").get(1).accesses().get(0);
+		assertEquals(S, phos.begin());
+		assertEquals(S + SEG, phos.end());
+		assertTrue(phos.wholeAllocation(), "a block that is the whole allocation keeps the flag: " + phos);
 		List<SpeculatedAccess> scan = TraceFixture.speculate(t, "arg-scan+blocks").get(1).accesses();
 		assertRange(scan.get(0), S, S + 512, 0);
 		assertRange(scan.get(1), S + 512, S + SEG, 8);
@@ -122,9 +125,11 @@ class BlocksTest {
 		assertEquals(SpeculationEngine.Memory.NONE, EngineRegistry.create("arg-scan+blocks", t).memory());
 		assertEquals(SpeculationEngine.Memory.EVERY_LAUNCH, EngineRegistry.create("arg-scan+past-blocks", t).memory());
 		assertTrue(EngineRegistry.canCreate("ptx-flow/arg-scan+past-blocks"));
-		assertFalse(EngineRegistry.canCreate("arg-scan+blocks+past-blocks"));
+		// at most one block modifier: the outermost wins, in the place of the first
+		assertEquals("arg-scan+past-blocks", EngineRegistry.create("arg-scan+blocks+past-blocks", t).name());
+		assertEquals("arg-scan+blocks", EngineRegistry.create("arg-scan+blocks+blocks", t).name());
 		IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-				() -> EngineRegistry.create("arg-scan+blocks+blocks", t));
+				() -> EngineRegistry.create("arg-scan/nope+blocks", t));
 		assertTrue(e.getMessage().contains("X+blocks"), e.getMessage());
 	}
 }

@@ -10,6 +10,7 @@ import org.phos.workbench.internal.speculation.core.engines.ArgScanEngine;
 import org.phos.workbench.internal.speculation.core.engines.BlockEngine;
 import org.phos.workbench.internal.speculation.core.engines.FallbackEngine;
 import org.phos.workbench.internal.speculation.core.engines.IndirectEngine;
+import org.phos.workbench.internal.speculation.core.engines.TensorMapEngine;
 import org.phos.workbench.internal.speculation.core.engines.PhosEngine;
 import org.phos.workbench.internal.speculation.core.engines.PtxFlowEngine;
 import org.phos.workbench.trace.core.Trace;
@@ -22,10 +23,12 @@ import org.phos.workbench.trace.core.Trace;
  * <li>a base engine: {@code phos}, {@code arg-scan}, {@code ptx-flow};</li>
  * <li>{@code A/B}: engine A where it covers the launch, else B ({@code ptx-flow/arg-scan});</li>
  * <li>{@code X+indirect}: X plus the allocations reachable through pointers copied into device memory;</li>
+ * <li>{@code X+tma}: X plus the exact byte ranges of the tensor maps (TMA descriptors) the launch takes by value
+ * ({@code tma} alone speaks only for launches that take one);</li>
  * <li>{@code X+blocks}: X with whole-allocation accesses narrowed to the caching allocator's block the pointer
  * names, bounded by the launch's other pointers ({@code X+past-blocks}: and by those of earlier launches and
  * copies);</li>
- * <li>{@code best}: {@code ptx-flow/arg-scan+indirect}.</li>
+ * <li>{@code best}: {@code ptx-flow/arg-scan+indirect+blocks}.</li>
  * </ul>
  * Engines hold per-trace state, so {@link #create} makes a new one per trace.
  */
@@ -50,6 +53,10 @@ public final class EngineCatalog {
 				+ "read-write, whole allocation", ArgScanEngine::new);
 		register(PtxFlowEngine.NAME, "PTX dataflow from each parameter to loads/stores/atomics: direction and byte "
 				+ "range per pointer; covers only kernels with PTX", PtxFlowEngine::new);
+		// i16-rec
+		register(TensorMapEngine.NAME, "tensor maps (TMA descriptors) passed by value, matched by their 128 bytes "
+				+ "against the trace's cuTensorMapEncode* calls: read-write, the exact byte extent of the tensor; "
+				+ "covers only launches that take a known map", t -> new TensorMapEngine(t, null));
 	}
 
 	private EngineCatalog(EngineCatalog from) {
@@ -95,8 +102,14 @@ public final class EngineCatalog {
 	 * @return whether {@link #create} knows every engine it names
 	 */
 	public synchronized boolean canCreate(String spec) {
-		String text = expandBest(spec.trim());
+		String text = spec.trim();
+		if (text.equals(BEST)) {
+			return true;
+		}
 		text = stripModifiers(text, new ArrayList<>());
+		if (text.equals(BEST)) {
+			return true;
+		}
 		for (String part : text.split("/", -1)) {
 			if (!factories.containsKey(part)) {
 				return false;
@@ -114,71 +127,88 @@ public final class EngineCatalog {
 	 * @throws IllegalArgumentException naming the unknown part and the known engines
 	 */
 	public synchronized SpeculationEngine create(String spec, Trace trace) {
-		String text = expandBest(spec.trim());
+		String text = spec.trim();
+		if (text.equals(BEST)) {
+			text = BEST_SPEC;
+		}
 		List<String> modifiers = new ArrayList<>();
 		text = stripModifiers(text, modifiers);
+		if (text.equals(BEST)) { // best+tma: the modifiers of BEST_SPEC come first
+			List<String> inner = new ArrayList<>();
+			text = stripModifiers(BEST_SPEC, inner);
+			inner.addAll(modifiers);
+			modifiers = inner;
+		}
+		modifiers = oneBlockModifier(modifiers);
 		List<SpeculationEngine> chain = new ArrayList<>();
 		for (String part : text.split("/", -1)) {
 			Function<Trace, SpeculationEngine> factory = factories.get(part);
 			if (factory == null) {
 				throw new IllegalArgumentException("unknown engine '" + part + "' in '" + spec + "'; known: "
 						+ String.join(", ", factories.keySet()) + ", combined as A/B (A, else B), X" + IndirectEngine.SUFFIX
-						+ ", X" + BlockEngine.SUFFIX + ", X" + BlockEngine.PAST_SUFFIX + ", or " + BEST + " (" + BEST_SPEC + ")");
+						+ ", X" + BlockEngine.SUFFIX + ", X" + BlockEngine.PAST_SUFFIX + ", or " + BEST + " ("
+						+ BEST_SPEC + ")");
 			}
 			chain.add(factory.apply(trace));
 		}
 		SpeculationEngine engine = chain.size() == 1 ? chain.get(0) : new FallbackEngine(chain);
-		for (String modifier : modifiers) { // innermost first
-			engine = modifier.equals(IndirectEngine.SUFFIX) ? new IndirectEngine(engine)
-					: new BlockEngine(engine, trace, modifier.equals(BlockEngine.PAST_SUFFIX));
+		for (String m : modifiers) {
+			if (m.equals(BlockEngine.SUFFIX) || m.equals(BlockEngine.PAST_SUFFIX)) { // i15-prec
+				engine = new BlockEngine(engine, trace, m.equals(BlockEngine.PAST_SUFFIX));
+				continue;
+			}
+			engine = m.equals(IndirectEngine.SUFFIX) ? new IndirectEngine(engine, trace) // i15-val: directions from the trace
+					: new TensorMapEngine(trace, engine);
 		}
 		return engine;
 	}
 
-	// i15-prec: begin
 	/**
-	 * {@code best} spelled out; {@code best+blocks} is {@code best}, {@code best+past-blocks} swaps its block
-	 * modifier, other suffixes are appended.
+	 * Removes the trailing {@code +indirect} / {@code +tma} / {@code +blocks} / {@code +past-blocks} modifiers;
+	 * {@code into} gets them innermost first.
 	 */
-	private static String expandBest(String text) {
-		if (text.equals(BEST)) {
-			return BEST_SPEC;
+	private static String stripModifiers(String text, List<String> into) {
+		String t = text;
+		for (;;) {
+			String m = t.endsWith(IndirectEngine.SUFFIX) ? IndirectEngine.SUFFIX
+					: t.endsWith(TensorMapEngine.SUFFIX) ? TensorMapEngine.SUFFIX
+					: t.endsWith(BlockEngine.SUFFIX) ? BlockEngine.SUFFIX // i15-prec
+					: t.endsWith(BlockEngine.PAST_SUFFIX) ? BlockEngine.PAST_SUFFIX : null;
+			if (m == null) {
+				return t;
+			}
+			into.add(0, m);
+			t = t.substring(0, t.length() - m.length());
 		}
-		if (!text.startsWith(BEST + "+")) {
-			return text;
-		}
-		String suffix = text.substring(BEST.length());
-		if ((suffix.equals(BlockEngine.SUFFIX) || suffix.equals(BlockEngine.PAST_SUFFIX))
-				&& BEST_SPEC.endsWith(BlockEngine.SUFFIX)) {
-			return BEST_SPEC.substring(0, BEST_SPEC.length() - BlockEngine.SUFFIX.length()) + suffix;
-		}
-		return BEST_SPEC + suffix;
 	}
 
+	// i15-prec: begin
 	/**
-	 * Takes the modifiers ({@code +indirect}, {@code +blocks} or {@code +past-blocks}) off the end of a spec, each
-	 * at most once.
-	 *
-	 * @param spec the spec
-	 * @param modifiers receives them, innermost (leftmost) first
-	 * @return the spec without them
+	 * At most one block modifier, the outermost, in place of the first: {@code best+past-blocks} is {@code best}
+	 * with {@code +past-blocks} instead of its {@code +blocks}, {@code best+blocks} is {@code best}.
 	 */
-	private static String stripModifiers(String spec, List<String> modifiers) {
-		String text = spec;
-		boolean found = true;
-		while (found) {
-			found = false;
-			for (String suffix : new String[] { IndirectEngine.SUFFIX, BlockEngine.SUFFIX, BlockEngine.PAST_SUFFIX }) {
-				boolean blocksTaken = !suffix.equals(IndirectEngine.SUFFIX) && (modifiers.contains(BlockEngine.SUFFIX)
-						|| modifiers.contains(BlockEngine.PAST_SUFFIX));
-				if (text.endsWith(suffix) && !modifiers.contains(suffix) && !blocksTaken) {
-					text = text.substring(0, text.length() - suffix.length());
-					modifiers.add(0, suffix);
-					found = true;
-				}
+	private static List<String> oneBlockModifier(List<String> modifiers) {
+		String last = null;
+		for (String m : modifiers) {
+			if (m.equals(BlockEngine.SUFFIX) || m.equals(BlockEngine.PAST_SUFFIX)) {
+				last = m;
 			}
 		}
-		return text;
+		if (last == null) {
+			return modifiers;
+		}
+		List<String> out = new ArrayList<>();
+		boolean placed = false;
+		for (String m : modifiers) {
+			boolean block = m.equals(BlockEngine.SUFFIX) || m.equals(BlockEngine.PAST_SUFFIX);
+			if (!block) {
+				out.add(m);
+			} else if (!placed) {
+				out.add(last);
+				placed = true;
+			}
+		}
+		return out;
 	}
 	// i15-prec: end
 }

@@ -235,16 +235,17 @@ public final class ExperimentStore {
 					runs + " is missing: re-run the experiment to write it again");
 		}
 		String now = currentSha();
+		LiveRun live = liveRun(name); // i13-live2
 		if (now == null) {
 			return new SavedExperiment(name, dir, config, identity, SavedExperiment.State.TRACE_MISSING,
-					"the trace " + traceFile + " cannot be read, so " + name + " cannot be checked against it");
+					"the trace " + traceFile + " cannot be read, so " + name + " cannot be checked against it", live);
 		}
 		if (!now.equals(identity.sha256())) {
 			return new SavedExperiment(name, dir, config, identity, SavedExperiment.State.TRACE_CHANGED,
 					"the trace " + traceFile + " changed since " + name + " ran (SHA-256 " + shortSha(now)
-							+ " now, " + shortSha(identity.sha256()) + " then): re-run it");
+							+ " now, " + shortSha(identity.sha256()) + " then): re-run it", live);
 		}
-		return new SavedExperiment(name, dir, config, identity, SavedExperiment.State.READY, null);
+		return new SavedExperiment(name, dir, config, identity, SavedExperiment.State.READY, null, live);
 	}
 
 	private static String shortSha(@Nullable String sha) {
@@ -324,30 +325,12 @@ public final class ExperimentStore {
 		if (problem != null) {
 			throw new ExperimentException(problem);
 		}
-		if (runs.isEmpty()) {
-			throw ExperimentException.failure("cannot save " + name + ": no runs");
-		}
-		TraceIdentity identity = readIdentity(outputs);
 		Path building = temporary(root, "new");
 		try {
 			Files.createDirectories(root);
 			Files.createDirectory(building);
-			Path out = building.resolve(OUTPUTS);
-			Files.createDirectory(out);
-			try (DirectoryStream<Path> files = Files.newDirectoryStream(outputs)) {
-				for (Path f : files) {
-					if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
-							&& !f.getFileName().toString().equals(RUNS_FILE)) {
-						Files.copy(f, out.resolve(f.getFileName().toString()));
-					}
-				}
-			}
-			Path target = out.resolve(RUNS_FILE);
-			try (OutputFile file = OutputFile.create(target)) {
-				RunsFile.write(file, identity.sha256(), runs, new NullProgressMonitor());
-				file.commit();
-			}
-			writeConfig(building, config, identity);
+			TraceIdentity identity = copyRuns(name, outputs, runs, building.resolve(OUTPUTS));
+			writeConfig(building, config, identity, liveOf(outputs));
 			try {
 				Files.move(building, folder(name), StandardCopyOption.ATOMIC_MOVE);
 			} catch (FileAlreadyExistsException | java.nio.file.DirectoryNotEmptyException e) {
@@ -363,20 +346,89 @@ public final class ExperimentStore {
 	}
 
 	/**
-	 * The device experiment {@code name} was run live on (its outputs' manifest was written by {@code workbench
-	 * live}), or null for a simulated experiment or one whose manifest cannot be read.
+	 * As {@link #saveRuns}, for the existing experiment {@code name} run again (live: {@code experiment run --live}):
+	 * its outputs are replaced by {@code outputs} and {@code runs} only once they are all written (the old ones
+	 * survive a failure), and its {@value #CONFIG_FILE} says where and when it ran now.
 	 */
-	public @Nullable String liveDevice(String name) {
-		Path file = folder(name).resolve(OUTPUTS).resolve(ResultFolder.MANIFEST);
+	public ExperimentResult replaceRuns(String name, ExperimentConfig config, Path outputs, List<CrRun> runs)
+			throws ExperimentException {
+		get(name);
+		Path dir = folder(name);
+		Path building = temporary(dir, "next");
 		try {
-			Map<?, ?> json = readJson(file);
+			TraceIdentity identity = copyRuns(name, outputs, runs, building);
+			swapOutputs(dir, building);
+			writeConfig(dir, config, identity, liveOf(dir.resolve(OUTPUTS)));
+			return new ExperimentResult(name, traceFile, config, runs);
+		} catch (IOException e) {
+			throw ExperimentException.failure("cannot save " + dir + ": " + IoText.describe(e), e);
+		} finally {
+			deleteQuietly(building);
+		}
+	}
+
+	/** Copies a complete outputs folder into {@code out} (created) and writes {@code runs} there as the runs file. */
+	private TraceIdentity copyRuns(String name, Path outputs, List<CrRun> runs, Path out)
+			throws ExperimentException, IOException {
+		if (runs.isEmpty()) {
+			throw ExperimentException.failure("cannot save " + name + ": no runs");
+		}
+		TraceIdentity identity = readIdentity(outputs);
+		Files.createDirectory(out);
+		try (DirectoryStream<Path> files = Files.newDirectoryStream(outputs)) {
+			for (Path f : files) {
+				if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) && !f.getFileName().toString().equals(RUNS_FILE)) {
+					Files.copy(f, out.resolve(f.getFileName().toString()));
+				}
+			}
+		}
+		Path target = out.resolve(RUNS_FILE);
+		try (OutputFile file = OutputFile.create(target)) {
+			RunsFile.write(file, identity.sha256(), runs, new NullProgressMonitor());
+			file.commit();
+		}
+		return identity;
+	}
+
+	/**
+	 * Where and when experiment {@code name} was run live: its {@value #CONFIG_FILE}'s {@code "live"} object, else
+	 * (saved before that field) its outputs' manifest when {@code workbench live} wrote it; null for a simulated
+	 * experiment or unreadable files.
+	 */
+	public @Nullable LiveRun liveRun(String name) {
+		Path dir = folder(name);
+		try {
+			if (readJson(dir.resolve(CONFIG_FILE)).get("live") instanceof Map<?, ?> live
+					&& live.get("device") instanceof String device) {
+				return new LiveRun(device, live.get("finished") instanceof String f ? f : null);
+			}
+		} catch (ExperimentException e) {
+			// the configuration is unreadable: describe() says so; the manifest may still tell
+		}
+		return liveOf(dir.resolve(OUTPUTS));
+	}
+
+	/** The live mark of an outputs folder whose manifest {@code workbench live} wrote, else null. */
+	private static @Nullable LiveRun liveOf(Path outputs) {
+		try {
+			Map<?, ?> json = readJson(outputs.resolve(ResultFolder.MANIFEST));
 			if (json.get("tool") instanceof String tool && tool.endsWith(" live")) {
-				return json.get("device") instanceof String d ? d : "an unnamed GPU";
+				return new LiveRun(json.get("device") instanceof String d ? d : "an unnamed GPU",
+						json.get("finished") instanceof String f ? f : null);
 			}
 		} catch (ExperimentException e) {
 			return null;
 		}
 		return null;
+	}
+
+	/**
+	 * The device experiment {@code name} was run live on (its outputs' manifest was written by {@code workbench
+	 * live}), or null for a simulated experiment or one whose manifest cannot be read.
+	 */
+	public @Nullable String liveDevice(String name) {
+		LiveRun live = liveRun(name);
+		return live == null ? null : live.device();
 	}
 	// i13-live2: end
 
@@ -401,7 +453,8 @@ public final class ExperimentStore {
 		String live = liveDevice(name); // i13-live2
 		if (live != null) {
 			throw ExperimentException.failure(name + " was run live on " + live + ": re-running it here would "
-					+ "simulate it instead; run `workbench live` again with --save-as on a machine with a CUDA GPU");
+					+ "simulate it instead; run it again live (experiment run --live, or Re-run live in the workbench) "
+					+ "on a machine with a CUDA GPU");
 		}
 		IProgressMonitor pm = monitor == null ? new NullProgressMonitor() : monitor;
 		pm.beginTask("Experiment " + name, 100);
@@ -647,6 +700,11 @@ public final class ExperimentStore {
 	}
 
 	private static void writeConfig(Path dir, ExperimentConfig config, TraceIdentity identity) throws IOException {
+		writeConfig(dir, config, identity, null);
+	}
+
+	private static void writeConfig(Path dir, ExperimentConfig config, TraceIdentity identity, @Nullable LiveRun live)
+			throws IOException {
 		OutputFile.write(dir.resolve(CONFIG_FILE), stream -> {
 			PrintStream print = new PrintStream(stream, false, StandardCharsets.UTF_8);
 			JsonWriter json = new JsonWriter(print);
@@ -660,6 +718,12 @@ public final class ExperimentStore {
 			json.field("sets", config.sets());
 			json.field("width", (long) config.widthPx());
 			json.endObject();
+			if (live != null) { // i13-live2: where and when it ran live (opens anywhere; re-running needs a GPU)
+				json.name("live").beginObject();
+				json.field("device", live.device());
+				json.field("finished", live.finished());
+				json.endObject();
+			}
 			identity.write(json);
 			json.endObject();
 			json.finish();

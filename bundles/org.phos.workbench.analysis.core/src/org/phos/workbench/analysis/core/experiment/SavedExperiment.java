@@ -15,9 +15,16 @@ import org.eclipse.jdt.annotation.Nullable;
  *        when there are no complete outputs
  * @param state whether it can be opened
  * @param problem what is wrong, naming the file, for every state but {@link State#READY}; else null
+ * @param live where and when it was run live on a GPU; null for a simulated experiment
  */
 public record SavedExperiment(String name, Path folder, @Nullable ExperimentConfig config,
-		@Nullable TraceIdentity trace, State state, @Nullable String problem) {
+		@Nullable TraceIdentity trace, State state, @Nullable String problem, @Nullable LiveRun live) {
+
+	/** A simulated experiment (or one whose live mark is not known). */
+	public SavedExperiment(String name, Path folder, @Nullable ExperimentConfig config, @Nullable TraceIdentity trace,
+			State state, @Nullable String problem) {
+		this(name, folder, config, trace, state, problem, null);
+	}
 
 	/** Whether a saved experiment can be opened. */
 	public enum State {

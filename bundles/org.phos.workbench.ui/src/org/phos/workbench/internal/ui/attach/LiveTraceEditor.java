@@ -75,6 +75,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private boolean detached;
 	private boolean ended;
 	private volatile @Nullable String failure;
+	private @Nullable CheckpointPanel checkpoints; // i14-ckpt
 
 	private final LiveTraces.Session session = new LiveTraces.Session() {
 		@Override
@@ -105,6 +106,12 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 							s.tracePath().isEmpty() ? "the process's trace file" : s.tracePath());
 			return String.format(Locale.ROOT, "%s, process %d: %,d events received%s", state, input().process().pid(),
 					s.received(), older);
+		}
+
+		@Override
+		public java.util.List<LiveTraces.Mark> marks() { // i14-ckpt: the driver checkpoint's phases on the timelines
+			CheckpointPanel c = checkpoints;
+			return c == null ? java.util.List.of() : c.marks();
 		}
 	};
 
@@ -163,6 +170,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		openTraceFile.setData(TracesView.ROLE, "openTraceFile");
 		openTraceFile.addListener(SWT.Selection, e -> openFile(Path.of(input().process().tracePath())));
 		openTraceFile.setEnabled(Files.isRegularFile(Path.of(input().process().tracePath())));
+		checkpoints = new CheckpointPanel(parent, input().process().pid()); // i14-ckpt: the driver checkpoint section
 		status = new Label(parent, SWT.WRAP);
 		status.setData(TracesView.ROLE, "liveStatus");
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(status);
@@ -331,6 +339,9 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private void ended() {
 		ended = true;
 		detach.setEnabled(false);
+		if (checkpoints != null) { // i14-ckpt
+			checkpoints.processEnded();
+		}
 		LiveWindow.Snapshot s = last;
 		String pid = Long.toString(input().process().pid());
 		String why;
@@ -419,6 +430,13 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	public boolean isEnded() {
 		return ended;
 	}
+
+	// i14-ckpt: begin
+	/** The driver checkpoint section (state machine, phases, refusals); null before the editor's controls exist. */
+	public @Nullable CheckpointPanel checkpointPanel() {
+		return checkpoints;
+	}
+	// i14-ckpt: end
 
 	/** The file everything received is saved to. */
 	public @Nullable Path receivedFile() {

@@ -50,6 +50,15 @@ final class ExperimentForm {
     final Map<String, String> knobs = new LinkedHashMap<>();
     final List<String> sets = new ArrayList<>();
     String width = Integer.toString(ExperimentConfig.DEFAULT_WIDTH_PX);
+    // i13-live2: begin
+    /** Key of the live choice's reason. */
+    static final String LIVE = "live";
+    /** The policies the live engine runs (docs/live-cr.md). */
+    static final List<String> LIVE_POLICIES = List.of("stop-the-world", "soft-cow", "soft-recopy", "repeated",
+            "on-demand-restore");
+    /** Run live on the GPU (only offered when a CUDA device was found). */
+    boolean live;
+    // i13-live2: end
 
     void setParam(String policy, String key, String value) {
         Map<String, String> m = params.computeIfAbsent(policy, p -> new LinkedHashMap<>());
@@ -123,9 +132,16 @@ final class ExperimentForm {
     /** The command line that runs the same configuration ({@code simulate ... --out DIR}). */
     List<String> commandLine(String out) {
         List<String> argv = new ArrayList<>();
-        argv.add("simulate");
         LoadedTrace t = trace;
-        argv.add(t == null ? "TRACE" : t.file().toString());
+        if (live) { // i13-live2: the live run is an experiment of its own, saved as the dialog saves it
+            argv.add("experiment");
+            argv.add("new");
+            argv.add(t == null ? "TRACE" : t.file().toString());
+            argv.add(name.trim());
+        } else {
+            argv.add("simulate");
+            argv.add(t == null ? "TRACE" : t.file().toString());
+        }
         argv.add("--policy");
         argv.add(policySpecs());
         if (!at.isBlank()) {
@@ -138,6 +154,10 @@ final class ExperimentForm {
         argv.add(setsSpec());
         argv.add("--width");
         argv.add(width.trim());
+        if (live) {
+            argv.add("--live");
+            return argv;
+        }
         argv.add("--out");
         argv.add(out);
         return argv;
@@ -155,6 +175,17 @@ final class ExperimentForm {
 
     /** Why each field is refused, by field key (empty: the experiment can run). */
     Map<String, String> problems() {
-        return ExperimentChecks.check(this);
+        Map<String, String> problems = ExperimentChecks.check(this);
+        if (live) { // i13-live2: what the live engine cannot run
+            List<String> not = policies.stream().filter(p -> !LIVE_POLICIES.contains(p)
+                    || "false".equals(params.getOrDefault(p, Map.of()).get("cow"))).toList();
+            if (!not.isEmpty()) {
+                problems.put(LIVE, "the live engine runs " + String.join(", ", LIVE_POLICIES)
+                        + " (soft-cow with copy-on-write), not " + String.join(", ", not));
+            } else if (sets.size() > 1) {
+                problems.put(LIVE, "a live run takes one read/write set source, " + sets.size() + " are chosen");
+            }
+        }
+        return problems;
     }
 }

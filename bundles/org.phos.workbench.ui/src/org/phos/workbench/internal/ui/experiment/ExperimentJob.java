@@ -8,12 +8,17 @@ import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.jobs.ISchedulingRule;
 import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.core.runtime.jobs.MultiRule;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.analysis.core.experiment.ExperimentConfig;
 import org.phos.workbench.analysis.core.experiment.ExperimentException;
 import org.phos.workbench.analysis.core.experiment.ExperimentListener;
 import org.phos.workbench.analysis.core.experiment.ExperimentResult;
 import org.phos.workbench.analysis.core.experiment.ExperimentStore;
+import org.phos.workbench.live.LiveDevice;
+import org.phos.workbench.live.LiveDevices;
+import org.phos.workbench.live.LiveExperiments;
+import org.phos.workbench.live.ReplayException;
 import org.phos.workbench.ui.model.LoadedTrace;
 
 /**
@@ -30,6 +35,7 @@ public final class ExperimentJob extends Job {
     private final LoadedTrace trace;
     private final String name;
     private final @Nullable ExperimentConfig config;
+    private final boolean live; // i13-live2
     private final ExperimentProgress progress = new ExperimentProgress();
     private volatile @Nullable ExperimentResult result;
     private volatile @Nullable String failure;
@@ -38,12 +44,54 @@ public final class ExperimentJob extends Job {
      * @param config what to run; null to re-run the saved experiment {@code name}
      */
     ExperimentJob(LoadedTrace trace, String name, @Nullable ExperimentConfig config) {
-        super((config == null ? "Re-running experiment " : "Running experiment ") + name + " on " + trace.name());
+        this(trace, name, config, false);
+    }
+
+    /**
+     * @param live run it live on the GPU ({@link LiveExperiments}); one live Job uses the GPU at a time
+     */
+    ExperimentJob(LoadedTrace trace, String name, @Nullable ExperimentConfig config, boolean live) {
+        super((config == null ? "Re-running experiment " : "Running experiment ") + name + (live ? " live" : "")
+                + " on " + trace.name());
         this.trace = trace;
         this.name = name;
         this.config = config;
+        this.live = live;
         setUser(true);
-        setRule(rule(trace.file()));
+        setRule(live ? MultiRule.combine(rule(trace.file()), GPU) : rule(trace.file()));
+    }
+
+    /** The GPU (device 0): live runs never share it. */
+    static final ISchedulingRule GPU = new ISchedulingRule() {
+        @Override
+        public boolean contains(ISchedulingRule rule) {
+            return rule == this;
+        }
+
+        @Override
+        public boolean isConflicting(ISchedulingRule rule) {
+            return rule == this;
+        }
+    };
+
+    private ExperimentResult runLive(ExperimentStore store, @Nullable ExperimentConfig c, IProgressMonitor m)
+            throws ExperimentException {
+        try (LiveDevice device = LiveDevices.gpu()) {
+            return c == null
+                    ? LiveExperiments.rerun(store, name, trace.trace(), LiveExperiments.DEFAULT_WINDOW, device,
+                            ExperimentListener.NONE, m)
+                    : LiveExperiments.create(store, name, c, trace.trace(), LiveExperiments.DEFAULT_WINDOW, device,
+                            ExperimentListener.NONE, m);
+        } catch (ReplayException | LinkageError e) {
+            String why = String.valueOf(e.getMessage());
+            throw ExperimentException.failure("a live run needs a CUDA GPU and driver on this machine: "
+                    + why.lines().findFirst().orElse(why), e);
+        }
+    }
+
+    /** Whether it runs live on the GPU. */
+    public boolean live() {
+        return live;
     }
 
     @Override
@@ -53,8 +101,9 @@ public final class ExperimentJob extends Job {
         ExperimentListener listener = ExperimentListener.NONE;
         try {
             ExperimentConfig c = config;
-            result = c == null ? store.rerun(name, trace.trace(), listener, m)
-                    : store.create(name, c, trace.trace(), listener, m);
+            result = live ? runLive(store, c, m) // i13-live2
+                    : c == null ? store.rerun(name, trace.trace(), listener, m)
+                            : store.create(name, c, trace.trace(), listener, m);
             return Status.OK_STATUS;
         } catch (OperationCanceledException e) {
             return Status.CANCEL_STATUS;

@@ -11,7 +11,7 @@ public final class ExperimentJobs {
 
     /** Runs {@code request} as Run in the dialog does; returns the scheduled Job. */
     public static ExperimentJob start(IWorkbenchPage page, NewExperimentDialog.Request request) {
-        ExperimentJob job = new ExperimentJob(request.trace(), request.name(), request.config());
+        ExperimentJob job = new ExperimentJob(request.trace(), request.name(), request.config(), request.live());
         try {
             ExperimentsView view = (ExperimentsView) page.showView(ExperimentsView.ID, null,
                     IWorkbenchPage.VIEW_VISIBLE);

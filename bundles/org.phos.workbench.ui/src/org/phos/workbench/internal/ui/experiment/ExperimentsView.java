@@ -130,8 +130,9 @@ public final class ExperimentsView extends ViewPart {
         table.setHeaderVisible(true);
         table.setLinesVisible(true);
         // name and state first: the view often sits in a narrow folder
-        String[] headers = { "Experiment", "State", "Runs", "Point", "Policies", "Sets", "Trace" };
-        int[] widths = { 160, 90, 45, 90, 170, 90, 130 };
+        // i13-live2: "Run" says simulated, or live with the device and the date
+        String[] headers = { "Experiment", "State", "Runs", "Point", "Policies", "Sets", "Trace", "Run" };
+        int[] widths = { 160, 90, 45, 90, 170, 90, 130, 220 };
         for (int i = 0; i < headers.length; i++) {
             TableColumn c = new TableColumn(table, i == 2 ? SWT.RIGHT : SWT.LEFT);
             c.setText(headers[i]);
@@ -384,7 +385,16 @@ public final class ExperimentsView extends ViewPart {
             };
         }
         return new String[] { (stale(r) ? "\u26a0 " : "") + r.name, state, runs, c == null || c.at() == null ? ""
-                : c.at(), c == null ? "?" : c.policies(), c == null ? "" : c.sets(), r.trace.name() };
+                : c.at(), c == null ? "?" : c.policies(), c == null ? "" : c.sets(), r.trace.name(), runKind(r) };
+    }
+
+    /** i13-live2: {@code live, NVIDIA H100 80GB HBM3, 2026-11-25} or {@code simulated} (blank while unknown). */
+    private static String runKind(Row r) {
+        SavedExperiment s = r.saved;
+        if (s != null && s.live() != null) {
+            return s.live().label();
+        }
+        return s == null || s.config() == null ? "" : "simulated";
     }
 
     /** The row's configuration in simulate's words, and where it is saved. */
@@ -393,7 +403,9 @@ public final class ExperimentsView extends ViewPart {
         String config = c == null ? "configuration unreadable"
                 : "--policy " + c.policies() + (c.at() == null ? "" : " --at " + c.at()) + " --machine " + c.machine()
                         + " --sets " + c.sets() + " --width " + c.widthPx();
-        return r.name + " on " + r.trace.name() + "\n" + config + "\n" + explain(r);
+        String kind = runKind(r); // i13-live2
+        return r.name + " on " + r.trace.name() + (kind.isEmpty() ? "" : " (" + kind + ")") + "\n" + config + "\n"
+                + explain(r);
     }
 
     /** What the state of {@code r} means, for the status line when it is selected. */
@@ -403,7 +415,8 @@ public final class ExperimentsView extends ViewPart {
             return r.name + ": shown, not saved";
         }
         return switch (s.state()) {
-            case READY -> r.name + ": saved in " + s.folder();
+            case READY -> r.name + (s.live() != null ? " (" + s.live().label() + ")" : "") + ": saved in " // i13-live2
+                    + s.folder();
             case TRACE_CHANGED -> r.name + " is stale: " + s.problem() + ". Re-run it (Ctrl+R); Enter opens the old "
                     + "numbers anyway";
             case TRACE_MISSING -> r.name + ": " + s.problem();
@@ -583,7 +596,8 @@ public final class ExperimentsView extends ViewPart {
             message("Select a saved experiment to re-run it.", false);
             return;
         }
-        run(new ExperimentJob(r.trace, r.name, null));
+        // i13-live2: a live experiment is re-run live (on a machine with a CUDA GPU; elsewhere the Job says why)
+        run(new ExperimentJob(r.trace, r.name, null, r.saved.live() != null));
     }
 
     /** Starts {@code job}, shows its progress at the bottom, and the result (or why it failed) when it ends. */

@@ -33,6 +33,7 @@ import org.eclipse.ui.IWorkbenchPart;
 import org.eclipse.ui.PartInitException;
 import org.phos.workbench.analysis.core.experiment.ExperimentConfig;
 import org.phos.workbench.cr.core.MachineModel;
+import org.phos.workbench.live.LiveDevices;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.speculation.core.EngineRegistry;
 import org.phos.workbench.ui.model.LaunchSelection;
@@ -47,8 +48,12 @@ import org.phos.workbench.ui.model.TimeSelection;
  * the Trace Timeline (or the Launches view) becomes the point, and a range dragged there gives its start time.
  */
 public final class NewExperimentDialog extends Dialog {
-    /** What Run hands over: the trace, the experiment's name and its configuration. */
-    public record Request(LoadedTrace trace, String name, ExperimentConfig config) {
+    /** What Run hands over: the trace, the experiment's name, its configuration and whether it runs live. */
+    public record Request(LoadedTrace trace, String name, ExperimentConfig config, boolean live) {
+        /** A simulated experiment. */
+        public Request(LoadedTrace trace, String name, ExperimentConfig config) {
+            this(trace, name, config, false);
+        }
     }
 
     /** View id of the Trace Timeline (bundle org.phos.workbench.ui.timeline). */
@@ -77,6 +82,8 @@ public final class NewExperimentDialog extends Dialog {
     private Table engineTable;
     private Text widthText;
     private Text commandText;
+    private Button liveButton; // i13-live2
+    private Label liveStatus; // i13-live2
     private Label summary;
     private org.eclipse.swt.custom.ScrolledComposite scroller;
     private Composite content;
@@ -187,6 +194,8 @@ public final class NewExperimentDialog extends Dialog {
         });
         error(c, ExperimentForm.WIDTH);
 
+        createLive(c); // i13-live2
+
         label(c, "Command line:");
         commandText = new Text(c, SWT.READ_ONLY | SWT.WRAP | SWT.MULTI);
         commandText.setData(TracesView.ROLE, "exp.command");
@@ -196,6 +205,74 @@ public final class NewExperimentDialog extends Dialog {
         getShell().addDisposeListener(e -> page.removeSelectionListener(picker));
         return area;
     }
+
+    // i13-live2: begin
+    /**
+     * "Run live on the GPU": offered only where a CUDA device is found. The look ({@link LiveDevices#probe()}: the
+     * driver's device count, no context) runs off the UI thread; until it answers, and where there is no device, the
+     * choice is disabled with the reason beside it.
+     */
+    private void createLive(Composite c) {
+        label(c, "Where it runs:");
+        // one row spanning both columns, the reason wrapping in a fixed width: it never widens the dialog
+        Composite row = new Composite(c, SWT.NONE);
+        GridLayoutFactory.fillDefaults().numColumns(2).spacing(10, 0).applyTo(row);
+        GridDataFactory.fillDefaults().grab(true, false).span(2, 1).applyTo(row);
+        liveButton = new Button(row, SWT.CHECK);
+        liveButton.setText("Run live on the GPU");
+        liveButton.setData(TracesView.ROLE, "exp.live");
+        liveButton.setToolTipText("Each policy runs for real on this machine's CUDA GPU, beside its simulated twin "
+                + "(docs/live-cr.md); the experiment is saved marked live and opens later on any machine");
+        liveButton.setEnabled(false);
+        liveButton.addListener(SWT.Selection, e -> {
+            form.live = liveButton.getSelection();
+            update();
+        });
+        GridDataFactory.fillDefaults().align(SWT.BEGINNING, SWT.BEGINNING).applyTo(liveButton);
+        liveStatus = new Label(row, SWT.WRAP);
+        liveStatus.setData(TracesView.ROLE, "exp.liveStatus");
+        liveStatus.setText("looking for a CUDA device...");
+        GridDataFactory.fillDefaults().grab(true, false).hint(420, SWT.DEFAULT).applyTo(liveStatus);
+        org.eclipse.swt.widgets.Display display = c.getDisplay();
+        org.eclipse.core.runtime.jobs.Job probe = org.eclipse.core.runtime.jobs.Job.create("Looking for a CUDA device",
+                (org.eclipse.core.runtime.IProgressMonitor m) -> {
+                    LiveDevices.Probe found = LiveDevices.probe();
+                    display.asyncExec(() -> probed(found));
+                    return org.eclipse.core.runtime.Status.OK_STATUS;
+                });
+        probe.setSystem(true);
+        probe.schedule();
+    }
+
+    private void probed(LiveDevices.Probe found) {
+        if (liveButton.isDisposed()) {
+            return;
+        }
+        liveButton.setEnabled(found.present());
+        if (found.present()) {
+            liveStatus.setText("on " + found.text());
+            liveStatus.setForeground(null);
+        } else {
+            liveButton.setSelection(false);
+            form.live = false;
+            String why = found.text().length() > 200 ? found.text().substring(0, 200) + "..." : found.text();
+            liveStatus.setText("not available: " + why);
+            liveStatus.setForeground(ExperimentColors.get(ExperimentColors.STALE));
+        }
+        liveStatus.setToolTipText(found.text());
+        liveStatus.getParent().layout(true, true);
+        update();
+    }
+
+    /** Whether "Run live on the GPU" can be chosen now, and the text beside it (tests). */
+    public boolean liveEnabled() {
+        return liveButton.isEnabled();
+    }
+
+    public String liveStatus() {
+        return liveStatus.getText();
+    }
+    // i13-live2: end
 
     private void createPolicies(Composite c) {
         Label l = label(c, "Policies:");
@@ -469,8 +546,10 @@ public final class NewExperimentDialog extends Dialog {
             run.setEnabled(problems.isEmpty());
         }
         if (problems.isEmpty()) {
-            summary.setText("Simulates C/R policies over the trace as simulate does; empty fields take the default "
-                    + "shown in grey. Run saves the experiment beside the trace.");
+            summary.setText(form.live ? "Runs the C/R policies live on the GPU, each beside its simulated twin; "
+                    + "Run saves the experiment beside the trace, marked live." : "Simulates C/R policies over the "
+                    + "trace as simulate does; empty fields take the default shown in grey. Run saves the experiment "
+                    + "beside the trace.");
             summary.setForeground(null);
         } else {
             Map.Entry<String, String> first = problems.entrySet().iterator().next();
@@ -515,6 +594,7 @@ public final class NewExperimentDialog extends Dialog {
             case ExperimentForm.SETS -> "Read/write sets";
             case ExperimentForm.WIDTH -> "Chart width";
             case ExperimentForm.NAME -> "Name";
+            case ExperimentForm.LIVE -> "Run live on the GPU";
             default -> "Trace";
         };
     }
@@ -614,7 +694,7 @@ public final class NewExperimentDialog extends Dialog {
         if (!problems.isEmpty() || t == null) {
             return;
         }
-        Request request = new Request(t, form.name.trim(), form.config());
+        Request request = new Request(t, form.name.trim(), form.config(), form.live);
         super.okPressed();
         onRun.accept(request);
     }

@@ -206,6 +206,10 @@ public final class BlockEngine implements SpeculationEngine {
 		if (blocks != null) {
 			blockEnd = blocks.blockEnd(pointer, blockEnd);
 		}
+		if (pointer == begin && blockEnd == end) { // the block is the whole allocation: say so
+			sink.access(id, allocationBase, begin, end, mode, param, offset);
+			return;
+		}
 		sink.access(id, allocationBase, pointer, blockEnd, mode & ~WHOLE_ALLOCATION, param, offset);
 	}
 }
