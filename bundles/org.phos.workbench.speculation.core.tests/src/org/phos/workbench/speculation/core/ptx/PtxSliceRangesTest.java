@@ -22,7 +22,7 @@ class PtxSliceRangesTest {
 
 	@BeforeAll
 	static void analyse() throws PtxParseException {
-		for (String name : new String[] { "slices.ptx", "forms.ptx", "flow_kernels.ptx" }) {
+		for (String name : new String[] { "slices.ptx", "forms.ptx", "flow_kernels.ptx", "triton_scale_inplace.ptx" }) {
 			for (KernelAccessSummary s : PtxFlowAnalyzer.analyze(PtxParser.parse(name, TestData.read(name)))) {
 				SUMMARIES.put(s.kernel(), s);
 			}
@@ -58,6 +58,16 @@ class PtxSliceRangesTest {
 		// the pre-check and the back edge both give i < n
 		assertEquals("[4*grid_stride_fill_param_1@8, 4*grid_stride_fill_param_1@8 + 4*grid_stride_fill_param_2@12)",
 				word("grid_stride_fill", 0).writeRange().toString());
+	}
+
+	@Test
+	void tritonMaskedVectorAccessesAreBoundedByTheMask() {
+		// offs = pid * 1024 + (tid * 4) & 508 (| 512 for the second half): ors of disjoint bits are sums; each v4
+		// load/store is predicated by offs < n: bytes [0, 4 * (n - 1) + 16) of buf (16: the last vector)
+		ParamWordAccess buf = word("scale_inplace_kernel", 0);
+		assertTrue(buf.read() && buf.written(), buf.toString());
+		assertEquals("[0, 4*scale_inplace_kernel_param_1@8 + 12)", buf.writeRange().toString());
+		assertEquals("[0, 4*scale_inplace_kernel_param_1@8 + 12)", buf.readRange().toString());
 	}
 
 	@Test

@@ -140,6 +140,11 @@ final class RangeFinder {
 					}
 				}
 			}
+			case "or" -> { // i15-prec: Triton's offsets (pid << 10 | (tid << 2) & 508, then | 512): disjoint bits add
+				if (ops.size() == 3 && (possibleBits(ops.get(1), 0) & possibleBits(ops.get(2), 0)) == 0) {
+					return decompose(ops.get(1), depth + 1).plus(decompose(ops.get(2), depth + 1));
+				}
+			}
 			case "mad" -> {
 				if (def.has(".lo") || def.has(".wide")) {
 					Long k = FlowAnalysis.immediate(ops.get(2));
@@ -153,6 +158,126 @@ final class RangeFinder {
 			}
 		}
 		return Affine.atom(reg);
+	}
+
+	/** The bits a value may have set (-1: any), from masks, shifts and disjoint ors; registers of one definition. */
+	private long possibleBits(PtxOperand operand, int depth) {
+		Long k = FlowAnalysis.immediate(operand);
+		if (k != null) {
+			return k;
+		}
+		if (!(operand instanceof PtxOperand.Register r) || depth > MAX_DEPTH) {
+			return -1;
+		}
+		Instruction def = singleDefinition(r.name());
+		if (def == null || def.guard() != null || paramLoaded(def) != null) {
+			return -1;
+		}
+		List<PtxOperand> ops = def.operands();
+		switch (def.baseOpcode()) {
+			case "and" -> {
+				return ops.size() == 3 ? possibleBits(ops.get(1), depth + 1) & possibleBits(ops.get(2), depth + 1) : -1;
+			}
+			case "or" -> {
+				return ops.size() == 3 ? possibleBits(ops.get(1), depth + 1) | possibleBits(ops.get(2), depth + 1) : -1;
+			}
+			case "shl" -> {
+				Long shift = ops.size() == 3 ? FlowAnalysis.immediate(ops.get(2)) : null;
+				if (shift == null || shift < 0 || shift >= 32) {
+					return -1;
+				}
+				long bits = possibleBits(ops.get(1), depth + 1);
+				long width = def.has(".b32") || def.has(".u32") || def.has(".s32") ? 0xffff_ffffL : -1L;
+				return bits == -1 ? ~((1L << shift) - 1) & width : (bits << shift) & width;
+			}
+			case "mov" -> {
+				return ops.size() == 2 ? possibleBits(ops.get(1), depth + 1) : -1;
+			}
+			default -> {
+				return -1;
+			}
+		}
+	}
+
+	/**
+	 * i15-prec: the access's own guard ({@code @p st [base + c * S + k]} with {@code p = S < n}, Triton's masked
+	 * loads and stores): when the address's index terms are {@code c} times those of the compared value {@code S}
+	 * and all are non-negative, the offset runs over {@code [k, c * (n - 1 - s0) + k + size)}, {@code s0} being
+	 * {@code S}'s constant.
+	 */
+	private @Nullable AccessRange guardedRange(int index, Affine expr, List<LinearBound.Term> offsets, long size) {
+		Instruction at = instructions.get(index);
+		if (at.guard() == null || at.guardNegated() || expr.terms.isEmpty()) {
+			return null;
+		}
+		Instruction setp = singleDefinition(at.guard());
+		if (setp == null || !setp.baseOpcode().equals("setp") || setp.operands().size() != 3 || setp.guard() != null
+				|| setp.opcode().contains(".f")) {
+			return null;
+		}
+		String[] parts = setp.opcode().split("\\.");
+		if (parts.length < 3) {
+			return null;
+		}
+		PtxOperand small;
+		PtxOperand big;
+		long extra;
+		switch (parts[1]) {
+			case "lt", "lo" -> {
+				small = setp.operands().get(1);
+				big = setp.operands().get(2);
+				extra = 0;
+			}
+			case "le", "ls" -> {
+				small = setp.operands().get(1);
+				big = setp.operands().get(2);
+				extra = 1;
+			}
+			case "gt", "hi" -> {
+				small = setp.operands().get(2);
+				big = setp.operands().get(1);
+				extra = 0;
+			}
+			case "ge", "hs" -> {
+				small = setp.operands().get(2);
+				big = setp.operands().get(1);
+				extra = 1;
+			}
+			default -> {
+				return null;
+			}
+		}
+		Affine compared = decompose(small, 0);
+		if (!compared.params.isEmpty() || !compared.terms.keySet().equals(expr.terms.keySet())) {
+			return null;
+		}
+		long c = 0;
+		for (Map.Entry<String, Long> t : expr.terms.entrySet()) {
+			List<Integer> defs = definitions.get(t.getKey());
+			if (defs != null && defs.size() > 1) { // a loop variable: its value at the setp may not be the access's
+				return null;
+			}
+			long inCompare = compared.terms.get(t.getKey());
+			if (inCompare <= 0 || t.getValue() <= 0 || t.getValue() % inCompare != 0) {
+				return null;
+			}
+			long ratio = t.getValue() / inCompare;
+			if (c != 0 && ratio != c || !nonNegative(t.getKey(), 0)) {
+				return null;
+			}
+			c = ratio;
+		}
+		LinearBound bound = boundOf(big, extra);
+		if (bound == null) {
+			return null;
+		}
+		List<LinearBound.Term> terms = new ArrayList<>(offsets);
+		for (LinearBound.Term term : bound.terms()) {
+			terms.add(new LinearBound.Term(term.paramName(), term.paramOffset(), term.size(), term.signed(),
+					term.coefficient() * c));
+		}
+		long high = c * (bound.constant() - 1 - compared.constant) + expr.constant + size;
+		return new AccessRange.Bounded(new LinearBound(expr.constant, offsets), new LinearBound(high, terms));
 	}
 
 	private static boolean isNarrowing(Instruction cvt) {
@@ -189,6 +314,10 @@ final class RangeFinder {
 				return AccessRange.WHOLE;
 			}
 			offsets.add(term);
+		}
+		AccessRange guarded = guardedRange(index, expr, offsets, size);
+		if (guarded != null) {
+			return guarded;
 		}
 		long low = expr.constant;
 		long highConstant = expr.constant + size;
