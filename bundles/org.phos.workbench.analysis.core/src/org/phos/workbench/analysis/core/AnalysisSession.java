@@ -140,6 +140,15 @@ public final class AnalysisSession {
 		}
 	}
 
+	/** @return the live speculation {@link #generation} gave {@code trace}, or null */
+	public @Nullable LiveSpeculation liveSpeculation(Trace trace) {
+		TraceCache c;
+		synchronized (caches) {
+			c = caches.get(trace);
+		}
+		return c == null ? null : c.live;
+	}
+
 	/** @return how many traces the session holds answers about (tests and the live editor's status) */
 	public int cachedTraces() {
 		return caches.size();

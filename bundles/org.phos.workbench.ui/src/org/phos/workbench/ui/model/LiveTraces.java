@@ -27,6 +27,20 @@ public final class LiveTraces {
 		 * window are (the process's trace file), empty while nothing was left out.
 		 */
 		String note();
+
+		// i14-incr: begin
+		/**
+		 * The file that holds the events older than the views' window (the process's own trace file), or null while
+		 * the window holds everything received (or the file cannot be found).
+		 */
+		default java.nio.file.@Nullable Path olderEventsFile() {
+			return null;
+		}
+
+		/** Opens {@link #olderEventsFile()} as an ordinary trace (a view's "Open" link). */
+		default void openOlderEvents() {
+		}
+		// i14-incr: end
 	}
 
 	private static final Map<LoadedTrace, Session> LIVE = Collections.synchronizedMap(new WeakHashMap<>());

@@ -108,6 +108,13 @@ public final class LaunchesView extends ViewPart {
     };
     private int verdictColumn = -1;
     private int javaSiteColumn = -1; // i14-agent
+    // i14-incr: begin
+    /** The view's own column after LaunchRow's: a live launch's speculation (hidden for ordinary traces). */
+    private int speculatedColumn = -1;
+    private int launchColumn = -1;
+    /** "Older events are in FILE — Open": shown for a live trace whose window left events out. */
+    private org.eclipse.swt.widgets.Link older;
+    // i14-incr: end
     /** Counts queries asked; an answer for an older one is dropped. */
     private int generation;
     /** The generation whose answer the table shows. */
@@ -127,6 +134,18 @@ public final class LaunchesView extends ViewPart {
         status = new Label(parent, SWT.NONE);
         status.setData(TracesView.ROLE, "launchesStatus");
         GridDataFactory.fillDefaults().grab(true, false).applyTo(status);
+        // i14-incr: begin
+        older = new org.eclipse.swt.widgets.Link(parent, SWT.NONE);
+        older.setData(TracesView.ROLE, "olderEvents");
+        GridDataFactory.fillDefaults().grab(true, false).exclude(true).applyTo(older);
+        older.setVisible(false);
+        older.addListener(SWT.Selection, e -> {
+            LiveTraces.Session live = LiveTraces.of(current);
+            if (live != null) {
+                live.openOlderEvents();
+            }
+        });
+        // i14-incr: end
 
         rowsTable = new WindowedTable(parent, this::fill, row -> publishSelection());
         table = rowsTable.table();
@@ -165,10 +184,24 @@ public final class LaunchesView extends ViewPart {
             // under XTest every posted click is within it): each click toggles the order all the same
             col.addListener(SWT.DefaultSelection, e -> sortBy(index));
         }
+        // i14-incr: begin
+        launchColumn = LaunchRow.TABLE.headers().indexOf("launch");
+        TableColumn spec = new TableColumn(table, SWT.LEFT);
+        spec.setText("speculated");
+        spec.setToolTipText("A live trace's launches are speculated as they arrive: the allocations "
+                + org.phos.workbench.analysis.core.LiveSpeculation.BEST_DIRECT + " says each reads and writes "
+                + "(the Accesses view shows every engine)");
+        spec.setWidth(0);
+        spec.setResizable(false);
+        spec.setMoveable(true);
+        speculatedColumn = columns.size();
+        // i14-incr: end
         // shown first what a person scans for (kernel, GPU time); the columns themselves stay the CLI's
-        List<String> headers = LaunchRow.TABLE.headers();
+        List<String> headers = new java.util.ArrayList<>(LaunchRow.TABLE.headers());
+        headers.add("speculated"); // i14-incr
         // the verdict next to the launch, so that choosing an engine shows it without scrolling (hidden without one)
-        int[] order = java.util.stream.Stream.of("launch", "verdict", "kernel", "java_site" /* i14-agent */, "gpu_ns",
+        int[] order = java.util.stream.Stream.of("launch", "verdict", "speculated" /* i14-incr */, "kernel",
+                "java_site" /* i14-agent */, "gpu_ns",
                 "host_ns", "stream", "grid", "block", "params", "event", "function", "gpu_start_ns", "gpu_end_ns")
                 .mapToInt(headers::indexOf)
                 .filter(i -> i >= 0).toArray();
@@ -234,6 +267,17 @@ public final class LaunchesView extends ViewPart {
         for (int c = 0; c < cs.size(); c++) {
             item.setText(c, r == null ? "" : cs.get(c).format(r));
         }
+        // i14-incr: begin (a live trace: the stream's launch numbers, and what was speculated when the launch came)
+        LaunchQuery q = query;
+        if (r != null && q != null && LiveTraces.of(listedTrace) != null) {
+            item.setText(launchColumn, Long.toString(Analysis.session().launchNumber(q.trace(), r.launch())));
+            item.setText(speculatedColumn,
+                    org.phos.workbench.internal.ui.attach.LiveAnalysis.summary(Analysis.session(), q.trace(),
+                            r.launch()));
+        } else {
+            item.setText(speculatedColumn, "");
+        }
+        // i14-incr: end
         LaunchVerdict v = r == null ? null : r.verdict();
         if (verdictColumn >= 0) {
             item.setForeground(verdictColumn, v == null ? null : verdictColor(v));
@@ -490,6 +534,21 @@ public final class LaunchesView extends ViewPart {
             sites.setResizable(hasSites);
         }
         // i14-agent: end
+        // i14-incr: begin
+        TableColumn spec = table.getColumn(speculatedColumn);
+        if ((spec.getWidth() > 0) != (live != null)) {
+            spec.setWidth(live != null ? 240 : 0);
+            spec.setResizable(live != null);
+        }
+        java.nio.file.Path olderFile = live == null ? null : live.olderEventsFile();
+        String olderText = olderFile == null ? "" : "Older events are in " + olderFile + " — <a>Open</a>";
+        if (!olderText.equals(older.getText()) || older.getVisible() != (olderFile != null)) {
+            older.setText(olderText);
+            older.setVisible(olderFile != null);
+            ((org.eclipse.swt.layout.GridData) older.getLayoutData()).exclude = olderFile == null;
+            older.getParent().layout(true);
+        }
+        // i14-incr: end
         status.setText(String.format(Locale.ROOT, "%,d of %,d launches of %s%s", n, t.trace().launchCount(),
                 t.name(), engine == null ? "" : "; verdicts under " + engine)
                 + (live == null ? "" : " — " + live.note())); // i14-attachui

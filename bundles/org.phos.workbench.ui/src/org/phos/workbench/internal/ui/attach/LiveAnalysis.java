@@ -1,0 +1,92 @@
+package org.phos.workbench.internal.ui.attach;
+
+import java.util.List;
+import java.util.Locale;
+
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.analysis.core.AnalysisSession;
+import org.phos.workbench.analysis.core.LiveSpeculation;
+import org.phos.workbench.internal.ui.launches.Analysis;
+import org.phos.workbench.speculation.core.LaunchSpeculation;
+import org.phos.workbench.speculation.core.SpeculatedAccess;
+import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.attach.LiveWindow;
+import org.phos.workbench.ui.model.LoadedTrace;
+
+/**
+ * What the analysis layer keeps of a live trace: its {@link LiveSpeculation} (each new launch speculated once by
+ * every live engine, in the snapshot Job, before the generation is published) and the generations the shared
+ * {@link AnalysisSession} answers about ({@link AnalysisSession#generation}: older ones are let go). One per live
+ * trace editor.
+ */
+public final class LiveAnalysis {
+	private final AnalysisSession session = Analysis.session();
+	private final LiveSpeculation speculation = new LiveSpeculation(session.catalog(),
+			LiveSpeculation.registered(session.catalog()));
+	private volatile LiveSpeculation.@Nullable Update last;
+	private volatile long lastSnapshotLaunches;
+
+	/** Speculates the launches of the snapshot no earlier one held (the snapshot Job's thread). */
+	LiveSpeculation.Update speculate(LiveWindow.Snapshot s, @Nullable IProgressMonitor monitor) {
+		Trace t = s.loaded().trace();
+		LiveSpeculation.Update u = speculation.update(t, s.launchNumbers()::number, monitor);
+		last = u;
+		lastSnapshotLaunches = t.launchCount();
+		return u;
+	}
+
+	/** Tells the session about the newest generation (UI thread, before the views get it). */
+	void published(Object lineage, LoadedTrace generation, LiveWindow.Snapshot s) {
+		session.generation(lineage, generation.trace(), speculation, s.launchNumbers()::number);
+	}
+
+	/** The live trace closed: the session lets every generation go. */
+	void close(Object lineage) {
+		session.endLineage(lineage);
+	}
+
+	/** One line for the editor's status: launches speculated, the last snapshot's cost. */
+	String status() {
+		LiveSpeculation.Update u = last;
+		if (u == null) {
+			return "Speculation: waiting for the first launches.";
+		}
+		long n = speculation.speculated();
+		return String.format(Locale.ROOT,
+				"Speculation (%s): %,d launches speculated once each, %,d held; the last snapshot's %,d new launches "
+						+ "took %.1f ms (%.2f µs per launch, all engines).",
+				String.join(", ", speculation.engines()), n, u.held(), u.speculated(), u.nanos() / 1e6,
+				u.speculated() == 0 ? 0.0 : u.nanos() / 1e3 / u.speculated());
+	}
+
+	/** @return the live speculation */
+	LiveSpeculation speculation() {
+		return speculation;
+	}
+
+	/**
+	 * A launch's speculation as the Launches view's {@code speculated} column shows it, e.g. {@code 2 read, 1
+	 * written (ptx-flow/arg-scan)}; empty when the launch was not speculated (not a live trace, or not held).
+	 */
+	public static String summary(AnalysisSession session, Trace trace, int launch) {
+		LiveSpeculation live = session.liveSpeculation(trace);
+		if (live == null || launch < 0 || launch >= trace.launchCount()) {
+			return "";
+		}
+		List<LaunchSpeculation> all = live.speculation(session.launchNumber(trace, launch), trace.launchEvent(launch));
+		if (all == null) {
+			return "";
+		}
+		int e = live.engines().indexOf(LiveSpeculation.BEST_DIRECT);
+		LaunchSpeculation s = all.get(e < 0 ? 0 : e);
+		if (!s.covered()) {
+			return "not covered (" + s.engine() + ")";
+		}
+		long reads = s.accesses().stream().filter(SpeculatedAccess::read).map(SpeculatedAccess::allocationBase)
+				.distinct().count();
+		long writes = s.accesses().stream().filter(SpeculatedAccess::written).map(SpeculatedAccess::allocationBase)
+				.distinct().count();
+		return String.format(Locale.ROOT, "%d read, %d written (%s)", reads, writes, s.engine());
+	}
+}
