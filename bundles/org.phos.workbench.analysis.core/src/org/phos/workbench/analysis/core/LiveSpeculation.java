@@ -32,6 +32,9 @@ import org.phos.workbench.trace.core.Trace;
  * the saved stream gives (LiveSpeculationTest), for engines that read the parameters and the live allocations; not
  * for those that follow pointers stored in device memory by copies older than the window ({@code +indirect}).
  * <p>
+ * Launches that came and left the window between two generations (a window smaller than what arrives between two
+ * snapshots) are in no generation, so they are not speculated either: {@link #speculated()} counts those that were.
+ * <p>
  * What is kept is packed: per launch and engine, 4 longs per access (base, begin, end, mode and parameter), and equal
  * arrays (a training loop launches the same kernels on the same buffers) are shared. Thread-safe.
  */

@@ -66,8 +66,10 @@ public final class LiveAnalysis {
 	}
 
 	/**
-	 * A launch's speculation as the Launches view's {@code speculated} column shows it, e.g. {@code 2 read, 1
-	 * written (ptx-flow/arg-scan)}; empty when the launch was not speculated (not a live trace, or not held).
+	 * A launch's speculation as the Launches view's {@code speculated} column shows it: per base engine the number of
+	 * allocations it says the launch reads and writes, e.g. {@code phos 1r 2w · arg-scan 3r 3w · ptx-flow –} (a dash:
+	 * the engine cannot speak for the launch); empty when the launch was not speculated (not a live trace, or no longer
+	 * held).
 	 */
 	public static String summary(AnalysisSession session, Trace trace, int launch) {
 		LiveSpeculation live = session.liveSpeculation(trace);
@@ -75,18 +77,30 @@ public final class LiveAnalysis {
 			return "";
 		}
 		List<LaunchSpeculation> all = live.speculation(session.launchNumber(trace, launch), trace.launchEvent(launch));
-		if (all == null) {
-			return "";
+		return all == null ? "" : summary(all);
+	}
+
+	/** The column's text for the engines' answers (the combinations left out: they repeat a base engine). */
+	public static String summary(List<LaunchSpeculation> answers) {
+		StringBuilder b = new StringBuilder();
+		for (LaunchSpeculation s : answers) {
+			if (s.engine().contains("/") || s.engine().contains("+")) {
+				continue;
+			}
+			if (b.length() > 0) {
+				b.append(" · ");
+			}
+			b.append(s.engine());
+			if (!s.covered()) {
+				b.append(" –");
+				continue;
+			}
+			long reads = s.accesses().stream().filter(SpeculatedAccess::read).map(SpeculatedAccess::allocationBase)
+					.distinct().count();
+			long writes = s.accesses().stream().filter(SpeculatedAccess::written)
+					.map(SpeculatedAccess::allocationBase).distinct().count();
+			b.append(' ').append(reads).append("r ").append(writes).append('w');
 		}
-		int e = live.engines().indexOf(LiveSpeculation.BEST_DIRECT);
-		LaunchSpeculation s = all.get(e < 0 ? 0 : e);
-		if (!s.covered()) {
-			return "not covered (" + s.engine() + ")";
-		}
-		long reads = s.accesses().stream().filter(SpeculatedAccess::read).map(SpeculatedAccess::allocationBase)
-				.distinct().count();
-		long writes = s.accesses().stream().filter(SpeculatedAccess::written).map(SpeculatedAccess::allocationBase)
-				.distinct().count();
-		return String.format(Locale.ROOT, "%d read, %d written (%s)", reads, writes, s.engine());
+		return b.toString();
 	}
 }

@@ -188,9 +188,9 @@ public final class LaunchesView extends ViewPart {
         launchColumn = LaunchRow.TABLE.headers().indexOf("launch");
         TableColumn spec = new TableColumn(table, SWT.LEFT);
         spec.setText("speculated");
-        spec.setToolTipText("A live trace's launches are speculated as they arrive: the allocations "
-                + org.phos.workbench.analysis.core.LiveSpeculation.BEST_DIRECT + " says each reads and writes "
-                + "(the Accesses view shows every engine)");
+        spec.setToolTipText("A live trace's launches are speculated as they arrive: per engine, the allocations it "
+                + "says the launch reads (r) and writes (w); a dash: the engine cannot speak for the launch (the "
+                + "Accesses view shows the byte ranges)");
         spec.setWidth(0);
         spec.setResizable(false);
         spec.setMoveable(true);
@@ -537,7 +537,7 @@ public final class LaunchesView extends ViewPart {
         // i14-incr: begin
         TableColumn spec = table.getColumn(speculatedColumn);
         if ((spec.getWidth() > 0) != (live != null)) {
-            spec.setWidth(live != null ? 240 : 0);
+            spec.setWidth(live != null ? 300 : 0);
             spec.setResizable(live != null);
         }
         java.nio.file.Path olderFile = live == null ? null : live.olderEventsFile();
