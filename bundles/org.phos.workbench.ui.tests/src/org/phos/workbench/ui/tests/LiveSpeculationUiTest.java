@@ -167,6 +167,15 @@ class LiveSpeculationUiTest {
             assertEquals(8_000, speculation.speculated(), "every launch speculated once");
             assertTrue(live.statusText().contains("Speculation ("), live.statusText());
             robot.screenshot(shell, "live-speculation");
+            var handlers = window.getService(IHandlerService.class);
+            try {
+                handlers.executeCommand(org.phos.workbench.internal.ui.theme.SwitchThemeHandler.DARK_COMMAND, null);
+                robot.spin(800);
+                robot.screenshot(shell, "live-speculation-dark");
+            } finally {
+                handlers.executeCommand(org.phos.workbench.internal.ui.theme.SwitchThemeHandler.LIGHT_COMMAND, null);
+                robot.spin(300);
+            }
 
             // keep the received stream, end the process: the kept copy is the saved trace to compare with
             Path keptFile = tmp.resolve("kept.phos");

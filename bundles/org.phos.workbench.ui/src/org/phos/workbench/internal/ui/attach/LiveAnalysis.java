@@ -21,6 +21,8 @@ import org.phos.workbench.ui.model.LoadedTrace;
  * trace editor.
  */
 public final class LiveAnalysis {
+	/** {@code -Dphos.live.speculate=false} turns live speculation off (the benchmark's baseline). */
+	static final boolean ENABLED = Boolean.parseBoolean(System.getProperty("phos.live.speculate", "true"));
 	private final AnalysisSession session = Analysis.session();
 	private final LiveSpeculation speculation = new LiveSpeculation(session.catalog(),
 			LiveSpeculation.registered(session.catalog()));
@@ -28,7 +30,10 @@ public final class LiveAnalysis {
 	private volatile long lastSnapshotLaunches;
 
 	/** Speculates the launches of the snapshot no earlier one held (the snapshot Job's thread). */
-	LiveSpeculation.Update speculate(LiveWindow.Snapshot s, @Nullable IProgressMonitor monitor) {
+	LiveSpeculation.@Nullable Update speculate(LiveWindow.Snapshot s, @Nullable IProgressMonitor monitor) {
+		if (!ENABLED) {
+			return null;
+		}
 		Trace t = s.loaded().trace();
 		LiveSpeculation.Update u = speculation.update(t, s.launchNumbers()::number, monitor);
 		last = u;
@@ -38,7 +43,7 @@ public final class LiveAnalysis {
 
 	/** Tells the session about the newest generation (UI thread, before the views get it). */
 	void published(Object lineage, LoadedTrace generation, LiveWindow.Snapshot s) {
-		session.generation(lineage, generation.trace(), speculation, s.launchNumbers()::number);
+		session.generation(lineage, generation.trace(), ENABLED ? speculation : null, s.launchNumbers()::number);
 	}
 
 	/** The live trace closed: the session lets every generation go. */
@@ -50,7 +55,7 @@ public final class LiveAnalysis {
 	String status() {
 		LiveSpeculation.Update u = last;
 		if (u == null) {
-			return "Speculation: waiting for the first launches.";
+			return ENABLED ? "Speculation: waiting for the first launches." : "Speculation: off (-Dphos.live.speculate).";
 		}
 		long n = speculation.speculated();
 		return String.format(Locale.ROOT,
