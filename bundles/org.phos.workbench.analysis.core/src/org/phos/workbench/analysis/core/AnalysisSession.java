@@ -119,10 +119,17 @@ public final class AnalysisSession {
 		for (Trace old : older) {
 			forget(old);
 		}
-		TraceCache c = cache(trace);
-		c.live = speculation;
-		c.numberOf = numberOf;
+		live.put(trace, new LiveInfo(speculation, numberOf));
 	}
+
+	/**
+	 * What {@link #generation} said of a trace, in its own weak map (it holds nothing of the trace, so the trace stays
+	 * collectable; and the UI thread asking for a launch number never waits on a cache being built).
+	 */
+	private record LiveInfo(@Nullable LiveSpeculation speculation, java.util.function.IntToLongFunction numberOf) {
+	}
+
+	private final Map<Trace, LiveInfo> live = Collections.synchronizedMap(new WeakHashMap<>());
 
 	/** Drops the answers about every generation of {@code lineage} (the live trace was closed). */
 	public void endLineage(Object lineage) {
@@ -142,11 +149,8 @@ public final class AnalysisSession {
 
 	/** @return the live speculation {@link #generation} gave {@code trace}, or null */
 	public @Nullable LiveSpeculation liveSpeculation(Trace trace) {
-		TraceCache c;
-		synchronized (caches) {
-			c = caches.get(trace);
-		}
-		return c == null ? null : c.live;
+		LiveInfo i = live.get(trace);
+		return i == null ? null : i.speculation();
 	}
 
 	/** @return how many traces the session holds answers about (tests and the live editor's status) */
@@ -159,12 +163,8 @@ public final class AnalysisSession {
 	 * ({@link #generation}) as the saved stream numbers it, else the launch index itself.
 	 */
 	public long launchNumber(Trace trace, int launch) {
-		TraceCache c;
-		synchronized (caches) {
-			c = caches.get(trace);
-		}
-		java.util.function.IntToLongFunction f = c == null ? null : c.numberOf;
-		return f == null ? launch : f.applyAsLong(launch);
+		LiveInfo i = live.get(trace);
+		return i == null ? launch : i.numberOf().applyAsLong(launch);
 	}
 	// i14-incr: end
 
@@ -303,14 +303,14 @@ public final class AnalysisSession {
 		TraceCache cache = cache(trace);
 		// i14-incr: begin (a live generation: the engines' side as speculated when the launch arrived)
 		List<LaunchSpeculation> stored = null;
-		LiveSpeculation live = cache.live;
-		java.util.function.IntToLongFunction numberOf = cache.numberOf;
-		if (live != null && numberOf != null && live.engines().containsAll(query.engines())) {
-			List<LaunchSpeculation> all = live.speculation(numberOf.applyAsLong(query.launch()), event);
+		LiveInfo info = live.get(trace);
+		LiveSpeculation speculation = info == null ? null : info.speculation();
+		if (speculation != null && speculation.engines().containsAll(query.engines())) {
+			List<LaunchSpeculation> all = speculation.speculation(info.numberOf().applyAsLong(query.launch()), event);
 			if (all != null) {
 				stored = new ArrayList<>();
 				for (String name : query.engines()) {
-					stored.add(all.get(live.engines().indexOf(name)));
+					stored.add(all.get(speculation.engines().indexOf(name)));
 				}
 			}
 		}
@@ -686,8 +686,6 @@ public final class AnalysisSession {
 			return c == null ? null : c.site();
 		}
 		// i14-agent: end
-		volatile @Nullable LiveSpeculation live; // i14-incr
-		volatile java.util.function.@Nullable IntToLongFunction numberOf; // i14-incr
 		private final Map<String, ObservedIndex> observed = new HashMap<>();
 		private final Map<String, TruthReliability> reliability = new HashMap<>();
 		final Map<AccessQuery, AccessAnswer> accesses = Collections.synchronizedMap(new java.util.LinkedHashMap<>(64,
