@@ -47,6 +47,8 @@ static struct {
     int lazy;           /* patch a module at the first launch observed in it, not when it loads: a kernel filter
                            leaves the modules of the other kernels unpatched, running at full speed */
     uint64_t every, pool_bytes, max_ranges, chunk_min, chunk_records;
+    uint64_t shapes;        /* i15-cost: observe each launch shape (function + grid + block) this many times, 0 = off */
+    uint64_t unpatch_after; /* i15-cost: with shapes, unpatch a module whose last observed launch is this many launches ago */
     char **kernels;     /* name substrings, NULL = all */
     size_t nkernels;
     char skip[64];      /* diagnosis: letters of parts to leave out (m module patching, l launches, a allocations,
@@ -119,8 +121,12 @@ static uint64_t n_graph_launches, n_graph_multi, n_graph_unobserved;  /* graph l
                                         nodes, and their selected kernel nodes that are therefore unobserved */
 static uint64_t n_chunks, n_tables, n_too_big, ns_launch, ns_flush, bytes_read, n_untimed;
 static int have_patches_ctx_n;
-static CUmodule *patched_mods;
+/* modules this tool patched (i15-cost: with per-shape sampling a module is unpatched again once its launch shapes
+   are judged, and patched again when a new shape of it comes) */
+typedef struct { CUmodule mod; int patched; uint64_t last_sel; } modstate_t;
+static modstate_t *patched_mods;
 static size_t npatched_mods, cap_patched_mods;
+static uint64_t n_unpatched, n_shapes, n_shape_full;
 static __thread int t_in_module;
 static CUcontext patched_ctx[16];
 
@@ -314,11 +320,39 @@ static void flush_locked(const char *why) {
 }
 
 /* ------------------------------------------------------------------ launches */
-static int selected(const char *name, uint64_t ordinal) {
+/* i15-cost: launch shapes seen (function, grid and block dims) and how often each was observed; a full table
+   (65536 shapes) observes nothing more of new shapes (counted) */
+#define SHAPE_CAP (1u << 16)
+static struct { uint64_t key; uint64_t observed; } *shape_tab;
+static uint64_t *shape_count(const Sanitizer_LaunchData *ld) {
+    if (!shape_tab && !(shape_tab = calloc(SHAPE_CAP, sizeof *shape_tab))) return NULL;
+    uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)(uintptr_t)ld->function;
+    const uint32_t d[6] = {ld->gridDim_x, ld->gridDim_y, ld->gridDim_z, ld->blockDim_x, ld->blockDim_y, ld->blockDim_z};
+    for (int i = 0; i < 6; i++) h = (h ^ d[i]) * 0x100000001b3ull;
+    h |= 1;
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t j = (uint32_t)(h + i) & (SHAPE_CAP - 1);
+        if (shape_tab[j].key == h) return &shape_tab[j].observed;
+        if (!shape_tab[j].key) { shape_tab[j].key = h; n_shapes++; return &shape_tab[j].observed; }
+    }
+    n_shape_full++;
+    return NULL;
+}
+
+static int selected(const Sanitizer_LaunchData *ld, uint64_t ordinal) {
+    const char *name = ld->functionName;
     if (cfg.every > 1 && ordinal % cfg.every) return 0;
-    if (!cfg.nkernels) return 1;
-    for (size_t i = 0; i < cfg.nkernels; i++) if (name && strstr(name, cfg.kernels[i])) return 1;
-    return 0;
+    if (cfg.nkernels) {
+        int any = 0;
+        for (size_t i = 0; i < cfg.nkernels && !any; i++) any = name && strstr(name, cfg.kernels[i]);
+        if (!any) return 0;
+    }
+    if (cfg.shapes) {   /* under mu */
+        uint64_t *c = shape_count(ld);
+        if (!c || *c >= cfg.shapes) return 0;
+        ++*c;
+    }
+    return 1;
 }
 
 static void set_data(const Sanitizer_LaunchData *ld, const void *p) {
@@ -350,13 +384,14 @@ static int pool_init(CUcontext ctx) {
 static int select_launch(const Sanitizer_LaunchData *ld) {
     pthread_mutex_lock(&mu);
     uint64_t ordinal = n_seen++;
-    int sel = selected(ld->functionName, ordinal) && !(pool_ctx && ld->context != pool_ctx);
+    int sel = selected(ld, ordinal) && !(pool_ctx && ld->context != pool_ctx);
     pthread_mutex_unlock(&mu);
     return sel;
 }
 
 static void on_module(CUcontext ctx, CUmodule mod);
 static void on_launch(const Sanitizer_LaunchData *ld, int graph_node, int sel);
+static void module_unpatch_if_idle(CUmodule mod);
 
 /* a kernel launch or graph kernel node begins: patch its module when needed, then set up or clear its record */
 static void begin_launch(const Sanitizer_LaunchData *ld, int graph_node) {
@@ -364,6 +399,7 @@ static void begin_launch(const Sanitizer_LaunchData *ld, int graph_node) {
     /* modules loaded before their context existed (lazy loading, libraries), and every module when patching is lazy,
        are patched here, before the launch's code runs */
     if (!strchr(cfg.skip, 'p') && (sel || !cfg.lazy)) on_module(ld->context, ld->module);
+    else if (cfg.shapes && !sel && !graph_node) module_unpatch_if_idle(ld->module);   /* i15-cost: the rest uninstrumented */
     if (!strchr(cfg.skip, 'l')) on_launch(ld, graph_node, sel);
 }
 
@@ -451,12 +487,38 @@ static void on_recorded(uint64_t pos, uint32_t nodes, const char *const *names) 
 }
 
 /* ------------------------------------------------------------------ modules */
+static modstate_t *module_state(CUmodule mod) {
+    for (size_t i = 0; i < npatched_mods; i++) if (patched_mods[i].mod == mod) return &patched_mods[i];
+    return NULL;
+}
+
+/* i15-cost: an unobserved launch of a patched module whose last observed launch is cfg.unpatch_after launches ago:
+   its pending records are read back (so no launch that still runs names the patch), then the module is unpatched and
+   its launches run uninstrumented until a new shape of it is observed (which patches it again) */
+static void module_unpatch_if_idle(CUmodule mod) {
+    if (!mod) return;
+    pthread_mutex_lock(&mu);
+    modstate_t *m = module_state(mod);
+    if (m && m->patched && n_seen - m->last_sel > cfg.unpatch_after) {
+        flush_locked("unpatch");
+        if (sanitizerUnpatchModule(mod) == SANITIZER_SUCCESS) { m->patched = 0; n_unpatched++; DBG("module %p unpatched", (void *)mod); }
+        else { m->last_sel = n_seen; LOG("module %p: unpatching failed; it stays patched", (void *)mod); }
+    }
+    pthread_mutex_unlock(&mu);
+}
+
 static void on_module(CUcontext ctx, CUmodule mod) {
     if (!mod || t_in_module) return;     /* the patches' own module, loaded from inside this function */
     pthread_mutex_lock(&mu);
-    for (size_t i = 0; i < npatched_mods; i++)
-        if (patched_mods[i] == mod) { pthread_mutex_unlock(&mu); return; }
-    if (grow((void **)&patched_mods, &cap_patched_mods, npatched_mods + 1, sizeof *patched_mods)) patched_mods[npatched_mods++] = mod;
+    modstate_t *ms = module_state(mod);
+    if (ms) ms->last_sel = n_seen;
+    if (ms && ms->patched) { pthread_mutex_unlock(&mu); return; }
+    if (!ms && grow((void **)&patched_mods, &cap_patched_mods, npatched_mods + 1, sizeof *patched_mods)) {
+        ms = &patched_mods[npatched_mods++];
+        ms->mod = mod;
+        ms->last_sel = n_seen;
+    }
+    if (ms) ms->patched = 1;
     t_in_module = 1;
     int have = 0;
     for (int i = 0; i < have_patches_ctx_n; i++) have |= patched_ctx[i] == ctx;
@@ -513,6 +575,11 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
         case SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
         case SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
             pthread_mutex_lock(&mu);
+            if (cbid == SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {   /* a handle can be reused by a later load */
+                const Sanitizer_ResourceModuleData *md = cbdata;
+                modstate_t *m = module_state(md->module);
+                if (m) *m = patched_mods[--npatched_mods];
+            }
             flush_locked(cbid == SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING ? "stream destroyed"
                          : cbid == SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING ? "module unloaded" : "context destroyed");
             if (cbid != SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING) memset(fn_cache, 0, sizeof fn_cache);
@@ -665,6 +732,31 @@ static void write_side_file(void) {
         }
     }
     if (inbatch && write_chunk(&fo, PHOS_CHUNK_OBSERVED, &msg, cfg.compress) == 0) in_file += inbatch;
+    /* i15-cost: coverage, one ObservedBatch whose field 2 (ObservationCoverage) lists the launches observed (those
+       without any access record too): a reader tells "observed, touched nothing" from "not observed" */
+    pb_reset(&msg);
+    pb_reset(&acc);
+    pb_str(&acc, 1, "sanitizer");
+    pbuf idx = {0};
+    size_t ncov = 0;
+    for (size_t i = 0; i < nlaunches; i++) {
+        if (launches[i].ambiguous) continue;
+        uint64_t key = i;
+        if (rec_event_index) { if (launches[i].pos == UINT64_MAX) continue; key = rec_event_index(launches[i].pos); }
+        pb_varint(&idx, key);
+        ncov++;
+    }
+    pb_bytes(&acc, 2, idx.p, idx.n);
+    pb_free(&idx);
+    char pol[160];
+    if (cfg.shapes) snprintf(pol, sizeof pol, "each launch shape (function+grid+block) %llu times", (unsigned long long)cfg.shapes);
+    else if (cfg.every > 1) snprintf(pol, sizeof pol, "every %llu-th launch", (unsigned long long)cfg.every);
+    else snprintf(pol, sizeof pol, "every launch");
+    if (cfg.nkernels) strncat(pol, ", kernel filter", sizeof pol - strlen(pol) - 1);
+    pb_str(&acc, 3, pol);
+    pb_u64(&acc, 4, n_seen);
+    pb_msg(&msg, 2, &acc);
+    write_chunk(&fo, PHOS_CHUNK_OBSERVED, &msg, cfg.compress);
     pb_reset(&msg);
     pb_u64(&msg, 1, 0);
     pb_u64(&msg, 2, 0);
@@ -683,6 +775,10 @@ static void write_side_file(void) {
         (unsigned long long)n_graph_unobserved, (unsigned long long)n_module_patched, (unsigned long long)n_module_failed,
         (unsigned long long)n_flushes, bytes_read / 1e6, (unsigned long long)n_chunks, (unsigned long long)n_tables,
         rec_event_index ? "; keyed by the recorder's event indices" : "; no recorder: launch_index = launch ordinal");
+    if (cfg.shapes)
+        LOG("sampled by shape: %llu launch shapes, each observed up to %llu times; %llu module unpatches; %zu launches listed "
+            "as observed in the coverage%s", (unsigned long long)n_shapes, (unsigned long long)cfg.shapes,
+            (unsigned long long)n_unpatched, ncov, n_shape_full ? " (shape table full: some launches unobserved)" : "");
     LOG("host time: %.2f us per observed launch in the launch callback (the pool's allocation not counted), %.1f ms in "
         "read-backs%s", n_selected > n_untimed ? ns_launch / 1e3 / (double)(n_selected - n_untimed) : 0.0, ns_flush / 1e6, n_too_big ? " (some tables too big for the pool)" : "");
     if (n_graph_unobserved)
@@ -742,6 +838,8 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
     if (!cfg.chunk_records) cfg.chunk_records = 1;
     cfg.max_ranges = phos_env_u64("PHOS_SANITIZER_MAX_RANGES", 65536);
     cfg.compress = (int)phos_env_u64("PHOS_COMPRESS", 1);
+    cfg.shapes = phos_env_u64("PHOS_SANITIZER_SHAPES", 0);
+    cfg.unpatch_after = phos_env_u64("PHOS_SANITIZER_UNPATCH_AFTER", 256);
     const char *k = getenv("PHOS_SANITIZER_KERNELS");
     if (k && *k) {
         char *s = strdup(k), *save = NULL;
@@ -755,7 +853,7 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
     }
     /* with a kernel filter, modules none of whose launches is observed stay unpatched (PHOS_SANITIZER_LAZY=0: patch
        every module as it loads, as without a filter) */
-    cfg.lazy = cfg.nkernels > 0 && phos_env_u64("PHOS_SANITIZER_LAZY", 1) != 0;
+    cfg.lazy = (cfg.nkernels > 0 || cfg.shapes > 0) && phos_env_u64("PHOS_SANITIZER_LAZY", 1) != 0;
     const char *sk = getenv("PHOS_SANITIZER_SKIP");
     if (sk) snprintf(cfg.skip, sizeof cfg.skip, "%s", sk);
     const char *o = getenv("PHOS_SANITIZER_OUT");

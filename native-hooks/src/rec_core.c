@@ -48,6 +48,7 @@ HOOK_LIST
 
 /* the real entry point of a hook: what the driver handed out for it, else dlsym(libcuda, abi) */
 void *hook_real(hook_t *h) {
+    if (t_replay) return replay_real();   /* injection mode: the driver made the call already (rec_inject.c) */
     void *r = atomic_load_explicit(&h->real, memory_order_acquire);
     if (r) return r;
     void *lib = libcuda();

@@ -23,6 +23,7 @@ __attribute__((constructor)) static void hooks_init(void) {
     wrap_entry_init();
     wrap_memory_init();
     wrap_exec_init();
+    wrap_more_init();
 }
 
 static hook_t *hook_by_abi(const char *name) {

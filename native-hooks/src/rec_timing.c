@@ -125,6 +125,13 @@ static const char *cupti_paths[] = {"libcupti.so.13", "libcupti.so", "/usr/local
     "/usr/local/cuda-13.0/lib64/libcupti.so.13", "/usr/local/cuda-13.0/lib/libcupti.so.13",
     "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13", NULL};
 
+/* the CUPTI window of sampled timing (i15-cost, below): what it switches */
+static CUptiResult (*c_enable)(CUpti_ActivityKind), (*c_disable)(CUpti_ActivityKind);
+static CUptiResult (*c_encb)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId);
+static CUpti_SubscriberHandle c_sub;
+static uint32_t launch_cbids[64];
+static int n_launch_cbids;
+
 /* called on the writer thread; on success operations issued from now on are timed through CUPTI */
 void cupti_init(void) {
     if (!cfg.timing || cfg.timing_source == 2) return;
@@ -173,7 +180,15 @@ void cupti_init(void) {
         size_t v = (size_t)devbuf, sz = sizeof v;
         if (setattr(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &sz, &v) != CUPTI_SUCCESS) DBG("CUPTI device buffer attribute failed");
     }
-    if (reg(cupti_buf_req, cupti_buf_done) != CUPTI_SUCCESS || ((kinds & 1) && enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) ||
+    /* sampled timing (i15-cost): kernel records and launch callbacks only inside the window of a timed launch */
+    timing_sample_init();
+    int windowed = tsp.sampled && (kinds & 1) && want_cb && (int)phos_env_u64("PHOS_TIMING_WINDOW", 1);
+    c_enable = enable;
+    c_disable = d(h, "cuptiActivityDisable");
+    c_encb = encb;
+    c_sub = sh;
+    if (windowed && !c_disable) windowed = 0;
+    if (reg(cupti_buf_req, cupti_buf_done) != CUPTI_SUCCESS || ((kinds & 1) && !windowed && enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) ||
         ((kinds & 2) && enable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS) || ((kinds & 4) && enable(CUPTI_ACTIVITY_KIND_MEMSET) != CUPTI_SUCCESS)) {
         DBG("CUPTI activity enable failed: timing by CUDA events");
         return;
@@ -182,8 +197,13 @@ void cupti_init(void) {
     for (uint32_t cb = 1; cb < CUPTI_DRIVER_TRACE_CBID_SIZE; cb++) {
         const char *nm = NULL;
         if (cbname(CUPTI_CB_DOMAIN_DRIVER_API, cb, &nm) != CUPTI_SUCCESS || !nm) continue;
-        if ((!strncmp(nm, "cuLaunch", 8) && strncmp(nm, "cuLaunchHostFunc", 16)) || !strncmp(nm, "cuMemcpy", 8) || !strncmp(nm, "cuMemset", 8)) {
-            if (want_cb && encb(1, sh, CUPTI_CB_DOMAIN_DRIVER_API, cb) == CUPTI_SUCCESS) n++;
+        int is_launch = !strncmp(nm, "cuLaunch", 8) && strncmp(nm, "cuLaunchHostFunc", 16);
+        if (is_launch || !strncmp(nm, "cuMemcpy", 8) || !strncmp(nm, "cuMemset", 8)) {
+            if (windowed && is_launch) {
+                if (n_launch_cbids < (int)(sizeof launch_cbids / sizeof *launch_cbids)) launch_cbids[n_launch_cbids++] = cb;
+                else windowed = 0;   /* cannot happen with CUDA 13's list; then every launch callback stays on */
+            }
+            if (want_cb && (!windowed || !is_launch) && encb(1, sh, CUPTI_CB_DOMAIN_DRIVER_API, cb) == CUPTI_SUCCESS) n++;
             if (want_drv && drvapi && drvapi(cb, 1) == CUPTI_SUCCESS) nd++;
         }
     }
@@ -197,6 +217,13 @@ void cupti_init(void) {
         if ((int64_t)(b - a) < best) { best = (int64_t)(b - a); off = (int64_t)((a + b) / 2) - (int64_t)c; }
     }
     cupti_offset = off;
+    if (!windowed && n_launch_cbids) {   /* the cbid list overflowed: time every launch through permanent callbacks */
+        for (int i = 0; i < n_launch_cbids; i++) encb(1, sh, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i]);
+        enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        n_launch_cbids = 0;
+    }
+    cupti_windowed = windowed;
+    if (windowed) DBG("sampled GPU timing: kernel activity records only in the windows of timed launches (%d launch callbacks)", n_launch_cbids);
     atomic_store(&cupti_ready, 1);
     DBG("GPU timing by CUPTI activity records (%d driver callbacks)", n);
 }
@@ -224,4 +251,118 @@ int copy_kind(int sdev, int ddev) {
     if (sdev && !ddev) return 2;
     if (sdev && ddev) return 3;
     return 4;
+}
+
+/* ------------------------------------------------------------------ sampled GPU timing (i15-cost)
+ * Timing every launch costs CUPTI's activity record (+1 to +2.5 us a launch, docs/benchmarks.md "Recorder"). With
+ * PHOS_TIMING_SAMPLE=1 (off by default: measured in docs/benchmarks.md, block i15-cost) only a sample of launches is timed: the first PHOS_TIMING_FIRST launches of every
+ * launch shape (function + grid + block) and afterwards each launch with probability 1/N, drawn per launch (a
+ * Bernoulli draw: a loop that launches a kernel k times per iteration cannot alias with N, as a fixed 1-in-N counter
+ * would). N adapts to the launch rate: every 1024 launches it is set so that the timed launches' extra host time
+ * (measured) stays within PHOS_TIMING_BUDGET per mille of the time between launches, clamped to
+ * [PHOS_TIMING_NMIN, PHOS_TIMING_NMAX]. With CUPTI the kernel activity kind (and the launch callbacks that give the
+ * correlation id) are switched on only around a timed launch ("window"); copies and memsets stay timed always. The
+ * policy is written into the TraceHeader (field 40, docs/trace-format.md); a launch was timed iff it carries GPU times. */
+struct ts_policy tsp;
+static pthread_once_t tsp_once = PTHREAD_ONCE_INIT;
+static void tsp_init(void) {
+    tsp.sampled = (int)phos_env_u64("PHOS_TIMING_SAMPLE", 0) != 0;   /* off by default: see docs/benchmarks.md block i15-cost */
+    tsp.first = (uint32_t)phos_env_u64("PHOS_TIMING_FIRST", 3);
+    tsp.nmin = (uint32_t)phos_env_u64("PHOS_TIMING_NMIN", 16);
+    tsp.nmax = (uint32_t)phos_env_u64("PHOS_TIMING_NMAX", 1024);
+    tsp.budget_pm = (uint32_t)phos_env_u64("PHOS_TIMING_BUDGET", 10);
+    if (tsp.nmin < 1) tsp.nmin = 1;
+    if (tsp.nmax < tsp.nmin) tsp.nmax = tsp.nmin;
+    atomic_store(&tsp.interval, tsp.nmin);
+}
+void timing_sample_init(void) { pthread_once(&tsp_once, tsp_init); }
+
+/* launch shapes: a lock-free open-addressing table of (key, launches so far); a full table shares one counter */
+#define SHAPES (1u << 16)
+static struct { _Atomic uint64_t key; atomic_uint count; } shapes[SHAPES];
+static atomic_uint shape_overflow;
+static atomic_uint_fast64_t ts_launches, ts_window_start, ts_cost_ns, ts_cost_n;
+uint64_t ts_timed, ts_shapes;
+static __thread uint64_t t_rng;
+
+static atomic_uint *shape_counter(const void *fn, const unsigned *dims) {
+    uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)(uintptr_t)fn;
+    for (int i = 0; i < 6; i++) h = (h ^ dims[i]) * 0x100000001b3ull;
+    h = (h ^ (h >> 29)) | 1;
+    for (uint32_t i = 0; i < 32; i++) {
+        uint32_t j = (uint32_t)(h + i * 0x9E3779B9u) & (SHAPES - 1);
+        uint64_t k = atomic_load_explicit(&shapes[j].key, memory_order_acquire);
+        if (k == h) return &shapes[j].count;
+        if (!k) {
+            uint64_t z = 0;
+            if (atomic_compare_exchange_strong(&shapes[j].key, &z, h)) { __atomic_fetch_add(&ts_shapes, 1, __ATOMIC_RELAXED); return &shapes[j].count; }
+            if (z == h) return &shapes[j].count;
+        }
+    }
+    return &shape_overflow;
+}
+
+/* the interval N for the launch rate and measured cost of a timed launch, every 1024 launches */
+static void adapt_interval(void) {
+    uint64_t now = mono_ns(), was = atomic_exchange(&ts_window_start, now);
+    uint64_t n = atomic_load(&ts_cost_n), cost = n ? atomic_load(&ts_cost_ns) / n : 0;
+    if (!was || now <= was || !n) return;
+    double gap = (double)(now - was) / 1024.0;                 /* ns between launches */
+    double want = (double)cost * 1000.0 / ((double)tsp.budget_pm * gap);   /* 1 in N keeps cost/N <= budget*gap */
+    uint32_t N = want < tsp.nmin ? tsp.nmin : want > tsp.nmax ? tsp.nmax : (uint32_t)(want + 0.999);
+    atomic_store(&tsp.interval, N);
+}
+
+int timing_sample_launch(const void *fn, const unsigned *dims) {
+    timing_sample_init();
+    if (!tsp.sampled) return 1;
+    uint64_t seen = atomic_fetch_add_explicit(&ts_launches, 1, memory_order_relaxed);
+    if ((seen & 1023) == 1023) adapt_interval();
+    unsigned c = atomic_fetch_add_explicit(shape_counter(fn, dims), 1, memory_order_relaxed);
+    int timed = c < tsp.first;
+    if (!timed) {
+        if (!t_rng) t_rng = (mono_ns() ^ (uint64_t)(uintptr_t)&t_rng) | 1;
+        t_rng ^= t_rng << 13; t_rng ^= t_rng >> 7; t_rng ^= t_rng << 17;
+        timed = (t_rng % atomic_load_explicit(&tsp.interval, memory_order_relaxed)) == 0;
+    }
+    if (timed) __atomic_fetch_add(&ts_timed, 1, __ATOMIC_RELAXED);
+    return timed;
+}
+void timing_sample_cost(uint64_t ns) {
+    atomic_fetch_add_explicit(&ts_cost_ns, ns, memory_order_relaxed);
+    atomic_fetch_add_explicit(&ts_cost_n, 1, memory_order_relaxed);
+    if (atomic_load_explicit(&ts_cost_n, memory_order_relaxed) > 4096) { atomic_store(&ts_cost_ns, ns * 64); atomic_store(&ts_cost_n, 64); }
+}
+
+/* TraceHeader.timing_sampling (field 40): the policy; absent in traces that time every launch (older recorders) */
+void timing_sample_header(pbuf *h) {
+    timing_sample_init();
+    if (!cfg.timing) return;
+    pbuf s = {0};
+    pb_u64(&s, 1, tsp.sampled ? 1 : 0);
+    pb_u64(&s, 2, tsp.first);
+    pb_u64(&s, 3, tsp.nmin);
+    pb_u64(&s, 4, tsp.nmax);
+    pb_u64(&s, 5, tsp.budget_pm);
+    pb_str(&s, 6, "function+grid+block");
+    pb_msg(h, 40, &s);
+    pb_free(&s);
+}
+
+/* CUPTI window: kernel activity records and launch callbacks on only while a timed launch is being issued */
+static pthread_mutex_t win_mu = PTHREAD_MUTEX_INITIALIZER;
+static int win_open_n;
+int cupti_windowed;   /* 1 when CUPTI times launches only inside windows */
+static int win_ok = 1;
+int cupti_window(int open) {
+    pthread_mutex_lock(&win_mu);
+    if (open ? win_open_n++ == 0 : --win_open_n == 0) {
+        for (int i = 0; i < n_launch_cbids; i++) c_encb(open, c_sub, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i]);
+        CUptiResult r = open ? c_enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) : c_disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        if (open && r != CUPTI_SUCCESS && win_ok) { win_ok = 0; DBG("CUPTI kernel activity could not be switched on for a timed launch (%d): launches untimed", (int)r); }
+        if (open) win_ok = r == CUPTI_SUCCESS;
+    }
+    int ok = win_ok;
+    pthread_mutex_unlock(&win_mu);
+    return ok;
 }

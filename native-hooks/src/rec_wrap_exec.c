@@ -8,9 +8,9 @@ static inline CUresult launch_common(int lkind, CUfunction f, const unsigned *di
     int cap = stream_capturing(rs);
     func_rec *fr = ON() ? func_get((uint64_t)(uintptr_t)f) : NULL;
     tspan ts = {0};
-    if (!cap && fr) t_begin(&ts, rs);
+    if (!cap && fr) t_begin_launch(&ts, rs, f, dims);   /* i15-cost: sampled GPU timing */
     CUresult r = callback(cbarg);
-    t_end(&ts, r);
+    t_end_launch(&ts, r);
     uint64_t pos;
     slot_t *s;
     if (r == CUDA_SUCCESS && !cap && fr && (s = ev_begin(&pos, EV_LAUNCH, t))) {
@@ -294,7 +294,7 @@ DEF2(cuGraphInstantiateWithParams, (CUgraphExec *e, CUgraph g, CUDA_GRAPH_INSTAN
 
 /* kernel nodes of a graph (child graphs expanded), in node order; cached per executable graph */
 typedef struct { func_rec *f; unsigned d[6]; unsigned sh; uint32_t plen; uint8_t *params; } gnode;
-typedef struct { size_t n; gnode nodes[]; } gexp;
+typedef struct { size_t n; size_t nmem; /* memcpy/memset/batch-mem-op nodes: not expanded, counted */ gnode nodes[]; } gexp;
 typedef CUresult (*pfn_getnodes)(CUgraph, CUgraphNode *, size_t *);
 typedef CUresult (*pfn_nodetype)(CUgraphNode, CUgraphNodeType *);
 typedef CUresult (*pfn_knparams)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *);
@@ -317,6 +317,7 @@ static void expand_graph(CUgraph g, gexp **out, size_t *cap, int depth) {
             if (p_childgraph(nodes[i], &cg) == CUDA_SUCCESS) expand_graph(cg, out, cap, depth + 1);
             continue;
         }
+        if (t == CU_GRAPH_NODE_TYPE_MEMCPY || t == CU_GRAPH_NODE_TYPE_MEMSET || t == CU_GRAPH_NODE_TYPE_BATCH_MEM_OP) (*out)->nmem++;
         if (t != CU_GRAPH_NODE_TYPE_KERNEL) continue;
         CUDA_KERNEL_NODE_PARAMS kp;
         memset(&kp, 0, sizeof kp);
@@ -364,6 +365,7 @@ static gexp *graph_nodes(CUgraphExec e) {
     x = malloc(sizeof(gexp) + cap * sizeof(gnode));
     if (!x) return NULL;
     x->n = 0;
+    x->nmem = 0;
     expand_graph(g, &x, &cap, 0);
     pthread_mutex_lock(&reg_mu);
     kv_t *c2 = kv_put(&exec_cache, (uint64_t)(uintptr_t)e);
@@ -378,6 +380,7 @@ DEF2(cuGraphLaunch, (CUgraphExec e, CUstream s), (e, s)) {
     gexp *x = ON() ? graph_nodes(e) : NULL;
     CUresult r = real(e, s);
     if (r != CUDA_SUCCESS || !ON() || stream_capturing(rs)) return r;
+    if (x) unrec_graph_nodes(x->nmem);
     uint32_t nn = x ? (uint32_t)x->n : 0;
     if (nn > RING_CAP / 2) nn = RING_CAP / 2;
     uint64_t pos = ring_reserve(1 + nn);

@@ -105,14 +105,21 @@ DEF(cuMemHostUnregister, (void *p), (p)) {
 
 /* ---- copies */
 static const int payload_ok = 1; /* shadowed by 2D/3D copies whose host source is not contiguous */
-static void ev_copy(uint64_t t, int kind, uint64_t src, uint64_t dst, uint64_t n, uint64_t stream, int async, tspan *ts, int with_payload) {
+/* extent of 2D/3D copies (width in bytes, height, depth), shadowed by their wrappers; 0 for flat copies */
+static const uint64_t ext_w = 0, ext_h = 0, ext_d = 0;
+static void ev_copy_ext(uint64_t t, int kind, uint64_t src, uint64_t dst, uint64_t n, uint64_t stream, int async, tspan *ts, int with_payload,
+                        uint64_t w, uint64_t h, uint64_t d) {
     uint64_t pos;
     slot_t *s = ev_begin(&pos, EV_MEMCPY, t);
     if (!s) { if (ts && ts->e0) { pool_put(ts->e0); pool_put(ts->e1); } return; }
     s->kind = (uint8_t)kind; s->a0 = src; s->a1 = dst; s->a2 = n; s->stream = stream; s->async = (uint8_t)async;
-    if (with_payload && kind == 1 && n <= cfg.payload_limit && src) slot_data(s, (const void *)(uintptr_t)src, n);
+    s->u[0] = (uint32_t)(w > UINT32_MAX ? UINT32_MAX : w); s->u[1] = (uint32_t)(h > UINT32_MAX ? UINT32_MAX : h); s->u[2] = (uint32_t)(d > UINT32_MAX ? UINT32_MAX : d);
+    if (with_payload && (kind == 1 || kind == COPY_H2A) && n <= cfg.payload_limit && src) slot_data(s, (const void *)(uintptr_t)src, n);
     if (ts) { s->e0 = ts->e0; s->e1 = ts->e1; s->corr = ts->corr; }
     slot_commit(pos, s);
+}
+static void ev_copy(uint64_t t, int kind, uint64_t src, uint64_t dst, uint64_t n, uint64_t stream, int async, tspan *ts, int with_payload) {
+    ev_copy_ext(t, kind, src, dst, n, stream, async, ts, with_payload, 0, 0, 0);
 }
 
 /* one copy call: time it, call it, record it; direction known (kind) or classified from the pointers (kind < 0) */
@@ -125,7 +132,7 @@ static void ev_copy(uint64_t t, int kind, uint64_t src, uint64_t dst, uint64_t n
         if (r_ == CUDA_SUCCESS && !cap_ && ON()) { \
             int k_ = kind_; \
             if (k_ < 0) k_ = copy_kind(is_device_ptr(src_), is_device_ptr(dst_)); \
-            ev_copy(t_, k_, src_, dst_, n_, sid(stream_, PT), async_, &ts_, payload_ok); \
+            ev_copy_ext(t_, k_, src_, dst_, n_, sid(stream_, PT), async_, &ts_, payload_ok, ext_w, ext_h, ext_d); \
         } else if (ts_.e0) { pool_put(ts_.e0); pool_put(ts_.e1); } \
         return r_; } while (0)
 
@@ -140,24 +147,36 @@ DEF2(cuMemcpyHtoDAsync_v2, (CUdeviceptr d, const void *s, size_t n, CUstream st)
 DEF2(cuMemcpyDtoHAsync_v2, (void *d, CUdeviceptr s, size_t n, CUstream st), (d, s, n, st)) { REAL(cuMemcpyDtoHAsync_v2); COPY_CALL(2, s, (uint64_t)(uintptr_t)d, n, st, 1, real(d, s, n, st)); }
 DEF2(cuMemcpyDtoDAsync_v2, (CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st), (d, s, n, st)) { REAL(cuMemcpyDtoDAsync_v2); COPY_CALL(3, s, d, n, st, 1, real(d, s, n, st)); }
 
-/* 2D/3D descriptors: address of the first byte and the side (host 0 / device 1 / unknown -1) */
+/* 2D/3D descriptors: address of the first byte and the side (host 0 / device 1 / array 2 / unknown -1); an array
+   operand is written as its CUarray handle (its origin inside the array is not linear and is not recorded) */
 static uint64_t side_addr(CUmemorytype t, const void *host, CUdeviceptr dev, void *arr, uint64_t off, int *side) {
     switch (t) {
     case CU_MEMORYTYPE_HOST: *side = 0; return (uint64_t)(uintptr_t)host + off;
     case CU_MEMORYTYPE_DEVICE: *side = 1; return dev + off;
     case CU_MEMORYTYPE_UNIFIED: *side = is_device_ptr(dev); return dev + off;
+    case CU_MEMORYTYPE_ARRAY: *side = 2; return (uint64_t)(uintptr_t)arr;
     default: *side = -1; return (uint64_t)(uintptr_t)arr;
     }
 }
-static int kind2(int ss, int ds) { return (ss < 0 || ds < 0) ? 6 : copy_kind(ss, ds); }
+static int kind2(int ss, int ds) {
+    if (ss < 0 || ds < 0) return 6;
+    if (ss == 2 || ds == 2) {
+        if (ss == 2 && ds == 2) return COPY_A2A;
+        if (ss == 2) return ds ? COPY_A2D : COPY_A2H;
+        return ss ? COPY_D2A : COPY_H2A;
+    }
+    return copy_kind(ss, ds);
+}
 #define C2D(c) int ss_, ds_; \
     uint64_t src_ = side_addr((c)->srcMemoryType, (c)->srcHost, (c)->srcDevice, (c)->srcArray, (c)->srcXInBytes + (uint64_t)(c)->srcY * (c)->srcPitch, &ss_); \
     uint64_t dst_ = side_addr((c)->dstMemoryType, (c)->dstHost, (c)->dstDevice, (c)->dstArray, (c)->dstXInBytes + (uint64_t)(c)->dstY * (c)->dstPitch, &ds_); \
-    uint64_t n_ = (uint64_t)(c)->WidthInBytes * (c)->Height
+    uint64_t n_ = (uint64_t)(c)->WidthInBytes * (c)->Height; \
+    const uint64_t ext_w = (c)->WidthInBytes, ext_h = (c)->Height, ext_d = 1
 #define C3D(c) int ss_, ds_; \
     uint64_t src_ = side_addr((c)->srcMemoryType, (c)->srcHost, (c)->srcDevice, (c)->srcArray, (c)->srcXInBytes + ((uint64_t)(c)->srcZ * (c)->srcHeight + (c)->srcY) * (c)->srcPitch, &ss_); \
     uint64_t dst_ = side_addr((c)->dstMemoryType, (c)->dstHost, (c)->dstDevice, (c)->dstArray, (c)->dstXInBytes + ((uint64_t)(c)->dstZ * (c)->dstHeight + (c)->dstY) * (c)->dstPitch, &ds_); \
-    uint64_t n_ = (uint64_t)(c)->WidthInBytes * (c)->Height * (c)->Depth
+    uint64_t n_ = (uint64_t)(c)->WidthInBytes * (c)->Height * (c)->Depth; \
+    const uint64_t ext_w = (c)->WidthInBytes, ext_h = (c)->Height, ext_d = (c)->Depth
 /* payloads only when the host source is contiguous */
 #define CONTIG2(c) ((c)->srcPitch == (c)->WidthInBytes || (c)->Height == 1)
 
@@ -190,10 +209,13 @@ DEF2(cuMemcpy3DBatchAsync_v2, (size_t numOps, CUDA_MEMCPY3D_BATCH_OP *ops, unsig
         for (size_t i = 0; i < numOps; i++) {
             const CUDA_MEMCPY3D_BATCH_OP *o = &ops[i];
             int sp = o->src.type == CU_MEMCPY_OPERAND_TYPE_POINTER, dp = o->dst.type == CU_MEMCPY_OPERAND_TYPE_POINTER;
+            int sa = o->src.type == CU_MEMCPY_OPERAND_TYPE_ARRAY, da = o->dst.type == CU_MEMCPY_OPERAND_TYPE_ARRAY;
             uint64_t s = sp ? o->src.op.ptr.ptr : (uint64_t)(uintptr_t)o->src.op.array.array;
             uint64_t d = dp ? o->dst.op.ptr.ptr : (uint64_t)(uintptr_t)o->dst.op.array.array;
-            int k = (sp && dp) ? copy_kind(is_device_ptr(s), is_device_ptr(d)) : 6;
-            ev_copy(t, k, s, d, (uint64_t)o->extent.width * o->extent.height * o->extent.depth, sid(st, PT), 1, NULL, 1);
+            int k = kind2(sp ? is_device_ptr(s) : sa ? 2 : -1, dp ? is_device_ptr(d) : da ? 2 : -1);
+            /* extent: width in elements of the array, bytes for pointers; the element size of an array is in its Array event */
+            ev_copy_ext(t, k, s, d, (uint64_t)o->extent.width * o->extent.height * o->extent.depth, sid(st, PT), 1, NULL, 1,
+                        o->extent.width, o->extent.height, o->extent.depth);
         }
     return r;
 }

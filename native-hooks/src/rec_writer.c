@@ -90,6 +90,7 @@ static void write_header(void) {
     pb_u64(&h, 15, cfg.payload_limit);
     pb_bool(&h, 16, cfg.timing);
     pb_u64(&h, 17, (uint64_t)mem);
+    timing_sample_header(&h);   /* i15-cost: field 40, the sampling policy of GPU timing */
     write_chunk(PHOS_CHUNK_HEADER, &h, 0);
     pb_free(&h);
 }
@@ -149,6 +150,14 @@ static void write_module(module_rec *r) {
     pb_fixed64(&tmpb, 4, r->hash);
     pb_str(&tmpb, 5, r->origin);
     pb_u64(&tmpb, 6, r->image_size);
+    if (r->kind == 2) {   /* i15-cost: a cubin Triton compiled: its PTX from Triton's cache (rec_triton.c) */
+        size_t n = 0;
+        char *src = NULL;
+        uint8_t *ptx = triton_ptx_for(r->image_size, r->hash, &n, &src);
+        if (ptx) { pb_bytes(&tmpb, 20, ptx, n); pb_str(&tmpb, 21, src); DBG("module %u: PTX from %s", r->id, src); }
+        free(ptx);
+        free(src);
+    }
     write_chunk(PHOS_CHUNK_MODULE, &tmpb, cfg.compress);
     free(r->image);
     free(r);
@@ -250,6 +259,9 @@ static int encode_slot(slot_t *s, int force) {
         pb_u64(&body, 1, s->kind); pb_u64(&body, 2, s->a0); pb_u64(&body, 3, s->a1); pb_u64(&body, 4, s->a2);
         pb_u64(&body, 5, s->stream); pb_bool(&body, 6, s->async); pb_bytes(&body, 7, data, s->dlen);
         pb_u64(&body, 8, g0); pb_u64(&body, 9, g1);
+        /* 2D/3D and array copies: extent and the byte offsets inside array operands (issue 16) */
+        pb_u64(&body, 10, s->u[0]); pb_u64(&body, 11, s->u[1]); pb_u64(&body, 12, s->u[2]);
+        pb_u64(&body, 13, (uint64_t)s->u[3] | (uint64_t)s->u[4] << 32); pb_u64(&body, 14, (uint64_t)s->u[5] | (uint64_t)s->u[6] << 32);
         field = 12; break;
     case EV_MEMSET:
         pb_u64(&body, 1, s->a0); pb_u64(&body, 2, s->a1); pb_u64(&body, 3, s->u[0]); pb_u64(&body, 4, s->u[1]);
@@ -267,7 +279,30 @@ static int encode_slot(slot_t *s, int force) {
     }
     case EV_SYNC:
         pb_u64(&body, 1, s->kind); pb_u64(&body, 2, s->stream); pb_u64(&body, 3, s->a0); pb_u64(&body, 4, s->u[0]);
+        pb_u64(&body, 5, s->a1);   /* host functions: the user data pointer */
         field = 15; break;
+    case EV_ARRAY: {
+        uint64_t ext[3] = {0, 0, 0};
+        if (s->dlen == sizeof ext) memcpy(ext, data, sizeof ext);
+        pb_u64(&body, 1, s->kind); pb_u64(&body, 2, s->a0); pb_u64(&body, 3, s->a1); pb_u64(&body, 4, s->u[0]);
+        pb_u64(&body, 5, s->u[1]); pb_u64(&body, 6, ext[0]); pb_u64(&body, 7, ext[1]); pb_u64(&body, 8, ext[2]); pb_u64(&body, 9, s->u[2]);
+        field = 17; break;
+    }
+    case EV_TMAP: {
+        tmap_rec tr;
+        memset(&tr, 0, sizeof tr);
+        if (s->dlen == sizeof tr) memcpy(&tr, data, sizeof tr);
+        uint32_t rank = s->u[1] > 5 ? 5 : s->u[1];
+        pb_u64(&body, 1, s->kind); pb_u64(&body, 2, s->a0); pb_u64(&body, 3, s->u[0]); pb_u64(&body, 4, s->u[1]);
+        for (uint32_t i = 0; i < rank; i++) { pb_varint(&body, 5 << 3); pb_varint(&body, tr.dims[i]); }
+        for (uint32_t i = 0; i + 1 < rank; i++) { pb_varint(&body, 6 << 3); pb_varint(&body, tr.strides[i]); }
+        for (uint32_t i = 0; i < rank && s->kind == 1; i++) { pb_varint(&body, 7 << 3); pb_varint(&body, tr.box[i]); }
+        for (uint32_t i = 0; i < rank; i++) { pb_varint(&body, 8 << 3); pb_varint(&body, tr.estr[i]); }
+        pb_u64(&body, 9, tr.interleave); pb_u64(&body, 10, tr.swizzle); pb_u64(&body, 11, tr.l2); pb_u64(&body, 12, tr.oob);
+        pb_bytes(&body, 13, tr.map, sizeof tr.map);
+        pb_u64(&body, 14, tr.extent);
+        field = 18; break;
+    }
     case EV_GRAPH:
         pb_u64(&body, 1, s->a0); pb_u64(&body, 2, s->stream); pb_u64(&body, 3, s->u[0]);
         last_graph_index = ev_index;
@@ -357,6 +392,17 @@ void *writer_main(void *arg) {
     end_dropped = atomic_load(&g_dropped);
     pb_u64(&tmpb, 2, end_dropped);
     pb_u64(&tmpb, 3, mono_ns() - g_start_mono);
+    /* calls that can change memory and were passed through without an event (issue 16) */
+    pbuf uc = {0};
+    for (int i = 0; i < UNREC_N; i++) {
+        uint64_t n = atomic_load(&unrec_counts[i]);
+        if (!n) continue;
+        pb_reset(&uc);
+        pb_str(&uc, 1, unrec_name(i));
+        pb_u64(&uc, 2, n);
+        pb_msg(&tmpb, 4, &uc);
+    }
+    pb_free(&uc);
     write_chunk(PHOS_CHUNK_END, &tmpb, 0);
     stream_finish();
     return NULL;

@@ -188,7 +188,41 @@ typedef struct hook {
     H1(cuGraphInstantiateWithFlags, cuGraphInstantiateWithFlags) \
     H2(cuGraphInstantiateWithParams, cuGraphInstantiateWithParams, cuGraphInstantiateWithParams_ptsz) \
     H2(cuGraphLaunch, cuGraphLaunch, cuGraphLaunch_ptsz)
-#define HOOK_LIST HOOK_LIST_ENTRY HOOK_LIST_MEMORY HOOK_LIST_EXEC
+/* rec_wrap_more.c: arrays, host functions, tensor maps, entry points counted as unrecorded (issue 16) */
+#define HOOK_LIST_MORE \
+    H1(cuArrayCreate, cuArrayCreate_v2) \
+    H1(cuArray3DCreate, cuArray3DCreate_v2) \
+    H1(cuArrayDestroy, cuArrayDestroy) \
+    H2(cuMemcpyAtoH, cuMemcpyAtoH_v2, cuMemcpyAtoH_v2_ptds) \
+    H2(cuMemcpyHtoA, cuMemcpyHtoA_v2, cuMemcpyHtoA_v2_ptds) \
+    H2(cuMemcpyAtoD, cuMemcpyAtoD_v2, cuMemcpyAtoD_v2_ptds) \
+    H2(cuMemcpyDtoA, cuMemcpyDtoA_v2, cuMemcpyDtoA_v2_ptds) \
+    H2(cuMemcpyAtoA, cuMemcpyAtoA_v2, cuMemcpyAtoA_v2_ptds) \
+    H2(cuMemcpyHtoAAsync, cuMemcpyHtoAAsync_v2, cuMemcpyHtoAAsync_v2_ptsz) \
+    H2(cuMemcpyAtoHAsync, cuMemcpyAtoHAsync_v2, cuMemcpyAtoHAsync_v2_ptsz) \
+    H2(cuLaunchHostFunc, cuLaunchHostFunc, cuLaunchHostFunc_ptsz) \
+    H2(cuStreamAddCallback, cuStreamAddCallback, cuStreamAddCallback_ptsz) \
+    H1(cuTensorMapEncodeTiled, cuTensorMapEncodeTiled) \
+    H1(cuTensorMapEncodeIm2col, cuTensorMapEncodeIm2col) \
+    H1(cuTensorMapEncodeIm2colWide, cuTensorMapEncodeIm2colWide) \
+    H2(cuStreamWriteValue32, cuStreamWriteValue32_v2, cuStreamWriteValue32_v2_ptsz) \
+    H2(cuStreamWriteValue64, cuStreamWriteValue64_v2, cuStreamWriteValue64_v2_ptsz) \
+    H2(cuStreamBatchMemOp, cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2_ptsz) \
+    H2(cuMemDiscardBatchAsync, cuMemDiscardBatchAsync, cuMemDiscardBatchAsync_ptsz) \
+    H2(cuMemDiscardAndPrefetchBatchAsync, cuMemDiscardAndPrefetchBatchAsync, cuMemDiscardAndPrefetchBatchAsync_ptsz) \
+    H1(cuIpcOpenMemHandle, cuIpcOpenMemHandle_v2) \
+    H1(cuMemImportFromShareableHandle, cuMemImportFromShareableHandle) \
+    H1(cuMemPoolImportPointer, cuMemPoolImportPointer) \
+    H1(cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedBuffer) \
+    H1(cuExternalMemoryGetMappedMipmappedArray, cuExternalMemoryGetMappedMipmappedArray) \
+    H2(cuGraphicsMapResources, cuGraphicsMapResources, cuGraphicsMapResources_ptsz) \
+    H1(cuMipmappedArrayCreate, cuMipmappedArrayCreate) \
+    H1(cuGraphExecKernelNodeSetParams, cuGraphExecKernelNodeSetParams_v2) \
+    H1(cuGraphExecMemcpyNodeSetParams, cuGraphExecMemcpyNodeSetParams) \
+    H1(cuGraphExecMemsetNodeSetParams, cuGraphExecMemsetNodeSetParams) \
+    H1(cuGraphExecNodeSetParams, cuGraphExecNodeSetParams) \
+    H1(cuGraphExecUpdate, cuGraphExecUpdate_v2)
+#define HOOK_LIST HOOK_LIST_ENTRY HOOK_LIST_MEMORY HOOK_LIST_EXEC HOOK_LIST_MORE
 
 #define H1(s, a) extern hook_t HK_##a;
 #define H2(s, a, p) extern hook_t HK_##a; extern hook_t HKP_##a;
@@ -199,13 +233,61 @@ HOOK_LIST
 void wrap_entry_init(void);
 void wrap_memory_init(void);
 void wrap_exec_init(void);
+void wrap_more_init(void);
 
 void *hook_real(hook_t *h);
 void *own_real(const char *abi);
 #define OWN(var, type, name) do { if (!var) var = (type)own_real(name); } while (0)
 
+/* ------------------------------------------------------------------ injection mode (rec_inject.c) */
+extern int g_inject;                 /* loaded by CUDA_INJECTION64_PATH: calls arrive as CUPTI callbacks */
+extern __thread int t_replay;        /* a wrapper runs for a call the driver already made (at its CUPTI exit) */
+extern __thread CUresult t_replay_result;
+extern __thread CUevent t_pre_e0;    /* the start event recorded at the entry of the call being replayed */
+void *replay_real(void);
+
 /* ------------------------------------------------------------------ event ring (bounded lock-free MPSC; rec_core.c) */
-enum { EV_ALLOC = 1, EV_FREE, EV_MEMCPY, EV_MEMSET, EV_LAUNCH, EV_SYNC, EV_GRAPH, EV_MODULE };
+enum { EV_ALLOC = 1, EV_FREE, EV_MEMCPY, EV_MEMSET, EV_LAUNCH, EV_SYNC, EV_GRAPH, EV_MODULE, EV_ARRAY, EV_TMAP };
+/* wire codes (docs/phos-trace-v1.proto) the wrappers of issue 16 write */
+enum { COPY_H2A = 7, COPY_A2H = 8, COPY_D2A = 9, COPY_A2D = 10, COPY_A2A = 11 };
+enum { SYNC_HOST_FUNCTION = 12, SYNC_STREAM_CALLBACK = 13 };
+/* what a TensorMap slot carries in its data bytes (the writer encodes it) */
+typedef struct {
+    uint64_t dims[5], strides[5];
+    uint32_t box[5], estr[5];
+    uint32_t interleave, swizzle, l2, oob;
+    uint64_t extent;
+    uint8_t map[128];
+} tmap_rec;
+uint64_t tmap_extent(unsigned dt, uint32_t rank, const cuuint64_t *dims, const cuuint64_t *strides);
+
+/* entry points that can change memory and are passed through without an event: counted per name, written in
+   TraceEnd.unrecorded (README "Entry points that can write device memory") */
+#define UNREC_LIST \
+    U(UNREC_WRITE_VALUE32, "cuStreamWriteValue32") \
+    U(UNREC_WRITE_VALUE64, "cuStreamWriteValue64") \
+    U(UNREC_BATCH_MEM_OP, "cuStreamBatchMemOp") \
+    U(UNREC_DISCARD, "cuMemDiscardBatchAsync") \
+    U(UNREC_DISCARD_PREFETCH, "cuMemDiscardAndPrefetchBatchAsync") \
+    U(UNREC_IPC_OPEN, "cuIpcOpenMemHandle") \
+    U(UNREC_IMPORT_SHAREABLE, "cuMemImportFromShareableHandle") \
+    U(UNREC_POOL_IMPORT, "cuMemPoolImportPointer") \
+    U(UNREC_EXTERNAL_BUFFER, "cuExternalMemoryGetMappedBuffer") \
+    U(UNREC_EXTERNAL_MIPMAP, "cuExternalMemoryGetMappedMipmappedArray") \
+    U(UNREC_GRAPHICS_MAP, "cuGraphicsMapResources") \
+    U(UNREC_MIPMAP_CREATE, "cuMipmappedArrayCreate") \
+    U(UNREC_GRAPH_EXEC_SET, "cuGraphExec*SetParams") \
+    U(UNREC_GRAPH_EXEC_UPDATE, "cuGraphExecUpdate") \
+    U(UNREC_GRAPH_MEMORY_NODES, "cuGraphLaunch memcpy/memset/mem-op nodes")
+enum {
+#define U(id, name) id,
+    UNREC_LIST
+#undef U
+    UNREC_N
+};
+extern atomic_uint_fast64_t unrec_counts[UNREC_N];
+const char *unrec_name(int i);
+void unrec_graph_nodes(uint64_t n);
 #define INLINE_BYTES 200
 #define RING_CAP (1u << 15)
 
@@ -336,6 +418,7 @@ void emit_module(void *handle, const void *img, size_t known_size, int known_kin
 void *read_file(const char *path, size_t *n);
 void remember_handle(void *h, uint32_t module_id, const char *name);
 uint32_t module_id_of(void *handle);
+uint8_t *triton_ptx_for(uint64_t image_size, uint64_t hash, size_t *len, char **src);   /* rec_triton.c (i15-cost) */
 
 /* ------------------------------------------------------------------ functions (rec_functions.c) */
 typedef struct func_rec {
@@ -392,13 +475,14 @@ static inline CUstream rstream(CUstream s, int ptsz) { return (!s && ptsz) ? CU_
 
 /* timing around one operation: begin notes a start (CUPTI: clears the correlation id; events: records a start event),
  * end completes it (CUPTI: keeps the id the callback noted; events: records the end event) */
-typedef struct { CUevent e0, e1; CUstream st; uint32_t corr; int cupti; } tspan;
+typedef struct { CUevent e0, e1; CUstream st; uint32_t corr; int cupti; int win; uint64_t cost; } tspan;
 static inline void t_begin(tspan *t, CUstream st) {
     t->e0 = t->e1 = NULL;
     t->st = st;
     t->corr = 0;
     t->cupti = 0;
     if (!cfg.timing || atomic_load_explicit(&g_capturing, memory_order_relaxed)) return;
+    if (t_replay) { t->e0 = t_pre_e0; t_pre_e0 = NULL; return; }   /* injection: the call ran already, its start event is older */
     if (atomic_load_explicit(&cupti_ready, memory_order_acquire)) { t->cupti = 1; t_corr = 0; return; }
     if (cfg.timing_source == 1) return;
     int ts = atomic_load_explicit(&timing_state, memory_order_acquire);
@@ -415,6 +499,38 @@ static inline void t_end(tspan *t, CUresult r) {
         if (t->e1 && p_evrecord(t->e1, t->st) != CUDA_SUCCESS) { pool_put(t->e1); t->e1 = NULL; }
     }
     if (!t->e1) { pool_put(t->e0); t->e0 = NULL; }
+}
+
+/* sampled GPU timing of launches (rec_timing.c, i15-cost): the policy, the per-launch decision, the CUPTI window */
+struct ts_policy { int sampled; uint32_t first, nmin, nmax, budget_pm; atomic_uint interval; };
+extern struct ts_policy tsp;
+extern int cupti_windowed;
+extern uint64_t ts_timed, ts_shapes;
+void timing_sample_init(void);
+int timing_sample_launch(const void *fn, const unsigned *dims);
+void timing_sample_cost(uint64_t ns);
+void timing_sample_header(pbuf *h);
+int cupti_window(int open);   /* 0: kernel records could not be switched on */
+/* a launch: timed only when the sampling policy picks it (then as t_begin/t_end, inside a CUPTI window) */
+static inline void t_begin_launch(tspan *t, CUstream st, const void *fn, const unsigned *dims) {
+    t->win = 0;
+    t->cost = 0;
+    if (!cfg.timing || atomic_load_explicit(&g_capturing, memory_order_relaxed) || !timing_sample_launch(fn, dims)) {
+        t->e0 = t->e1 = NULL; t->corr = 0; t->cupti = 0;
+        return;
+    }
+    if (!tsp.sampled) { t_begin(t, st); return; }
+    uint64_t c0 = mono_ns();
+    if (cupti_windowed && atomic_load_explicit(&cupti_ready, memory_order_acquire)) t->win = cupti_window(1) ? 1 : 2;
+    t_begin(t, st);
+    t->cost = mono_ns() - c0;
+}
+static inline void t_end_launch(tspan *t, CUresult r) {
+    uint64_t c0 = t->cost ? mono_ns() : 0;
+    t_end(t, r);
+    if (t->win == 2) t->corr = 0;   /* no kernel record will come: the writer must not wait for one */
+    if (t->win) cupti_window(0);
+    if (c0) timing_sample_cost(t->cost + (mono_ns() - c0));
 }
 
 /* ------------------------------------------------------------------ writer thread (rec_writer.c) */
@@ -453,7 +569,9 @@ void stream_in_child(void);
     HIDDEN __attribute__((noinline)) CUresult wp_##abi params { return body_##abi(&HKP_##abi, STRIP args); } \
     static CUresult body_##abi(hook_t *H, STRIP params)
 #define REAL(abi) pfn_##abi real = (pfn_##abi)hook_real(H); if (!real) return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
-#define ON() (atomic_load_explicit(&g_state, memory_order_relaxed) != 3)
+/* recording is on; loaded by CUDA_INJECTION64_PATH (rec_inject.c) a wrapper records only when a CUPTI callback replays
+   it, so a call that reaches an exported name directly is recorded once, by its callback */
+#define ON() (atomic_load_explicit(&g_state, memory_order_relaxed) != 3 && (!g_inject || t_replay))
 #define PT (H->ptsz)
 #define EXP(name, target) __asm__(".globl " name "\n.type " name ", @function\n.set " name ", " target "\n");
 

@@ -4,6 +4,7 @@
  * point, including cuGetProcAddress itself) and like JCuda (linked against libcuda, calling the ABI names).
  * Usage: fake_app MODE EXPECT.json [N]
  *   basic  every kind of call once; writes what the trace must contain to EXPECT.json
+ *   more   CUDA arrays, host functions, a tensor map passed by value, write-value calls (issue 16); EXPECT.json too
  *   many   N launches (chunking); crash: N launches then SIGSEGV; hang: N launches, prints "ready", sleeps
  *   fork   forks before touching CUDA; both processes record: the parent N launches, the child N/2
  *   exec   N launches, half-way through a child (fork + exec of this program, "many" N/2) records too
@@ -41,6 +42,10 @@ static void *get(const char *sym, int ver, cuuint64_t flags) {
     if (gpa(sym, &p, ver, flags, &st) != CUDA_SUCCESS) return NULL;
     return p;
 }
+
+static int host_count;
+static void host_fn(void *ud) { (*(int *)ud) += 1; }
+static void stream_cb(CUstream st, CUresult r, void *ud) { (*(int *)ud) += 10; }
 
 static uint64_t fnv(const void *d, size_t n) {
     const uint8_t *p = d;
@@ -194,11 +199,88 @@ int main(int argc, char **argv) {
             CHECK(calls("cuLaunchKernel_ptsz") == 1, "per-thread launch must reach the _ptsz variant");
         }
         printf("checksum %016llx\n", (unsigned long long)fnv(out, sizeof out));
+    } else if (!strcmp(mode, "more")) {
+        /* issue 16: CUDA arrays, host functions in streams, a tensor map passed to a kernel by value, calls counted as
+           unrecorded (write-value) */
+        CUdeviceptr src, dst;
+        OK(cuMemAlloc_v2(&src, 4096));
+        OK(cuMemAlloc_v2(&dst, 4096));
+        float hsrc[256], hback[256];
+        for (int i = 0; i < 256; i++) hsrc[i] = (float)i * 0.5f;
+        OK(cuMemcpyHtoD_v2(src, hsrc, 1024));
+        CUDA_ARRAY_DESCRIPTOR ad = {64, 4, CU_AD_FORMAT_FLOAT, 1};             /* 64 x 4 floats: 1024 bytes */
+        CUDA_ARRAY3D_DESCRIPTOR a3 = {16, 4, 2, CU_AD_FORMAT_UNSIGNED_INT16, 2, 0}; /* 16 x 4 x 2 x 2 channels x 2 B: 512 */
+        CUarray arr, arrb, arr3;
+        OK(cuArrayCreate_v2(&arr, &ad));
+        OK(cuArray3DCreate_v2(&arr3, &a3));
+        OK(cuArrayCreate_v2(&arrb, &ad));
+        OK(cuMemcpyHtoA_v2(arr, 0, hsrc, 512));
+        OK(cuMemcpyDtoA_v2(arr, 512, src + 512, 512));
+        OK(cuMemcpyAtoA_v2(arrb, 0, arr, 0, 1024));
+        OK(cuMemcpyAtoD_v2(dst, arrb, 256, 768));
+        OK(cuMemcpyAtoH_v2(hback, arrb, 0, 1024));
+        CUstream s1;
+        OK(cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING));
+        OK(cuMemcpyHtoAAsync_v2(arr3, 0, hsrc + 128, 512, s1));
+        OK(cuMemcpyAtoHAsync_v2(hback + 128, arr3, 0, 512, s1));
+        CUDA_MEMCPY2D c2;
+        memset(&c2, 0, sizeof c2);
+        c2.srcMemoryType = CU_MEMORYTYPE_HOST; c2.srcHost = hsrc; c2.srcPitch = 256;
+        c2.dstMemoryType = CU_MEMORYTYPE_ARRAY; c2.dstArray = arr; c2.WidthInBytes = 128; c2.Height = 4;
+        OK(cuMemcpy2D_v2(&c2));
+        CUDA_MEMCPY2D c3;
+        memset(&c3, 0, sizeof c3);
+        c3.srcMemoryType = CU_MEMORYTYPE_ARRAY; c3.srcArray = arr;
+        c3.dstMemoryType = CU_MEMORYTYPE_DEVICE; c3.dstDevice = dst; c3.dstPitch = 256; c3.WidthInBytes = 256; c3.Height = 4;
+        OK(cuMemcpy2D_v2(&c3));
+        OK(cuLaunchHostFunc(s1, host_fn, &host_count));
+        OK(cuStreamAddCallback(s1, stream_cb, &host_count, 0));
+        CUtensorMap tm;
+        cuuint64_t gd[2] = {64, 16}, gs[1] = {256};
+        cuuint32_t box[2] = {32, 8}, es[2] = {1, 1};
+        OK(cuTensorMapEncodeTiled(&tm, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)(uintptr_t)src, gd, gs, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                  CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+        static const char ptx[] = ".version 9.0\n.target sm_90\n.visible .entry tma_copy() { ret; }\n";
+        CUmodule mod;
+        OK(cuModuleLoadData(&mod, ptx));
+        CUfunction tk;
+        OK(cuModuleGetFunction(&tk, mod, "tma_copy"));
+        CUdeviceptr out = dst + 2048;
+        void *kp[] = {&tm, &out};
+        OK(cuLaunchKernel(tk, 1, 1, 1, 32, 1, 1, 0, s1, kp, NULL));
+        OK(cuStreamWriteValue32_v2(s1, dst + 4000, 7, 0));
+        OK(cuStreamWriteValue32_v2(s1, dst + 4004, 9, 0));
+        OK(cuStreamWriteValue64_v2(s1, dst + 4008, 11, 0));
+        OK(cuStreamSynchronize(s1));
+        float dback[1024];
+        OK(cuMemcpyDtoH_v2(dback, dst, 4096));
+        OK(cuArrayDestroy(arr));
+        OK(cuArrayDestroy(arrb));
+        OK(cuArrayDestroy(arr3));
+        fprintf(ex, ", \"arr\": %llu, \"arrb\": %llu, \"arr3\": %llu, \"src\": %llu, \"dst\": %llu, \"s1\": %llu, \"host_fn\": %llu, "
+                "\"stream_cb\": %llu, \"host_data\": %llu, \"host_count\": %d, \"hsrc\": %llu, \"hback\": %llu, \"tm\": \"",
+                (unsigned long long)(uintptr_t)arr, (unsigned long long)(uintptr_t)arrb, (unsigned long long)(uintptr_t)arr3,
+                (unsigned long long)src, (unsigned long long)dst, (unsigned long long)(uintptr_t)s1,
+                (unsigned long long)(uintptr_t)host_fn, (unsigned long long)(uintptr_t)stream_cb, (unsigned long long)(uintptr_t)&host_count,
+                host_count, (unsigned long long)(uintptr_t)hsrc, (unsigned long long)(uintptr_t)hback);
+        for (size_t i = 0; i < sizeof tm; i++) fprintf(ex, "%02x", ((const uint8_t *)&tm)[i]);
+        fprintf(ex, "\"");
+        uint64_t h1 = fnv(hback, sizeof hback), h2 = fnv(dback, sizeof dback);
+        printf("checksum %016llx\n", (unsigned long long)(h1 ^ (h2 * 31) ^ (uint64_t)host_count));
     } else {
         /* many / crash / hang: n_iter launches of axpy */
         CUmodule mod;
         static const char ptx[] = ".version 9.0\n.target sm_90\n.visible .entry axpy() { ret; }\n";
         OK(cuModuleLoadData(&mod, ptx));
+        const char *cubin = getenv("FAKE_APP_CUBIN");   /* i15-cost: a cubin loaded as Triton does (bytes, not a path) */
+        if (cubin && *cubin) {
+            FILE *cf = fopen(cubin, "rb");
+            static uint8_t img[1 << 16];
+            size_t cn = cf ? fread(img, 1, sizeof img, cf) : 0;
+            if (cf) fclose(cf);
+            CUmodule cm;
+            if (cn) OK(cuModuleLoadData(&cm, img));
+        }
         CUfunction axpy;
         OK(cuModuleGetFunction(&axpy, mod, "axpy"));
         CUdeviceptr x, y, sc;
@@ -211,7 +293,8 @@ int main(int argc, char **argv) {
             for (int w = 0; w < 5000 && calls("cuEventQuery") == 0; w++) usleep(1000);
         int n = 64;
         if (!strcmp(mode, "live")) {
-            /* driven by commands on stdin, one per line (the live attach tests): "launch N", "rate PER_S SECONDS", "alloc BYTES", "free"
+            /* driven by commands on stdin, one per line (the live attach tests): "launch N", "rate PER_S SECONDS", "alloc BYTES", "free",
+               "refuse SPEC" (i14-ckpt)
                (the last allocation), "exit"; each answers "ok EVENTS" with the events issued so far */
             CUdeviceptr held[256];
             int nheld = 0;
@@ -253,6 +336,14 @@ int main(int argc, char **argv) {
                 } else if (!strncmp(line, "free", 4) && nheld > 0) {
                     OK(cuMemFree_v2(held[--nheld]));
                     events++;
+                } else if (!strncmp(line, "refuse", 6)) {
+                    /* i14-ckpt: "refuse STEP:CODE[,...]" (or "refuse" alone: none): how the fake driver answers a
+                       checkpoint controller from now on (fake_cuda.c, checkpoint API) */
+                    void (*refuse)(const char *) = (void (*)(const char *))dlsym(RTLD_DEFAULT, "fake_checkpoint_refuse");
+                    char *spec = line + 6;
+                    while (*spec == ' ') spec++;
+                    spec[strcspn(spec, "\r\n")] = 0;
+                    if (refuse) refuse(spec);
                 } else if (!strncmp(line, "exit", 4)) break;
                 printf("ok %ld\n", events);
             }

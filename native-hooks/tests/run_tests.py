@@ -122,12 +122,12 @@ def test_format(env):
         check("offset 16" in str(e), "damage: bad first chunk names offset 16 (%s)" % e)
 
 
-def load_basic(env, extra_env=None, name="basic"):
+def load_basic(env, extra_env=None, name="basic", record=True):
     out = env.trace_path(name + "-%p.phos")
     exp = env.trace_path(name + ".json")
     e = {"PHOS_TRACE_OUT": out}
     e.update(extra_env or {})
-    r = env.run([env.app, "basic", exp], env=e)
+    r = env.run([env.app, "basic", exp], env=e, record=record)
     files = glob.glob(env.trace_path(name + "-*.phos"))
     return r, json.load(open(exp)), files
 
@@ -223,6 +223,153 @@ def test_basic(env):
           "PHOS_MODULE_IMAGE_LIMIT: images skipped, size and hash kept")
 
 
+def load_more(env, name, record=True, extra_env=None):
+    out = env.trace_path(name + "-%p.phos")
+    exp = env.trace_path(name + ".json")
+    e = {"PHOS_TRACE_OUT": out}
+    e.update(extra_env or {})
+    r = env.run([env.app, "more", exp], record=record, env=e)
+    files = glob.glob(env.trace_path(name + "-*.phos"))
+    return r, (json.load(open(exp)) if os.path.exists(exp) and os.path.getsize(exp) else {}), files
+
+
+def check_more(t, x, how):
+    """What fake_app's "more" mode must leave in a trace (issue 16), by construction of its calls."""
+    kinds = [pr.body(e)[0] for e in t.events]
+    expected = ["alloc", "alloc", "memcpy", "array", "array", "array", "memcpy", "memcpy", "memcpy", "memcpy", "memcpy",
+                "sync", "memcpy", "memcpy", "memcpy", "memcpy", "sync", "sync", "tensor_map", "launch", "sync", "memcpy",
+                "array", "array", "array"]
+    if not check(kinds == expected, "%s: event sequence\n  got  %s\n  want %s" % (how, kinds, expected)):
+        return
+    ev = [pr.body(e)[1] for e in t.events]
+    a = ev[3]
+    check((a["op"], a["handle"], a["bytes"], a["width"], a["height"], a.get("depth", 0), a["format"], a["channels"]) ==
+          (1, x["arr"], 1024, 64, 4, 0, 0x20, 1), "%s: cuArrayCreate: handle, 64x4 float = 1024 bytes" % how)
+    a3 = ev[4]
+    check((a3["handle"], a3["bytes"], a3["width"], a3["height"], a3["depth"], a3["format"], a3["channels"]) ==
+          (x["arr3"], 512, 16, 4, 2, 2, 2), "%s: cuArray3DCreate: 16x4x2, 2 channels of u16 = 512 bytes" % how)
+    hsrc = struct.pack("<256f", *[i * 0.5 for i in range(256)])
+    c = ev[6]
+    check((c["kind"], c["src"], c["dst"], c["bytes"], c.get("dst_array_offset", 0), c["payload"]) == (7, x["hsrc"], x["arr"], 512, 0, hsrc[:512]),
+          "%s: cuMemcpyHtoA: H2A, array handle, payload" % how)
+    c = ev[7]
+    check((c["kind"], c["src"], c["dst"], c["bytes"], c["dst_array_offset"]) == (9, x["src"] + 512, x["arr"], 512, 512),
+          "%s: cuMemcpyDtoA: D2A with the byte offset in the array" % how)
+    c = ev[8]
+    check((c["kind"], c["src"], c["dst"], c["bytes"]) == (11, x["arr"], x["arrb"], 1024), "%s: cuMemcpyAtoA" % how)
+    c = ev[9]
+    check((c["kind"], c["src"], c["dst"], c["bytes"], c["src_array_offset"]) == (10, x["arrb"], x["dst"], 768, 256),
+          "%s: cuMemcpyAtoD with source offset 256" % how)
+    c = ev[10]
+    check((c["kind"], c["src"], c["dst"], c["bytes"]) == (8, x["arrb"], x["hback"], 1024), "%s: cuMemcpyAtoH" % how)
+    c12, c13 = ev[12], ev[13]
+    check((c12["kind"], c12["dst"], c12["stream"], c12.get("async"), c12["payload"]) == (7, x["arr3"], x["s1"], True, hsrc[512:1024]) and
+          (c13["kind"], c13["src"], c13["dst"], c13["stream"], c13.get("async")) == (8, x["arr3"], x["hback"] + 512, x["s1"], True),
+          "%s: async HtoA / AtoH on their stream" % how)
+    c = ev[14]
+    check((c["kind"], c["src"], c["dst"], c["bytes"], c["width"], c["height"], c.get("depth", 0) in (0, 1), "payload" in c) ==
+          (7, x["hsrc"], x["arr"], 512, 128, 4, True, False), "%s: cuMemcpy2D host -> array: extent 128 B x 4, no payload (pitched source)" % how)
+    c = ev[15]
+    check((c["kind"], c["src"], c["dst"], c["bytes"], c["width"], c["height"]) == (10, x["arr"], x["dst"], 1024, 256, 4),
+          "%s: cuMemcpy2D array -> device" % how)
+    h, cb = ev[16], ev[17]
+    check((h["kind"], h["stream"], h["event"], h["user_data"]) == (12, x["s1"], x["host_fn"], x["host_data"]),
+          "%s: cuLaunchHostFunc: HOST_FUNCTION with stream, function, user data" % how)
+    check((cb["kind"], cb["stream"], cb["event"], cb["user_data"]) == (13, x["s1"], x["stream_cb"], x["host_data"]),
+          "%s: cuStreamAddCallback: STREAM_CALLBACK" % how)
+    tm = ev[18]
+    check((tm["kind"], tm["address"], tm["data_type"], tm["rank"], tm["dims"], tm["strides"], tm["box"], tm["element_strides"],
+           tm["swizzle"], tm["extent"]) == (1, x["src"], 7, 2, [64, 16], [256], [32, 8], [1, 1], 3, 15 * 256 + 64 * 4),
+          "%s: cuTensorMapEncodeTiled: address, type, rank, dims, strides, box, swizzle, extent %s" % (how, tm))
+    check(tm["map"].hex() == x["tm"], "%s: the 128 map bytes as the driver wrote them" % how)
+    l = ev[19]
+    check(l["params"][:128] == tm["map"] and u64(l["params"], 128) == x["dst"] + 2048,
+          "%s: the launch's parameters hold the map bytes (by value) then the output pointer" % how)
+    check([e["handle"] for e in ev[22:25]] == [x["arr"], x["arrb"], x["arr3"]] and all(e["op"] == 2 for e in ev[22:25]),
+          "%s: cuArrayDestroy" % how)
+    unrec = {u["call"]: u["count"] for u in t.end.get("unrecorded", [])}
+    check(unrec == {"cuStreamWriteValue32": 2, "cuStreamWriteValue64": 1}, "%s: TraceEnd counts the unrecorded write-value calls: %s" % (how, unrec))
+    check(x["host_count"] == 11, "%s: host function and callback ran" % how)
+
+
+def test_more(env):
+    r0, _, _ = load_more(env, "more-plain", record=False)
+    check(r0.returncode == 0 and r0.stdout.startswith("checksum"), "fake_app more without the recorder: %s" % r0.stderr)
+    r, x, files = load_more(env, "more")
+    check(r.returncode == 0 and x.get("failures") == 0, "fake_app more under the recorder: %s" % r.stderr.strip())
+    check(r.stdout == r0.stdout, "more: outputs equal with and without the recorder")
+    if not check(len(files) == 1, "more: one trace %s" % files):
+        return
+    t = pr.read_trace(files[0])
+    check(not t.warnings, "more: clean trace %s" % t.warnings)
+    check_more(t, x, "preload")
+    timed = [pr.body(e)[1] for e in t.events if pr.body(e)[0] in ("launch", "memcpy")]
+    check(all(0 < e.get("gpu_start_ns", 0) < e.get("gpu_end_ns", 0) for e in timed), "more: array copies and the launch are timed")
+
+
+def comparable(t):
+    """Events without host times and GPU times, for comparing two recordings of one run."""
+    out = []
+    for e in t.events:
+        n, b = pr.body(e)
+        out.append((n, {k: v for k, v in b.items() if k not in ("gpu_start_ns", "gpu_end_ns")}))
+    return out
+
+
+def test_inject(env):
+    fake = os.path.join(env.build, "fake", "libcuda.so.1")
+    inj = {"CUDA_INJECTION64_PATH": env.lib, "PHOS_CUPTI": fake}
+    # basic: the same events as the preloaded recorder, but from CUPTI callbacks
+    r0 = env.run([env.app, "basic", env.trace_path("inj-plain.json")], record=False)
+    r, x, files = load_basic(env, dict(inj, PHOS_DEBUG="1"), "inj-basic", record=False)
+    check(r.returncode == 0, "injected: fake_app basic runs (rc %d): %s" % (r.returncode, r.stderr.strip()))
+    check(r.stdout == r0.stdout, "injected: outputs equal with and without the recorder")
+    check("loaded by CUDA_INJECTION64_PATH" in r.stderr and x.get("recorded") == 0,
+          "injected: the driver loaded the recorder at cuInit (not preloaded): %s" % r.stderr.strip())
+    if not check(len(files) == 1, "injected: one trace %s" % files):
+        return
+    ti = pr.read_trace(files[0])
+    rp, xp, fp = load_basic(env, None, "inj-basic-preload")
+    tp = pr.read_trace(fp[0])
+    ci, cp = comparable(ti), comparable(tp)
+    # handles and addresses differ between two runs: compare the shape and the fields that do not hold addresses
+    def shape(c):
+        return [(n, sorted(b)) for n, b in c]
+    check(shape(ci) == shape(cp), "injected: same events and fields as preloaded\n  inj %s\n  pre %s" % (shape(ci), shape(cp)))
+    ev = [pr.body(e)[1] for e in ti.events]
+    evp = [pr.body(e)[1] for e in tp.events]
+    same = [k for k in ("kind", "bytes", "size", "grid_x", "block_x", "shared_mem", "kernel_nodes", "graph_launch", "value")]
+    check(all(all(a.get(k) == b.get(k) for k in same) for a, b in zip(ev, evp)),
+          "injected: kinds, sizes, dims, graph links equal to the preloaded trace")
+    check(ev[3]["dst"] == x["x"] and ev[3]["payload"] == evp[3]["payload"] and ev[6]["params"][16:20] == evp[6]["params"][16:20],
+          "injected: addresses of this run, payloads and parameter bytes")
+    check(sorted(f["mangled_name"] for f in ti.functions.values()) == sorted(f["mangled_name"] for f in tp.functions.values()) and
+          [m["hash"] for m in ti.modules.values()] == [m["hash"] for m in tp.modules.values()], "injected: same functions and modules")
+    check(ev[4]["stream"] == 2 and ev[7]["stream"] == 2, "injected: per-thread variants (_ptds/_ptsz callbacks) record stream 2")
+    timed = [e for e in ev if ("function" in e and e.get("kind", 0) != 3) or ("bytes" in e and "src" in e)]
+    check(timed and all(0 < e.get("gpu_start_ns", 0) < e.get("gpu_end_ns", 0) for e in timed),
+          "injected: GPU times from the start event recorded at the callback's entry")
+    # more: arrays, host functions, tensor maps, unrecorded counts, by construction as under LD_PRELOAD
+    rm0, _, _ = load_more(env, "inj-more-plain", record=False)
+    rm, xm, fm = load_more(env, "inj-more", record=False, extra_env=inj)
+    check(rm.returncode == 0 and rm.stdout == rm0.stdout, "injected: fake_app more, outputs unchanged: %s" % rm.stderr.strip())
+    if check(len(fm) == 1, "injected more: one trace %s" % fm):
+        check_more(pr.read_trace(fm[0]), xm, "injected")
+    # no CUPTI: one line, nothing recorded, the program unchanged
+    rn, _, fn_ = load_more(env, "inj-nocupti", record=False, extra_env={"CUDA_INJECTION64_PATH": env.lib, "PHOS_CUPTI": "/nonexistent/libcupti.so",
+                                                                      "LD_LIBRARY_PATH": os.path.join(env.build, "fake")})
+    nocupti = not any(os.path.exists(os.path.join(d, "libcupti.so.13")) for d in ("/usr/local/cuda/lib64", "/usr/local/cuda-13.0/lib64",
+                                                                                   "/usr/local/cuda/extras/CUPTI/lib64"))
+    if nocupti:
+        check(rn.returncode == 0 and rn.stdout == rm0.stdout and not fn_ and len(phos_lines(rn.stderr, "CUPTI")) == 1,
+              "injected without CUPTI: one stderr line, no trace, output unchanged: %s" % rn.stderr)
+    # preloaded and injected at once: the preloaded recorder records, the injected copy is the same library (one instance)
+    rb, xb, fb = load_more(env, "inj-both", record=True, extra_env=inj)
+    check(rb.returncode == 0 and rb.stdout == rm0.stdout and len(fb) == 1, "preloaded and injected: output unchanged, one trace %s" % fb)
+    if fb:
+        check_more(pr.read_trace(fb[0]), xb, "preloaded+injected")
+
+
 def test_many(env):
     n = 100000
     for comp in ("0", "1"):
@@ -239,6 +386,93 @@ def test_many(env):
         if comp == "1":
             check(os.path.getsize(out) < os.path.getsize(env.trace_path("many0.phos")), "zstd makes the trace smaller")
         print("  many (compress %s): %d events in %.2f s, %d bytes" % (comp, len(t.events), time.time() - t0, os.path.getsize(out)))
+
+
+def test_timing_sample(env):
+    """i15-cost: sampled GPU timing: the first PHOS_TIMING_FIRST launches of a shape and then 1 in N are timed, the
+    policy is in the header; PHOS_TIMING_SAMPLE=0 times every launch and says so"""
+    n = 20000
+    out = env.trace_path("sampled.phos")
+    r = env.run([env.app, "many", "/dev/null", str(n)], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_TIMING_NMIN": "10",
+                                                            "PHOS_TIMING_NMAX": "10", "PHOS_TIMING_FIRST": "5"})
+    check(r.returncode == 0, "sampled: exit 0 (%s)" % r.stderr)
+    t = pr.read_trace(out)
+    ls = launches_of(t)
+    timed = [i for i, l in enumerate(ls) if l.get("gpu_start_ns", 0) > 0]
+    pol = t.header.get("timing_sampling", {})
+    check(len(ls) == n, "sampled: %d launches recorded (%d)" % (n, len(ls)))
+    check(pol.get("mode") == 1 and pol.get("first_launches") == 5 and pol.get("min_interval") == 10 and pol.get("max_interval") == 10
+          and pol.get("shape_key") == "function+grid+block", "sampled: the policy is in the header (%s)" % pol)
+    check(timed[:5] == [0, 1, 2, 3, 4], "sampled: the shape's first 5 launches are timed (%s)" % timed[:6])
+    # 1 in 10 of the other 19995 by independent draws: mean 1999.5, sd 42.4; +-6 sd
+    check(1745 <= len(timed) - 5 <= 2255, "sampled: about 1 in 10 of the rest timed (%d)" % (len(timed) - 5))
+    gaps = [b - a for a, b in zip(timed[5:], timed[6:])]
+    check(len(set(gaps)) > 10, "sampled: the gaps between timed launches vary (random draws, no fixed stride): %d distinct" % len(set(gaps)))
+    check(all(0 < l["gpu_start_ns"] < l["gpu_end_ns"] for l in ls if l.get("gpu_start_ns")) and
+          all("gpu_end_ns" not in l for l in ls if not l.get("gpu_start_ns")), "sampled: timed launches have start < end, the others no times")
+    out = env.trace_path("every.phos")
+    r = env.run([env.app, "many", "/dev/null", "2000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "0"})
+    t = pr.read_trace(out)
+    ls = launches_of(t)
+    check(r.returncode == 0 and len(ls) == 2000 and all(l.get("gpu_start_ns", 0) > 0 for l in ls),
+          "PHOS_TIMING_SAMPLE=0: every launch timed")
+    check(t.header.get("timing_sampling", {}).get("mode", 0) == 0 and "timing_sampling" in t.header,
+          "PHOS_TIMING_SAMPLE=0: the header says every launch is timed (%s)" % t.header.get("timing_sampling"))
+    out = env.trace_path("untimed.phos")
+    r = env.run([env.app, "many", "/dev/null", "100"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0"})
+    t = pr.read_trace(out)
+    check("timing_sampling" not in t.header, "PHOS_TIMING=0: no sampling policy in the header")
+
+
+def fake_elf(payload):
+    """a minimal 64-bit ELF image whose extent (the recorder reads it from the headers) covers payload"""
+    body = bytearray(64) + payload
+    body[0:4] = b"\x7fELF"
+    body[4] = 2      # 64-bit
+    body[5] = 1      # little endian
+    struct.pack_into("<Q", body, 0x20, 0)   # phoff
+    struct.pack_into("<Q", body, 0x28, len(body))   # shoff: section headers at the end
+    struct.pack_into("<H", body, 0x36, 56)  # phentsize
+    struct.pack_into("<H", body, 0x38, 0)   # phnum
+    struct.pack_into("<H", body, 0x3A, 64)  # shentsize
+    struct.pack_into("<H", body, 0x3C, 1)   # shnum: one null section header
+    return bytes(body) + bytes(64)
+
+
+def test_triton_ptx(env):
+    """i15-cost: a cubin loaded from bytes that Triton's cache holds beside its .ptx gets that PTX in its Module chunk;
+    a cubin not in the cache, or PHOS_TRITON_PTX=0, gets none"""
+    cache = tempfile.mkdtemp(prefix="triton-cache-")
+    elf = fake_elf(b"triton kernel code " * 10)
+    other = fake_elf(b"another kernel code " * 10)
+    os.makedirs(os.path.join(cache, "AB12"))
+    os.makedirs(os.path.join(cache, "CD34"))
+    with open(os.path.join(cache, "AB12", "add_kernel.cubin"), "wb") as f:
+        f.write(elf)
+    ptx = b".version 8.7\n.target sm_90a\n.visible .entry add_kernel(.param .u64 p) { ret; }\n"
+    with open(os.path.join(cache, "AB12", "add_kernel.ptx"), "wb") as f:
+        f.write(ptx)
+    with open(os.path.join(cache, "CD34", "same_size.cubin"), "wb") as f:   # same size, other bytes: must not match
+        f.write(other[:len(elf)])
+    with open(os.path.join(cache, "CD34", "same_size.ptx"), "wb") as f:
+        f.write(b"wrong ptx")
+    img = os.path.join(cache, "loaded.bin")
+    for name, data, extra, want in (("in cache", elf, {}, ptx), ("not in cache", other + b"x" * 8, {}, None),
+                                     ("lookup off", elf, {"PHOS_TRITON_PTX": "0"}, None)):
+        with open(img, "wb") as f:
+            f.write(data)
+        out = env.trace_path("triton-%s.phos" % name.replace(" ", "-"))
+        e = {"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0", "TRITON_CACHE_DIR": cache, "FAKE_APP_CUBIN": img}
+        e.update(extra)
+        r = env.run([env.app, "many", "/dev/null", "10"], env=e)
+        t = pr.read_trace(out)
+        cub = [m for m in t.modules.values() if m.get("kind") == 2]
+        check(r.returncode == 0 and len(cub) == 1, "triton %s: one CUBIN module recorded (%s)" % (name, r.stderr))
+        if cub:
+            got = cub[0].get("ptx")
+            check(got == want, "triton %s: module PTX %s (got %r)" % (name, "from the cache" if want else "absent", got and got[:30]))
+            if want:
+                check(cub[0].get("ptx_source", "").endswith("AB12/add_kernel.ptx"), "triton: the PTX's cache file is named (%s)" % cub[0].get("ptx_source"))
 
 
 def iter_chunks(path):
@@ -693,15 +927,141 @@ def test_attach(env):
           "a socket directory open to others: attach off in one line, recording unchanged")
 
 
+# ------------------------------------------------------------------ i14-ckpt: begin
+# the driver-checkpoint helper (live/driver_checkpoint.c) over the fake driver's checkpoint API (fake_cuda.c)
+def helper_run(env, pid, steps, fake_dir, timeout_ms=None, driver=True):
+    e = dict(os.environ)
+    e.pop("LD_PRELOAD", None)
+    e["PHOS_FAKE_CUDA_DIR"] = fake_dir
+    if driver:
+        e["LD_LIBRARY_PATH"] = os.path.join(env.build, "fake")
+    else:
+        e.pop("LD_LIBRARY_PATH", None)
+    cmd = [os.path.join(env.build, "phos_driver_checkpoint")]
+    if steps is not None:
+        cmd += ["--steps", steps]
+    if timeout_ms is not None:
+        cmd += ["--timeout-ms", str(timeout_ms)]
+    cmd += [str(pid)]
+    r = subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=60)
+    return r.returncode, r.stdout.splitlines(), r.stderr
+
+
+def states_of(lines):
+    return [l.split()[1] for l in lines if l.startswith("state ")]
+
+
+def test_checkpoint(env):
+    fake_dir = tempfile.mkdtemp(prefix="fakecuda-", dir=env.tmp)
+    app = LiveApp(env, "ckpt", {"PHOS_FAKE_CUDA_DIR": fake_dir, "PHOS_FAKE_CKPT_MS": "400"})
+    try:
+        check(app.cmd("launch 10") == 14, "checkpoint: the recording process runs")
+        # the whole sequence, while the process tries to launch: its launch waits for the unlock
+        import threading
+        answer = {}
+
+        def launch_during():
+            time.sleep(0.1)
+            t0 = time.time()
+            answer["events"] = app.cmd("launch 5")
+            answer["s"] = time.time() - t0
+        th = threading.Thread(target=launch_during)
+        th.start()
+        rc, out, err = helper_run(env, app.pid, "lock,checkpoint,restore,unlock", fake_dir)
+        th.join(10)
+        check(rc == 0 and out[0] == "phos-checkpoint 1 pid %d driver 13000" % app.pid and out[-1] == "done ok",
+              "checkpoint: the sequence succeeds (%d %s %s)" % (rc, out, err))
+        check(states_of(out) == ["running", "locked", "checkpointed", "locked", "running"],
+              "checkpoint: states after each step (%s)" % states_of(out))
+        ends = [l.split() for l in out if l.startswith("end ")]
+        check([x[1] for x in ends] == ["lock", "checkpoint", "restore", "unlock"] and all(x[2] == "ok" for x in ends),
+              "checkpoint: four phases ended ok (%s)" % ends)
+        ms = {x[1]: float(x[6]) for x in ends}
+        stall = [float(l.split()[2]) for l in out if l.startswith("stall ms ")]
+        check(390 <= ms["checkpoint"] < 2000 and 190 <= ms["restore"] < 1000 and len(stall) == 1 and
+              stall[0] >= sum(ms.values()) - 0.01, "checkpoint: phase times and the stall (%s, %s)" % (ms, stall))
+        check(answer.get("events") == 19 and answer.get("s", 0) >= 0.4,
+              "checkpoint: a launch issued while locked waited for the unlock (%s)" % answer)
+        # one step at a time, and a step in the wrong state
+        rc, out, _ = helper_run(env, app.pid, "lock", fake_dir)
+        check(rc == 0 and states_of(out) == ["running", "locked"], "steps: lock (%s)" % out)
+        rc, out, _ = helper_run(env, app.pid, "lock", fake_dir)
+        check(rc == 1 and any(l.startswith("end lock refused") and l.endswith("code 401 CUDA_ERROR_ILLEGAL_STATE")
+                              for l in out) and out[-1] == "done refused" and states_of(out) == ["locked", "locked"],
+              "steps: lock of a locked process is refused, and this call does not unlock it (%s)" % out)
+        rc, out, _ = helper_run(env, app.pid, "state", fake_dir)
+        check(rc == 0 and states_of(out) == ["locked"], "steps: state (%s)" % out)
+        rc, out, _ = helper_run(env, app.pid, "unlock", fake_dir)
+        check(rc == 0 and states_of(out) == ["locked", "running"] and not any(l.startswith("stall") for l in out),
+              "steps: unlock (%s)" % out)
+        # a refused checkpoint (managed memory on the real driver) leaves the process locked: the helper unlocks it
+        app.cmd("refuse checkpoint:801")
+        rc, out, _ = helper_run(env, app.pid, "lock,checkpoint,restore,unlock", fake_dir)
+        check(rc == 1 and any(l.startswith("end checkpoint refused") and l.endswith("code 801 CUDA_ERROR_NOT_SUPPORTED")
+                              for l in out), "refusal: checkpoint refused with 801 (%s)" % out)
+        check(any(l.startswith("begin unlock") and l.endswith(" recovery") for l in out) and
+              states_of(out)[-1] == "running" and out[-1] == "done refused" and not any(l.startswith("begin restore") for l in out),
+              "refusal: unlocked again, no restore tried (%s)" % out)
+        check(app.cmd("launch 1") == 20, "refusal: the process runs on")
+        # a lock that times out (the process busy in a CUDA call) leaves it running
+        app.cmd("refuse lock:600")
+        t0 = time.time()
+        rc, out, _ = helper_run(env, app.pid, "lock,checkpoint,restore,unlock", fake_dir, timeout_ms=300)
+        check(rc == 1 and time.time() - t0 >= 0.3 and any(l.endswith("code 600 CUDA_ERROR_NOT_READY") for l in out)
+              and states_of(out) == ["running", "running"], "refusal: lock timeout (%s)" % out)
+        app.cmd("refuse")
+        # a restore that breaks the process: FAILED, which no unlock can undo
+        app.cmd("refuse restore:fail")
+        rc, out, _ = helper_run(env, app.pid, "lock,checkpoint,restore,unlock", fake_dir)
+        check(rc == 1 and states_of(out)[-1] == "failed" and any(l.endswith("code 999 CUDA_ERROR_UNKNOWN") for l in out)
+              and not any(l.startswith("begin unlock") for l in out), "refusal: a failed restore (%s)" % out)
+        # the live engine's one-line form
+        app2 = LiveApp(env, "ckpt2", {"PHOS_FAKE_CUDA_DIR": fake_dir, "PHOS_FAKE_CKPT_MS": "10"})
+        try:
+            rc, out, _ = helper_run(env, app2.pid, None, fake_dir)
+            check(rc == 0 and len(out) == 1 and re.match(r"driver-checkpoint pid %d lock_ms [0-9.]+ checkpoint_ms [0-9.]+ "
+                                                         r"restore_ms [0-9.]+ unlock_ms [0-9.]+$" % app2.pid, out[0]),
+                  "anchor form: one line (%s)" % out)
+            check(app2.cmd("launch 2") == 6, "anchor form: the process runs on")
+        finally:
+            app2.finish()
+    finally:
+        app.p.kill()
+        app.p.wait()
+    # a process that never used CUDA, a process that is gone, no driver, bad arguments
+    sleeper = subprocess.Popen(["sleep", "30"])
+    try:
+        rc, out, _ = helper_run(env, sleeper.pid, "lock,checkpoint,restore,unlock", fake_dir)
+        check(rc == 1 and out[1] == "state ? 3 CUDA_ERROR_NOT_INITIALIZED" and
+              any(l.startswith("end lock refused") and l.endswith("code 3 CUDA_ERROR_NOT_INITIALIZED") for l in out),
+              "refusal: not a CUDA process (%s)" % out)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    rc, out, _ = helper_run(env, app.pid, "state", fake_dir)
+    check(rc == 1 and out[-2:] == ["state ? 304 CUDA_ERROR_OPERATING_SYSTEM", "done refused"], "refusal: a process gone (%s)" % out)
+    rc, out, _ = helper_run(env, 1, "state", fake_dir, driver=False)
+    check(rc == 3 and len(out) == 1 and out[0].startswith("error no CUDA driver on this machine"), "no driver (%s)" % out)
+    rc, out, err = helper_run(env, 1, "lock,fly", fake_dir)
+    check(rc == 2 and not out and "a step is lock, checkpoint, restore, unlock or state" in err, "usage (%s)" % err)
+    check(not os.listdir(fake_dir) or all(not f.startswith(str(app2.pid)) for f in os.listdir(fake_dir)),
+          "a process that exits removes its state page (%s)" % os.listdir(fake_dir))
+# ------------------------------------------------------------------ i14-ckpt: end
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     a = ap.parse_args()
     env = Env(a.build)
-    for name, fn in (("format", test_format), ("basic", test_basic), ("many", test_many), ("signals", test_signals),
+    ap_only = os.environ.get("PHOS_TESTS")   # e.g. PHOS_TESTS=more,inject runs only those sections
+    sections = (("format", test_format), ("basic", test_basic), ("more", test_more), ("inject", test_inject), ("many", test_many), ("timing sample", test_timing_sample), ("triton ptx", test_triton_ptx), ("signals", test_signals),
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
                      ("write error", test_write_error), ("ring overflow", test_ring_overflow),
-                     ("attach", test_attach)):
+                     ("attach", test_attach), ("checkpoint", test_checkpoint))  # i14-ckpt: checkpoint
+    for name, fn in sections:
+        if ap_only and name not in ap_only.split(","):
+            continue
         before = (passed, failed)
         try:
             fn(env)

@@ -56,33 +56,47 @@ SCHEMA = {
                     5: ("pid", "u"), 6: ("argv", "*s"), 7: ("device_name", "s"), 8: ("cc_major", "u"),
                     9: ("cc_minor", "u"), 10: ("driver_version", "u"), 11: ("runtime_version", "u"),
                     12: ("clock_domain", "s"), 13: ("start_unix_ns", "u"), 14: ("start_mono_ns", "u"),
-                    15: ("payload_limit", "u"), 16: ("gpu_timing", "b"), 17: ("device_memory", "u")},
+                    15: ("payload_limit", "u"), 16: ("gpu_timing", "b"), 17: ("device_memory", "u"),
+                    40: ("timing_sampling", "TimingSampling")},
+    "TimingSampling": {1: ("mode", "u"), 2: ("first_launches", "u"), 3: ("min_interval", "u"), 4: ("max_interval", "u"),
+                       5: ("budget_permille", "u"), 6: ("shape_key", "s")},
     "Module": {1: ("id", "u"), 2: ("kind", "u"), 3: ("image", "y"), 4: ("hash", "f64"), 5: ("origin", "s"),
-               6: ("image_size", "u")},
+               6: ("image_size", "u"), 20: ("ptx", "y"), 21: ("ptx_source", "s")},
     "ParamInfo": {1: ("offset", "u"), 2: ("size", "u")},
     "Function": {1: ("id", "u"), 2: ("module", "u"), 3: ("mangled_name", "s"), 4: ("demangled_name", "s"),
                  5: ("params", "*ParamInfo")},
     "Alloc": {1: ("address", "u"), 2: ("size", "u"), 3: ("kind", "u"), 4: ("stream", "u")},
     "Free": {1: ("address", "u"), 2: ("kind", "u"), 3: ("stream", "u")},
     "Memcpy": {1: ("kind", "u"), 2: ("src", "u"), 3: ("dst", "u"), 4: ("bytes", "u"), 5: ("stream", "u"),
-               6: ("async", "b"), 7: ("payload", "y"), 8: ("gpu_start_ns", "u"), 9: ("gpu_end_ns", "u")},
+               6: ("async", "b"), 7: ("payload", "y"), 8: ("gpu_start_ns", "u"), 9: ("gpu_end_ns", "u"),
+               10: ("width", "u"), 11: ("height", "u"), 12: ("depth", "u"), 13: ("src_array_offset", "u"),
+               14: ("dst_array_offset", "u")},
     "Memset": {1: ("dst", "u"), 2: ("bytes", "u"), 3: ("value", "u"), 4: ("element_size", "u"), 5: ("stream", "u"),
                6: ("async", "b"), 8: ("gpu_start_ns", "u"), 9: ("gpu_end_ns", "u")},
     "Launch": {1: ("function", "u"), 2: ("grid_x", "u"), 3: ("grid_y", "u"), 4: ("grid_z", "u"), 5: ("block_x", "u"),
                6: ("block_y", "u"), 7: ("block_z", "u"), 8: ("shared_mem", "u"), 9: ("stream", "u"),
                10: ("params", "y"), 11: ("gpu_start_ns", "u"), 12: ("gpu_end_ns", "u"), 13: ("kind", "u"),
                14: ("graph_launch", "u")},
-    "Sync": {1: ("kind", "u"), 2: ("stream", "u"), 3: ("event", "u"), 4: ("flags", "u")},
+    "Sync": {1: ("kind", "u"), 2: ("stream", "u"), 3: ("event", "u"), 4: ("flags", "u"), 5: ("user_data", "u")},
+    "Array": {1: ("op", "u"), 2: ("handle", "u"), 3: ("bytes", "u"), 4: ("format", "u"), 5: ("channels", "u"),
+              6: ("width", "u"), 7: ("height", "u"), 8: ("depth", "u"), 9: ("flags", "u")},
+    "TensorMap": {1: ("kind", "u"), 2: ("address", "u"), 3: ("data_type", "u"), 4: ("rank", "u"), 5: ("dims", "*u"),
+                  6: ("strides", "*u"), 7: ("box", "*u"), 8: ("element_strides", "*u"), 9: ("interleave", "u"),
+                  10: ("swizzle", "u"), 11: ("l2_promotion", "u"), 12: ("oob_fill", "u"), 13: ("map", "y"),
+                  14: ("extent", "u")},
     "GraphLaunch": {1: ("graph_exec", "u"), 2: ("stream", "u"), 3: ("kernel_nodes", "u")},
     "Event": {1: ("host_ns", "u"), 2: ("thread", "u"), 10: ("alloc", "Alloc"), 11: ("free", "Free"),
               12: ("memcpy", "Memcpy"), 13: ("memset", "Memset"), 14: ("launch", "Launch"), 15: ("sync", "Sync"),
-              16: ("graph_launch", "GraphLaunch")},
+              16: ("graph_launch", "GraphLaunch"), 17: ("array", "Array"), 18: ("tensor_map", "TensorMap")},
     "EventBatch": {1: ("first_index", "u"), 2: ("events", "*Event")},
     "Range": {1: ("begin", "u"), 2: ("end", "u")},
     "ObservedAccess": {1: ("launch_index", "u"), 2: ("allocation", "u"), 3: ("read", "*Range"),
                        4: ("written", "*Range"), 5: ("read_count", "u"), 6: ("write_count", "u"), 7: ("tool", "s")},
-    "ObservedBatch": {1: ("accesses", "*ObservedAccess")},
-    "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u")},
+    "ObservedBatch": {1: ("accesses", "*ObservedAccess"), 2: ("coverage", "ObservationCoverage")},
+    # i15-cost: which launches an observer observed (packed varints in "observed"; unpacked by read_bytes)
+    "ObservationCoverage": {1: ("tool", "s"), 2: ("observed", "y"), 3: ("policy", "s"), 4: ("launches_seen", "u")},
+    "UnrecordedCalls": {1: ("call", "s"), 2: ("count", "u")},
+    "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u"), 4: ("unrecorded", "*UnrecordedCalls")},
     # live attach stream (docs/trace-format.md "Live attach")
     "EventGap": {1: ("first_index", "u"), 2: ("count", "u"), 3: ("reason", "u")},
     "StreamStart": {1: ("first_live_index", "u"), 2: ("events_so_far", "u"), 3: ("dropped_so_far", "u"),
@@ -91,15 +105,17 @@ SCHEMA = {
 CHUNK_TYPES = {1: "TraceHeader", 2: "Module", 3: "Function", 4: "EventBatch", 5: "ObservedBatch", 6: "TraceEnd",
                7: "EventGap", 8: "StreamStart"}
 GAP_REASONS = {1: "attached late", 2: "reader behind"}
-BODIES = ("alloc", "free", "memcpy", "memset", "launch", "sync", "graph_launch")
+BODIES = ("alloc", "free", "memcpy", "memset", "launch", "sync", "graph_launch", "array", "tensor_map")
 ENUMS = {
     "ModuleKind": ["MODULE_UNKNOWN", "PTX", "CUBIN", "FATBIN"],
     "AllocKind": ["ALLOC_PLAIN", "ALLOC_ASYNC", "ALLOC_MANAGED", "ALLOC_VMM", "ALLOC_HOST_PINNED", "ALLOC_PITCHED"],
-    "CopyKind": ["COPY_UNKNOWN", "H2D", "D2H", "D2D", "H2H", "PEER", "DEFAULT"],
+    "CopyKind": ["COPY_UNKNOWN", "H2D", "D2H", "D2D", "H2H", "PEER", "DEFAULT", "H2A", "A2H", "D2A", "A2D", "A2A"],
+    "ArrayOp": ["ARRAY_OP_UNKNOWN", "ARRAY_CREATE", "ARRAY_DESTROY"],
+    "TensorMapKind": ["TENSOR_MAP_UNKNOWN", "TILED", "IM2COL", "IM2COL_WIDE"],
     "LaunchKind": ["LAUNCH_PLAIN", "LAUNCH_EX", "LAUNCH_COOPERATIVE", "LAUNCH_GRAPH_NODE"],
     "SyncKind": ["SYNC_UNKNOWN", "STREAM_CREATE", "STREAM_DESTROY", "EVENT_CREATE", "EVENT_DESTROY", "EVENT_RECORD",
                  "STREAM_WAIT_EVENT", "STREAM_SYNCHRONIZE", "EVENT_SYNCHRONIZE", "CONTEXT_SYNCHRONIZE",
-                 "GRAPH_CAPTURE_BEGIN", "GRAPH_CAPTURE_END"],
+                 "GRAPH_CAPTURE_BEGIN", "GRAPH_CAPTURE_END", "HOST_FUNCTION", "STREAM_CALLBACK"],
 }
 
 
@@ -313,6 +329,7 @@ class Trace:
         self.functions = {}
         self.events = []
         self.observed = []
+        self.coverage = []   # ObservationCoverage messages (i15-cost)
         self.end = None
         self.warnings = []
         self.chunks = 0
@@ -457,6 +474,15 @@ def read_bytes(data, path="<bytes>", check_crc=True):
             t.stream_start = msg
         elif name == "ObservedBatch":
             t.observed.extend(msg["accesses"])
+            cov = msg.get("coverage")
+            if cov is not None:
+                raw, at, idx = cov.get("observed", b""), 0, []   # (not `pos`: that is the file position)
+                while at < len(raw):
+                    v, at = _varint(raw, at, len(raw))
+                    idx.append(v)
+                cov = dict(cov)
+                cov["observed"] = idx
+                t.coverage.append(cov)
         elif name == "TraceEnd":
             t.end = msg
     if t.header is None:
@@ -516,7 +542,25 @@ def describe(ev, functions):
         return "sync %s stream=%#x event=%#x" % (enum("SyncKind", g("kind")), g("stream"), g("event"))
     if name == "graph_launch":
         return "graph_launch exec=%#x stream=%#x nodes=%d" % (g("graph_exec"), g("stream"), g("kernel_nodes"))
+    if name == "array":
+        return "array %s %#x %d bytes %dx%dx%d format=%#x channels=%d" % (enum("ArrayOp", g("op")), g("handle"), g("bytes"),
+                                                                     g("width"), g("height"), g("depth"), g("format"), g("channels"))
+    if name == "tensor_map":
+        return "tensor_map %s address=%#x extent=%d bytes type=%d dims=%s strides=%s" % (
+            enum("TensorMapKind", g("kind")), g("address"), g("extent"), g("data_type"), b.get("dims", []), b.get("strides", []))
     return "unknown (no body this reader knows)"
+
+
+def timing_policy(h):
+    """how the trace's GPU times were taken (TraceHeader.timing_sampling, i15-cost)"""
+    if not h.get("gpu_timing"):
+        return "off"
+    p = h.get("timing_sampling")
+    if p is None or not p.get("mode"):
+        return "every launch timed"
+    return ("sampled: each launch shape's first %d launches, then 1 in N (N %d-%d, adapted to the launch rate, "
+            "budget %.1f%%)" % (p.get("first_launches", 0), p.get("min_interval", 0), p.get("max_interval", 0),
+                                p.get("budget_permille", 0) / 10.0))
 
 
 def summary(t, path):
@@ -526,6 +570,7 @@ def summary(t, path):
              "  device %s (cc %s.%s), driver %s, runtime %s, gpu timing %s, payload limit %s" % (
                  h.get("device_name", "?"), h.get("cc_major", 0), h.get("cc_minor", 0), h.get("driver_version", 0),
                  h.get("runtime_version", 0), h.get("gpu_timing", False), h.get("payload_limit", 0)),
+             "  gpu timing policy: %s" % timing_policy(h),
              "  %d chunks, %d modules, %d functions, %d events" % (t.chunks, len(t.modules), len(t.functions), len(t.events))]
     counts = {}
     for e in t.events:
@@ -534,6 +579,8 @@ def summary(t, path):
             n = "launch/" + enum("LaunchKind", b.get("kind", 0))
         elif n == "memcpy":
             n = "memcpy/" + enum("CopyKind", b.get("kind", 0))
+        elif n == "array":
+            n = "array/" + enum("ArrayOp", b.get("op", 0))
         elif n == "sync":
             n = "sync/" + enum("SyncKind", b.get("kind", 0))
         elif n in ("alloc", "free"):
@@ -544,14 +591,20 @@ def summary(t, path):
     for m in t.modules.values():
         lines.append("  module %d %s %s size %d stored %d hash %016x" % (m.get("id", 0), enum("ModuleKind", m.get("kind", 0)),
                                                                    m.get("origin", ""), m.get("image_size", 0),
-                                                                   len(m.get("image", b"")), m.get("hash", 0)))
+                                                                   len(m.get("image", b"")), m.get("hash", 0))
+                     + (" ptx %d bytes from %s" % (len(m["ptx"]), m.get("ptx_source", "?")) if m.get("ptx") else ""))
     if t.stream_start is not None:
         ss = t.stream_start
         lines.append("  live stream of pid %d: joined at event %d (%d allocations live then; trace file %s), %d events"
                      " not held in %d gaps" % (ss.get("pid", 0), ss.get("first_live_index", 0), ss.get("live_allocations", 0),
                                                 ss.get("trace_path", ""), t.skipped, len(t.gaps)))
+    for c in t.coverage:
+        lines.append("  coverage (%s): %d launches observed (%s), %d seen" % (c.get("tool", "?"), len(c["observed"]),
+                                                                             c.get("policy", ""), c.get("launches_seen", 0)))
     if t.end:
         lines.append("  end: %d events, %d dropped" % (t.end.get("event_count", 0), t.end.get("dropped_events", 0)))
+        for u in t.end.get("unrecorded", []):
+            lines.append("  trace may be incomplete: %d calls to %s that change memory were not recorded" % (u.get("count", 0), u.get("call", "?")))
     for w in t.warnings:
         lines.append("  WARNING: %s" % w)
     return "\n".join(lines)

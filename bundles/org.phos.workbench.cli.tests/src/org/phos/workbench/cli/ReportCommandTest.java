@@ -154,6 +154,10 @@ class ReportCommandTest {
 				"the report's CSV is validate --csv's");
 		Document page = parse(dir.resolve("cuda-suite.html"));
 		checkAccuracy(page, "all tools", Files.readAllLines(csv));
+		// i15-val: the PTX line, as validate prints it
+		String ptx = validate.out().lines().filter(l -> l.startsWith("PTX: ")).findFirst().orElseThrow();
+		assertEquals(ptx, elements(page, "p").stream().filter(e -> e.getAttribute("data-role").equals("ptx"))
+				.findFirst().orElseThrow(() -> new AssertionError("no PTX line in the report")).getTextContent());
 		for (String tool : List.of("sanitizer", "ptx-instrument")) {
 			Path perTool = tmp.resolve("validate-" + tool + ".csv");
 			CliRun v = CliRun.of("validate", SAMPLES.resolve("cuda-suite.phos").toString(), "--tool", tool, "--csv",
@@ -194,6 +198,13 @@ class ReportCommandTest {
 			long readRecalled = Long.parseLong(f.get(header.indexOf("read_pairs_recalled")));
 			assertEquals(readPairs == 0 ? 1.0 : (double) readRecalled / readPairs,
 					Double.parseDouble(v.get("read_recall")), 1e-12, tool + " " + engine + " read recall");
+			// i15-val: the direction figures, from the raw counts of the CSV
+			assertShare(f, header, "read_bytes_matched", "speculated_read_bytes", v.get("read_precision"),
+					tool + " " + engine + " read precision");
+			assertShare(f, header, "written_bytes_recalled", "speculated_written_bytes", v.get("write_precision"),
+					tool + " " + engine + " write precision");
+			assertShare(f, header, "direction_pairs_correct", "direction_pairs", v.get("direction_accuracy"),
+					tool + " " + engine + " direction accuracy");
 			List<Element> lists = elements(page, "ul").stream().filter(u -> u.getAttribute("data-engine")
 					.equals(engine) && u.getAttribute("data-tool").equals(tool)).toList();
 			assertEquals(unsafe == 0 ? 0 : 1, lists.size(), tool + " " + engine + ": unsafe list");
@@ -203,6 +214,16 @@ class ReportCommandTest {
 		}
 		assertEquals(4, engines, tool + ": the four default engines");
 	}
+
+	// i15-val: begin
+	private static void assertShare(List<String> row, List<String> header, String part, String whole,
+			@org.eclipse.jdt.annotation.Nullable String shown, String what) {
+		long p = Long.parseLong(row.get(header.indexOf(part)));
+		long w = Long.parseLong(row.get(header.indexOf(whole)));
+		assertTrue(shown != null, what + ": no cell");
+		assertEquals(w == 0 ? 1.0 : (double) p / w, Double.parseDouble(shown), 1e-12, what);
+	}
+	// i15-val: end
 
 	@Test
 	void crComparisonEqualsSimulate() throws Exception {

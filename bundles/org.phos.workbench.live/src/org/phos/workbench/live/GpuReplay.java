@@ -203,6 +203,12 @@ public final class GpuReplay {
 			return; // to the host or to memory we do not replay
 		}
 		long stream = stream(trace.stream(i));
+		if (kind == CopyKind.A2D) {
+			// i16-rec: the replay holds no CUDA arrays (their contents come from copies it does not keep): the bytes
+			// this copy wrote stay as the replay had them
+			note("event " + i + ": copy from a CUDA array into device memory not replayed (arrays are not replayed)");
+			return;
+		}
 		boolean fromHost = kind == CopyKind.H2D || (kind == CopyKind.DEFAULT || kind == CopyKind.UNKNOWN) && src < 0;
 		if (!fromHost) {
 			if (src >= 0) {
@@ -239,6 +245,10 @@ public final class GpuReplay {
 			case EVENT_RECORD -> executor.recordEvent(event(trace.cudaEvent(i)), stream(trace.stream(i)));
 			case STREAM_WAIT_EVENT -> executor.waitEvent(stream(trace.stream(i)), event(trace.cudaEvent(i)));
 			case STREAM_SYNCHRONIZE, EVENT_SYNCHRONIZE, CONTEXT_SYNCHRONIZE -> executor.synchronize();
+			// i16-rec: the program's host code is not here to run; the replay issues in trace order on one host
+			// thread, so the work around a host function keeps its stream order without it
+			case HOST_FUNCTION, STREAM_CALLBACK -> note("event " + i + ": host function in stream not run (its place in "
+					+ "stream order is kept)");
 			default -> {
 				// create/destroy of events and streams are implied by first use; captures are not operations
 			}

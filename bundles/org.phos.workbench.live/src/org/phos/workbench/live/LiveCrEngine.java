@@ -1097,8 +1097,9 @@ public final class LiveCrEngine {
 				placements.add(new LiveRunResult.Placement(op.buffer(), base, op.bytes()));
 				address.put(op.buffer(), base);
 				size.put(op.buffer(), op.bytes());
-				recordedBase.put(op.buffer(), trace.address(e));
-				relocation.map(trace.address(e), op.bytes(), base);
+				// the buffer's recorded address (a CUDA array's is its handle: i16-rec, the event is not an Alloc)
+				recordedBase.put(op.buffer(), op.address());
+				relocation.map(op.address(), op.bytes(), base);
 				if (active && o.mode() == Mode.SOFT_RECOPY) {
 					dirty.add(op.buffer()); // allocated after the instant: not in the pre-copy
 				}

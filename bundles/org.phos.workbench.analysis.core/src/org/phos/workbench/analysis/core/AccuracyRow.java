@@ -29,7 +29,7 @@ public record AccuracyRow(String engine, String kernel, int functionId, Accuracy
 	/** The kernel cell of an engine's total. */
 	public static final String ALL_KERNELS = "(all kernels)";
 
-	/** The columns, as {@code validate --csv} has always written them. */
+	/** The columns, as {@code validate --csv} has always written them, then the direction counts (i15-val). */
 	public static final TableDef<AccuracyRow> TABLE = new TableDef<>("accuracy", List.of(
 			Column.text("engine", AccuracyRow::engine), Column.text("kernel", AccuracyRow::kernel),
 			Column.integer("function_id", "", AccuracyRow::functionId),
@@ -46,7 +46,22 @@ public record AccuracyRow(String engine, String kernel, int functionId, Accuracy
 			Column.integer("written_bytes_recalled", "bytes", r -> r.accuracy().writtenBytesRecalled()),
 			Column.integer("speculated_bytes", "bytes", r -> r.accuracy().speculatedBytes()),
 			Column.integer("useful_bytes", "bytes", r -> r.accuracy().usefulBytes()),
-			Column.integer("excluded_launches", "", r -> r.accuracy().excludedLaunches())));
+			Column.integer("excluded_launches", "", r -> r.accuracy().excludedLaunches()),
+			// i15-val: begin (direction counts, Accuracy.Directions; appended so older readers keep their columns)
+			Column.integer("speculated_read_bytes", "bytes", r -> r.accuracy().directions().speculatedReadBytes()),
+			Column.integer("read_bytes", "bytes", r -> r.accuracy().directions().readBytes()),
+			Column.integer("read_bytes_matched", "bytes", r -> r.accuracy().directions().readBytesMatched()),
+			Column.integer("speculated_written_bytes", "bytes",
+					r -> r.accuracy().directions().speculatedWrittenBytes()),
+			Column.integer("direction_pairs", "pairs", r -> r.accuracy().directions().directionPairs()),
+			Column.integer("direction_pairs_correct", "pairs",
+					r -> r.accuracy().directions().directionPairsCorrect()),
+			Column.decimal("read_precision", "", r -> r.accuracy().directions().readPrecision()),
+			Column.decimal("write_precision", "", r -> r.accuracy().directions().writePrecision()),
+			Column.decimal("read_byte_recall", "", r -> r.accuracy().directions().readRecall()),
+			Column.decimal("write_byte_recall", "", r -> r.accuracy().directions().writeRecall()),
+			Column.decimal("direction_accuracy", "", r -> r.accuracy().directions().directionAccuracy())));
+			// i15-val: end
 
 	private static Column<AccuracyRow> verdict(String header, AccessVerdict v) {
 		return Column.integer(header, "pairs", r -> r.accuracy().count(v));

@@ -32,6 +32,7 @@ import org.phos.workbench.trace.core.ObservedAccess;
 import org.phos.workbench.trace.core.ObservedIndex;
 import org.phos.workbench.trace.core.ParamInfo;
 import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.GpuTimeEstimate;
 import org.phos.workbench.trace.core.replay.ReplayEngine;
 
 /**
@@ -555,6 +556,11 @@ public final class AnalysisSession {
 				t[1] += end - start;
 			}
 		}
+		if (trace.header().timingSampling().sampled()) {
+			// i15-cost: sampled GPU timing: the kernel's GPU time is estimated over all its launches
+			GpuTimeEstimate estimate = GpuTimeEstimate.of(trace);
+			perFunction.forEach((id, t) -> t[1] = estimate.kernelNs(id));
+		}
 		List<KernelRow> rows = new ArrayList<>();
 		for (Map.Entry<Integer, long[]> f : perFunction.entrySet()) {
 			List<KernelRow.EngineFigures> figures = new ArrayList<>();
@@ -562,7 +568,7 @@ public final class AnalysisSession {
 				Accuracy a = v.kernels().get(f.getKey());
 				figures.add(a == null ? new KernelRow.EngineFigures(0, Double.NaN, Double.NaN, Double.NaN, 0)
 						: new KernelRow.EngineFigures(a.launches(), a.bytePrecision(), a.readRecall(), a.writeRecall(),
-								a.unsafeLaunches()));
+								a.unsafeLaunches(), a.directions().directionAccuracy())); // i15-val: direction
 			}
 			rows.add(new KernelRow(f.getKey(), cache.kernelName(f.getKey()), f.getValue()[0], f.getValue()[1], figures));
 		}

@@ -21,6 +21,7 @@ import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.ObservedAccess;
 import org.phos.workbench.trace.core.ObservedIndex;
 import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.GpuTimeEstimate;
 import org.phos.workbench.trace.core.TraceHeader;
 
 /**
@@ -109,6 +110,8 @@ public record Overview(Map<String, String> header, Map<EventKind, Integer> count
 		int n = trace.eventCount();
 		progress.beginTask("Summarizing the trace", Math.max(1, n >> 16) + 1);
 		Map<Integer, long[]> byKernel = new HashMap<>(); // function -> launches, gpu ns
+		// i15-cost: a trace recorded with sampled GPU timing: untimed launches count with their shape's estimate
+		@Nullable GpuTimeEstimate estimate = trace.header().timingSampling().sampled() ? GpuTimeEstimate.of(trace) : null;
 		Map<Long, long[]> byStream = new LinkedHashMap<>(); // stream -> launches, gpu ns
 		int kinds = AllocKind.values().length;
 		long[] liveByKind = new long[kinds];
@@ -136,7 +139,7 @@ public record Overview(Map<String, String> header, Map<EventKind, Integer> count
 			EventKind kind = trace.kind(i);
 			switch (kind) {
 			case LAUNCH -> {
-				long gpu = gpuNs(trace, i);
+				long gpu = estimate != null ? Math.max(0, estimate.durationNs(i)) : gpuNs(trace, i);
 				long[] k = byKernel.computeIfAbsent(trace.functionId(i), f -> new long[2]);
 				k[0]++;
 				k[1] += gpu;
@@ -264,6 +267,10 @@ public record Overview(Map<String, String> header, Map<EventKind, Integer> count
 		lines.put("device", device);
 		lines.put("CUDA", "driver " + cudaVersion(h.driverVersion()) + ", runtime " + cudaVersion(h.runtimeVersion())
 				+ ", GPU timing " + (h.gpuTiming() ? "on" : "off") + ", payloads up to " + bytes(h.payloadLimit()));
+		if (h.gpuTiming() && h.timingSampling().sampled()) { // i15-cost
+			lines.put("GPU times", h.timingSampling().describe() + "; kernel GPU times estimated per launch shape "
+					+ "(function, grid, block) from the timed launches");
+		}
 		return lines;
 	}
 

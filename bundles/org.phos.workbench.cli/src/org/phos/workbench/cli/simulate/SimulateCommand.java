@@ -27,6 +27,7 @@ import org.phos.workbench.cli.UsageException;
 import org.phos.workbench.cli.ValueParser;
 import org.phos.workbench.internal.cli.commands.TraceLoader;
 import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.GpuTimeEstimate;
 
 /**
  * {@code workbench simulate TRACE --policy SPEC[;SPEC...] --out DIR}: replays a trace under checkpoint/restore
@@ -119,6 +120,10 @@ public final class SimulateCommand implements Command {
 		Path dir = createOutputFolder(args.get(OUT));
 		Trace trace = TraceLoader.load(traceFile, context).trace();
 		PrintStream out = context.out();
+		if (trace.header().timingSampling().sampled()) {   // i15-cost: where the launches' durations come from
+			context.err().println("note: kernel durations: " + GpuTimeEstimate.of(trace).describe()
+					+ "; the simulation uses each untimed launch's estimate");
+		}
 		IProgressMonitor monitor = context.progress();
 		ExperimentOutputs outputs;
 		try {

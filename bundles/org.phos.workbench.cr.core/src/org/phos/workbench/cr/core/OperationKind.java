@@ -21,5 +21,13 @@ public enum OperationKind {
     /** A stream waits for a recorded event before its later work starts. */
     EVENT_WAIT,
     /** The host waits for a recorded event. */
-    EVENT_SYNC
+    EVENT_SYNC,
+    // i16-rec: begin
+    /**
+     * Host work enqueued on a stream ({@code cuLaunchHostFunc}, {@code cuStreamAddCallback}): it starts when the
+     * stream's earlier work is done and the stream's later work waits for it. The trace has no duration for it: the
+     * simulator gives it none (it orders, it does not occupy).
+     */
+    HOST_FUNCTION
+    // i16-rec: end
 }

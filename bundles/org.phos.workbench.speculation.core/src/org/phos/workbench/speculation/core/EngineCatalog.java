@@ -9,6 +9,7 @@ import java.util.function.Function;
 import org.phos.workbench.internal.speculation.core.engines.ArgScanEngine;
 import org.phos.workbench.internal.speculation.core.engines.FallbackEngine;
 import org.phos.workbench.internal.speculation.core.engines.IndirectEngine;
+import org.phos.workbench.internal.speculation.core.engines.TensorMapEngine;
 import org.phos.workbench.internal.speculation.core.engines.PhosEngine;
 import org.phos.workbench.internal.speculation.core.engines.PtxFlowEngine;
 import org.phos.workbench.trace.core.Trace;
@@ -21,6 +22,8 @@ import org.phos.workbench.trace.core.Trace;
  * <li>a base engine: {@code phos}, {@code arg-scan}, {@code ptx-flow};</li>
  * <li>{@code A/B}: engine A where it covers the launch, else B ({@code ptx-flow/arg-scan});</li>
  * <li>{@code X+indirect}: X plus the allocations reachable through pointers copied into device memory;</li>
+ * <li>{@code X+tma}: X plus the exact byte ranges of the tensor maps (TMA descriptors) the launch takes by value
+ * ({@code tma} alone speaks only for launches that take one);</li>
  * <li>{@code best}: {@code ptx-flow/arg-scan+indirect}.</li>
  * </ul>
  * Engines hold per-trace state, so {@link #create} makes a new one per trace.
@@ -46,6 +49,10 @@ public final class EngineCatalog {
 				+ "read-write, whole allocation", ArgScanEngine::new);
 		register(PtxFlowEngine.NAME, "PTX dataflow from each parameter to loads/stores/atomics: direction and byte "
 				+ "range per pointer; covers only kernels with PTX", PtxFlowEngine::new);
+		// i16-rec
+		register(TensorMapEngine.NAME, "tensor maps (TMA descriptors) passed by value, matched by their 128 bytes "
+				+ "against the trace's cuTensorMapEncode* calls: read-write, the exact byte extent of the tensor; "
+				+ "covers only launches that take a known map", t -> new TensorMapEngine(t, null));
 	}
 
 	private EngineCatalog(EngineCatalog from) {
@@ -95,8 +102,9 @@ public final class EngineCatalog {
 		if (text.equals(BEST)) {
 			return true;
 		}
-		if (text.endsWith(IndirectEngine.SUFFIX)) {
-			text = text.substring(0, text.length() - IndirectEngine.SUFFIX.length());
+		text = stripModifiers(text, new ArrayList<>());
+		if (text.equals(BEST)) {
+			return true;
 		}
 		for (String part : text.split("/", -1)) {
 			if (!factories.containsKey(part)) {
@@ -119,9 +127,13 @@ public final class EngineCatalog {
 		if (text.equals(BEST)) {
 			text = BEST_SPEC;
 		}
-		boolean indirect = text.endsWith(IndirectEngine.SUFFIX);
-		if (indirect) {
-			text = text.substring(0, text.length() - IndirectEngine.SUFFIX.length());
+		List<String> modifiers = new ArrayList<>();
+		text = stripModifiers(text, modifiers);
+		if (text.equals(BEST)) { // best+tma: the modifiers of BEST_SPEC come first
+			List<String> inner = new ArrayList<>();
+			text = stripModifiers(BEST_SPEC, inner);
+			inner.addAll(modifiers);
+			modifiers = inner;
 		}
 		List<SpeculationEngine> chain = new ArrayList<>();
 		for (String part : text.split("/", -1)) {
@@ -134,6 +146,24 @@ public final class EngineCatalog {
 			chain.add(factory.apply(trace));
 		}
 		SpeculationEngine engine = chain.size() == 1 ? chain.get(0) : new FallbackEngine(chain);
-		return indirect ? new IndirectEngine(engine) : engine;
+		for (String m : modifiers) {
+			engine = m.equals(IndirectEngine.SUFFIX) ? new IndirectEngine(engine, trace) // i15-val: directions from the trace
+					: new TensorMapEngine(trace, engine);
+		}
+		return engine;
+	}
+
+	/** Removes the trailing {@code +indirect} / {@code +tma} modifiers; {@code into} gets them innermost first. */
+	private static String stripModifiers(String text, List<String> into) {
+		String t = text;
+		for (;;) {
+			String m = t.endsWith(IndirectEngine.SUFFIX) ? IndirectEngine.SUFFIX
+					: t.endsWith(TensorMapEngine.SUFFIX) ? TensorMapEngine.SUFFIX : null;
+			if (m == null) {
+				return t;
+			}
+			into.add(0, m);
+			t = t.substring(0, t.length() - m.length());
+		}
 	}
 }

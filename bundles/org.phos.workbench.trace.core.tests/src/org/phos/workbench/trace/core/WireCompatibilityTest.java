@@ -73,8 +73,9 @@ class WireCompatibilityTest {
         String alloc = "08 10  10 20  4d 01020304  61 0102030405060708  6a 02 ffff  73 08 01 74  18 02";
         int allocLen = ChunkFiles.hex(alloc).length;
         String event0 = "08 05  10 01  f803 2a  52 " + String.format("%02x", allocLen) + alloc; // field 127 varint
-        // Event 1: a body this reader does not know (field 17) -> UNKNOWN, index kept
-        String event1 = "08 06  10 02  8a01 03 080102";
+        // Event 1: a body this reader does not know (field 40; 17 and 18 are Array and TensorMap since issue 16)
+        // -> UNKNOWN, index kept
+        String event1 = "08 06  10 02  c202 03 080102";
         // Event 2: two oneof members: alloc then free -> the last one (free) wins; free merges two occurrences
         String event2 = "08 07  52 02 0801  5a 02 0809  5a 02 1001";
         String batch = "08 00  12 " + len(event0) + event0 + "12 " + len(event1) + event1 + "12 " + len(event2) + event2

@@ -19,6 +19,16 @@ public enum CopyKind {
     PEER(5),
     /** Inferred from the pointers by the driver ({@code cudaMemcpyDefault}). Wire name {@code DEFAULT}. */
     DEFAULT(6),
+    /** Host to CUDA array (src is the host address, dst the {@code CUarray} handle). Wire name {@code H2A}. */
+    H2A(7),
+    /** CUDA array to host. Wire name {@code A2H}. */
+    A2H(8),
+    /** Device to CUDA array. Wire name {@code D2A}. */
+    D2A(9),
+    /** CUDA array to device. Wire name {@code A2D}. */
+    A2D(10),
+    /** CUDA array to CUDA array. Wire name {@code A2A}. */
+    A2A(11),
     /** A wire number this reader does not know. Cannot be written. */
     UNRECOGNIZED(-1);
 

@@ -23,7 +23,16 @@ public enum EventKind {
      * An event whose body this reader does not know (written by a newer recorder). It is kept, with its time and
      * thread, so that event indices stay those of the file.
      */
-    UNKNOWN;
+    UNKNOWN,
+    // i16-rec: begin
+    /** A CUDA array created or destroyed ({@code Array}): its handle, extent and bytes. */
+    ARRAY,
+    /**
+     * A tensor map (TMA descriptor) encoded by {@code cuTensorMapEncode*} ({@code TensorMap}): the global address,
+     * dimensions, strides, the 128 map bytes kernels receive by value, and the byte extent the map can reach.
+     */
+    TENSOR_MAP;
+    // i16-rec: end
 
     private static final EventKind[] VALUES = values();
 

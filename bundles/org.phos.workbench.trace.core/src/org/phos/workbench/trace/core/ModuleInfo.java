@@ -12,8 +12,17 @@ import java.util.Arrays;
  * @param hash      FNV-1a 64 of the image
  * @param origin    how it was loaded, e.g. {@code cuModuleLoadData}
  * @param imageSize size of the original image in bytes
+ * @param ptx       the PTX the image was compiled from when the recorder found it outside the image (Triton's cache
+ *                  beside a loaded cubin; i15-cost), else empty
+ * @param ptxSource where that PTX came from (a file path), else empty
  */
-public record ModuleInfo(int id, ModuleKind kind, byte[] image, long hash, String origin, long imageSize) {
+public record ModuleInfo(int id, ModuleKind kind, byte[] image, long hash, String origin, long imageSize, byte[] ptx,
+        String ptxSource) {
+
+    /** A module without PTX found beside it. */
+    public ModuleInfo(int id, ModuleKind kind, byte[] image, long hash, String origin, long imageSize) {
+        this(id, kind, image, hash, origin, imageSize, new byte[0], "");
+    }
 
     /** A module whose hash and size are computed from the image. */
     public static ModuleInfo of(int id, ModuleKind kind, byte[] image, String origin) {
@@ -33,7 +42,8 @@ public record ModuleInfo(int id, ModuleKind kind, byte[] image, long hash, Strin
     @Override
     public boolean equals(Object o) {
         return o instanceof ModuleInfo m && id == m.id && kind == m.kind && Arrays.equals(image, m.image)
-                && hash == m.hash && origin.equals(m.origin) && imageSize == m.imageSize;
+                && hash == m.hash && origin.equals(m.origin) && imageSize == m.imageSize && Arrays.equals(ptx, m.ptx)
+                && ptxSource.equals(m.ptxSource);
     }
 
     @Override
@@ -44,6 +54,7 @@ public record ModuleInfo(int id, ModuleKind kind, byte[] image, long hash, Strin
     @Override
     public String toString() {
         return "ModuleInfo[id=" + id + ", kind=" + kind + ", image=" + image.length + " bytes, hash="
-                + Long.toHexString(hash) + ", origin=" + origin + ", imageSize=" + imageSize + "]";
+                + Long.toHexString(hash) + ", origin=" + origin + ", imageSize=" + imageSize + (ptx.length > 0 ? ", ptx=" + ptx.length + " bytes from "
+                + ptxSource : "") + "]";
     }
 }

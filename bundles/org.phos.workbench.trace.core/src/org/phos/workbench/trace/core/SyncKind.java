@@ -29,6 +29,14 @@ public enum SyncKind {
     GRAPH_CAPTURE_BEGIN(10),
     /** Stream capture into a graph ended. Wire name {@code GRAPH_CAPTURE_END}. */
     GRAPH_CAPTURE_END(11),
+    /**
+     * A host function enqueued on a stream ({@code cuLaunchHostFunc}): it runs after the stream's earlier work and
+     * the stream's later work waits for it; the event field holds the function's address. Wire name
+     * {@code HOST_FUNCTION}.
+     */
+    HOST_FUNCTION(12),
+    /** A stream callback ({@code cuStreamAddCallback}), ordered like a host function. Wire name {@code STREAM_CALLBACK}. */
+    STREAM_CALLBACK(13),
     /** A wire number this reader does not know. Cannot be written. */
     UNRECOGNIZED(-1);
 

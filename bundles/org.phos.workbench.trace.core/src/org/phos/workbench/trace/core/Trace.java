@@ -39,6 +39,9 @@ public interface Trace {
 
         Builder observed(ObservedAccess access);
 
+        /** Which launches an observer observed (i15-cost). */
+        Builder coverage(ObservationCoverage coverage);
+
         Builder end(TraceEnd end);
 
         Trace build();
@@ -62,6 +65,14 @@ public interface Trace {
 
     /** Observed accesses in file order. */
     List<ObservedAccess> observedAccesses();
+
+    /**
+     * Which launches each observer that says so observed (i15-cost), in file order; empty for traces whose observers
+     * wrote no coverage (then a launch without observed accesses is either unobserved or touched nothing).
+     */
+    default List<ObservationCoverage> observationCoverage() {
+        return List.of();
+    }
 
     /** The {@code TraceEnd} record, or {@code null} when the trace was not closed cleanly. */
     @Nullable TraceEnd end();
@@ -107,6 +118,14 @@ public interface Trace {
 
     /** Event {@code i} as a record (allocates; not for walking millions of events). */
     TraceEvent event(int i);
+
+    // i16-rec: begin
+    /** The CUDA array event {@code i} ({@link EventKind#ARRAY}); another kind is an IllegalArgumentException. */
+    TraceEvent.CudaArray cudaArray(int i);
+
+    /** The tensor map event {@code i} ({@link EventKind#TENSOR_MAP}); another kind is an IllegalArgumentException. */
+    TraceEvent.TensorMap tensorMap(int i);
+    // i16-rec: end
 
     // ---- launches --------------------------------------------------------------------------------------------
 

@@ -112,6 +112,55 @@ public sealed interface TraceEvent {
         @Override public EventKind kind() { return EventKind.GRAPH_LAUNCH; }
     }
 
+    // i16-rec: begin
+    /**
+     * A CUDA array created or destroyed. {@code bytes} is width x max(height, 1) x max(depth, 1) x channels x the
+     * element size of {@code format} ({@code CUarray_format}), 0 when the format's size is not known (block-compressed
+     * or planar formats) and for {@link ArrayOp#DESTROY}. Copies to and from arrays are {@link Memcpy} events of the
+     * array copy kinds ({@link CopyKind#H2A} ...) whose array side holds the handle.
+     */
+    record CudaArray(long hostNs, int thread, ArrayOp op, long handle, long bytes, int format, int channels, long width,
+            long height, long depth, int flags) implements TraceEvent {
+        @Override public EventKind kind() { return EventKind.ARRAY; }
+    }
+
+    /**
+     * A tensor map (TMA descriptor) as {@code cuTensorMapEncode*} encoded it: {@code address} (globalAddress),
+     * {@code dataType} ({@code CUtensorMapDataType}), {@code dims} (innermost first), {@code strides} (bytes, of
+     * dimensions 1..rank-1), {@code box} (tiled maps only) and {@code elementStrides}, the layout options, the 128
+     * {@code map} bytes a kernel receives when it takes the map by value, and {@code extent}: one past the last byte
+     * the map can reach, counted from {@code address} (0 when the element type is unknown).
+     */
+    record TensorMap(long hostNs, int thread, TensorMapKind mapKind, long address, int dataType, int rank, long[] dims,
+            long[] strides, int[] box, int[] elementStrides, int interleave, int swizzle, int l2Promotion, int oobFill,
+            byte[] map, long extent) implements TraceEvent {
+        @Override public EventKind kind() { return EventKind.TENSOR_MAP; }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof TensorMap t && hostNs == t.hostNs && thread == t.thread && mapKind == t.mapKind
+                    && address == t.address && dataType == t.dataType && rank == t.rank && Arrays.equals(dims, t.dims)
+                    && Arrays.equals(strides, t.strides) && Arrays.equals(box, t.box)
+                    && Arrays.equals(elementStrides, t.elementStrides) && interleave == t.interleave
+                    && swizzle == t.swizzle && l2Promotion == t.l2Promotion && oobFill == t.oobFill
+                    && Arrays.equals(map, t.map) && extent == t.extent;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(address) * 31 + Arrays.hashCode(map);
+        }
+
+        @Override
+        public String toString() {
+            return "TensorMap[hostNs=" + Long.toUnsignedString(hostNs) + ", thread=" + thread + ", " + mapKind
+                    + ", address=0x" + Long.toHexString(address) + ", type=" + dataType + ", dims="
+                    + Arrays.toString(dims) + ", strides=" + Arrays.toString(strides) + ", extent="
+                    + Long.toUnsignedString(extent) + "]";
+        }
+    }
+    // i16-rec: end
+
     /** An event with a body this reader does not know; only read, never written. */
     record Unknown(long hostNs, int thread) implements TraceEvent {
         @Override public EventKind kind() { return EventKind.UNKNOWN; }

@@ -12,13 +12,23 @@ import java.util.List;
 public record TraceHeader(int formatVersion, String recorder, String recorderVersion, String host, int pid,
         List<String> argv, String deviceName, int ccMajor, int ccMinor, int driverVersion, int runtimeVersion,
         String clockDomain, long startUnixNs, long startMonoNs, long payloadLimit, boolean gpuTiming,
-        long deviceMemory) {
+        long deviceMemory, GpuTimingSampling timingSampling) {
 
     /** The format version this code reads and writes. */
     public static final int FORMAT_VERSION = 1;
 
     public TraceHeader {
         argv = List.copyOf(argv);
+    }
+
+    /** A header whose GPU times (if any) cover every launch: {@link GpuTimingSampling#EVERY_LAUNCH}. */
+    public TraceHeader(int formatVersion, String recorder, String recorderVersion, String host, int pid,
+            List<String> argv, String deviceName, int ccMajor, int ccMinor, int driverVersion, int runtimeVersion,
+            String clockDomain, long startUnixNs, long startMonoNs, long payloadLimit, boolean gpuTiming,
+            long deviceMemory) {
+        this(formatVersion, recorder, recorderVersion, host, pid, argv, deviceName, ccMajor, ccMinor, driverVersion,
+                runtimeVersion, clockDomain, startUnixNs, startMonoNs, payloadLimit, gpuTiming, deviceMemory,
+                GpuTimingSampling.EVERY_LAUNCH);
     }
 
     /** A builder with format version 1, clock domain {@code CLOCK_MONOTONIC} and everything else empty. */
@@ -45,6 +55,7 @@ public record TraceHeader(int formatVersion, String recorder, String recorderVer
         private long payloadLimit;
         private boolean gpuTiming;
         private long deviceMemory;
+        private GpuTimingSampling timingSampling = GpuTimingSampling.EVERY_LAUNCH;
 
         Builder(String recorder, String recorderVersion) {
             this.recorder = recorder;
@@ -65,11 +76,12 @@ public record TraceHeader(int formatVersion, String recorder, String recorderVer
         public Builder payloadLimit(long v) { payloadLimit = v; return this; }
         public Builder gpuTiming(boolean v) { gpuTiming = v; return this; }
         public Builder deviceMemory(long v) { deviceMemory = v; return this; }
+        public Builder timingSampling(GpuTimingSampling v) { timingSampling = v; return this; }
 
         public TraceHeader build() {
             return new TraceHeader(formatVersion, recorder, recorderVersion, host, pid, argv, deviceName, ccMajor,
                     ccMinor, driverVersion, runtimeVersion, clockDomain, startUnixNs, startMonoNs, payloadLimit,
-                    gpuTiming, deviceMemory);
+                    gpuTiming, deviceMemory, timingSampling);
         }
     }
 }

@@ -85,10 +85,25 @@ public final class TraceWriter implements Closeable {
         out.observed(access);
     }
 
+    /** Which launches an observer observed (i15-cost): one ObservedBatch chunk of its own. */
+    public void coverage(ObservationCoverage coverage) throws IOException {
+        check();
+        out.coverage(coverage);
+    }
+
     /** Events the recorder lost; written into TraceEnd on close. */
     public void droppedEvents(long count) {
         droppedEvents = count;
     }
+
+    // i16-rec: begin
+    private java.util.List<TraceEnd.UnrecordedCalls> unrecorded = java.util.List.of();
+
+    /** Calls that changed memory without an event ({@link TraceEnd#unrecorded()}); written into TraceEnd on close. */
+    public void unrecorded(java.util.List<TraceEnd.UnrecordedCalls> calls) {
+        unrecorded = java.util.List.copyOf(calls);
+    }
+    // i16-rec: end
 
     /** Number of events written so far (the index the next event gets). */
     public long eventCount() {
@@ -108,7 +123,7 @@ public final class TraceWriter implements Closeable {
         }
         closed = true;
         try {
-            out.end(droppedEvents, out.lastHostNs());
+            out.end(droppedEvents, out.lastHostNs(), unrecorded);
         } finally {
             out.close();
         }
@@ -145,9 +160,13 @@ public final class TraceWriter implements Closeable {
             for (ObservedAccess a : trace.observedAccesses()) {
                 w.observed(a);
             }
+            for (ObservationCoverage c : trace.observationCoverage()) {
+                w.coverage(c);
+            }
             TraceEnd end = trace.end();
             if (end != null) {
                 w.droppedEvents(end.droppedEvents());
+                w.unrecorded(end.unrecorded()); // i16-rec
             }
         }
     }

@@ -45,6 +45,11 @@ final class RecordingProcess implements AutoCloseable {
 
     /** Starts fake_app live with its socket directory under {@code xdg} and its trace file {@code trace}. */
     RecordingProcess(Path build, Path xdg, Path trace) throws Exception {
+        this(build, xdg, trace, Map.of());
+    }
+
+    /** i14-ckpt: the same with {@code extra} in its environment (e.g. PHOS_FAKE_CKPT_MS for the fake checkpoint). */
+    RecordingProcess(Path build, Path xdg, Path trace, Map<String, String> extra) throws Exception {
         Files.createDirectories(xdg);
         Files.setPosixFilePermissions(xdg, PosixFilePermissions.fromString("rwx------"));
         ProcessBuilder pb = new ProcessBuilder(build.resolve("fake_app").toString(), "live", "/dev/null");
@@ -57,6 +62,7 @@ final class RecordingProcess implements AutoCloseable {
         env.put("PHOS_FLUSH_MS", "20");
         env.put("PHOS_TRACE_OUT", trace.toString());
         env.put("XDG_RUNTIME_DIR", xdg.toString());
+        env.putAll(extra); // i14-ckpt
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         app = pb.start();
         traceFile = trace;

@@ -217,6 +217,32 @@ class SpeculationViewsUiTest {
         zoomedScreenshot(view, "accesses-cuda-suite-indirect_sum");
     }
 
+    // i15-val: begin
+    /** A trace without truth, with the sanitizer tool's side file beside it: the views name it and the merge command. */
+    @Test
+    void withoutTruthTheAccuracyViewsNameTheSideFileAndTheMergeCommand(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("run.phos");
+        try (org.phos.workbench.trace.core.TraceWriter w = org.phos.workbench.trace.core.TraceWriter.create(file,
+                org.phos.workbench.trace.core.TraceHeader.builder("test", "1").build())) {
+            w.write(new org.phos.workbench.trace.core.TraceEvent.Alloc(1, 0, 0x7f00_0000_0000L, 4096,
+                    org.phos.workbench.trace.core.AllocKind.PLAIN, 0));
+        }
+        Path side = dir.resolve("run.phos.observed.phos");
+        Files.copy(file, side);
+        TraceLoadResult read = TraceReader.read(file, null);
+        LoadedTrace loaded = new LoadedTrace(file, read.trace(), read.warnings(), read.anomalies());
+        var r = org.phos.workbench.internal.ui.accuracy.Validations.validate(loaded, ENGINES, null, null);
+        assertTrue(r.error() != null && r.error().contains("run.phos.observed.phos beside it holds them: "
+                + "'workbench validate' uses it, and to open one trace holding both: workbench merge-observed " + file
+                + " " + side + " --out " + dir.resolve("run-with-truth.phos")), String.valueOf(r.error()));
+        Files.delete(side);
+        var plain = org.phos.workbench.internal.ui.accuracy.Validations.validate(
+                new LoadedTrace(file, read.trace(), read.warnings(), read.anomalies()), List.of("phos"), null, null);
+        assertTrue(plain.error() != null && plain.error().endsWith("no ground truth to judge speculation by"),
+                String.valueOf(plain.error()));
+    }
+    // i15-val: end
+
     @Test
     void accuracyTotalsEqualValidateAndAnUnsafeClickSelectsTheLaunch(@TempDir Path dir) throws Exception {
         for (String name : List.of("cuda-suite.phos", "pytorch-train.phos")) {
@@ -243,7 +269,15 @@ class SpeculationViewsUiTest {
                         table.getItem(3).getText(col), name + " " + ENGINES.get(i) + " read recall");
                 assertEquals(percent(Long.parseLong(row.get("useful_bytes")), Long.parseLong(row.get("speculated_bytes"))),
                         table.getItem(4).getText(col), name + " " + ENGINES.get(i) + " precision");
-                assertEquals(row.get("excluded_launches"), table.getItem(6).getText(col), name + " " + ENGINES.get(i) + " excluded");
+                // i15-val: the direction figures, from the raw counts of validate's CSV
+                assertEquals("Read precision", table.getItem(5).getText(0));
+                assertEquals(percent(Long.parseLong(row.get("read_bytes_matched")), Long.parseLong(row.get("speculated_read_bytes"))),
+                        table.getItem(5).getText(col), name + " " + ENGINES.get(i) + " read precision");
+                assertEquals(percent(Long.parseLong(row.get("written_bytes_recalled")), Long.parseLong(row.get("speculated_written_bytes"))),
+                        table.getItem(6).getText(col), name + " " + ENGINES.get(i) + " write precision");
+                assertEquals(percent(Long.parseLong(row.get("direction_pairs_correct")), Long.parseLong(row.get("direction_pairs"))),
+                        table.getItem(7).getText(col), name + " " + ENGINES.get(i) + " direction accuracy");
+                assertEquals(row.get("excluded_launches"), table.getItem(9).getText(col), name + " " + ENGINES.get(i) + " excluded");
             }
             // the whole table fits the view at the default window size: no horizontal scrolling
             int columnsWidth = 0;
@@ -253,6 +287,16 @@ class SpeculationViewsUiTest {
             assertTrue(columnsWidth <= table.getClientArea().width, "Accuracy's columns (" + columnsWidth
                     + " px) fit its table (" + table.getClientArea().width + " px)");
             zoomedScreenshot(view, "accuracy-" + name.replace(".phos", ""));
+            if (name.equals("cuda-suite.phos")) { // i15-val: the direction rows and the PTX line in the dark theme
+                assertTrue(view.headerText().contains("\nPTX: 17 of 17 launches have their kernel's PTX"), view.headerText());
+                window.getService(org.eclipse.ui.handlers.IHandlerService.class).executeCommand(
+                        org.phos.workbench.internal.ui.theme.SwitchThemeHandler.DARK_COMMAND, null);
+                robot.spin(800);
+                zoomedScreenshot(view, "accuracy-cuda-suite-dark");
+                window.getService(org.eclipse.ui.handlers.IHandlerService.class).executeCommand(
+                        org.phos.workbench.internal.ui.theme.SwitchThemeHandler.LIGHT_COMMAND, null);
+                robot.spin(800);
+            }
             // the Accesses view on the first judged launch of this trace, for a look
             var result = org.phos.workbench.internal.ui.accuracy.Validations.cached(loaded, ENGINES);
             int first = 0;
@@ -332,6 +376,8 @@ class SpeculationViewsUiTest {
                         item.getText(columns.indexOf(e + " precision")), e + " precision of " + item.getText(0));
                 assertEquals(percent(Long.parseLong(row.get("read_pairs_recalled")), Long.parseLong(row.get("read_pairs"))),
                         item.getText(columns.indexOf(e + " read recall")), e + " read recall of " + item.getText(0));
+                assertEquals(percent(Long.parseLong(row.get("direction_pairs_correct")), Long.parseLong(row.get("direction_pairs"))),
+                        item.getText(columns.indexOf(e + " direction")), e + " direction accuracy of " + item.getText(0));
                 checked++;
             }
         }

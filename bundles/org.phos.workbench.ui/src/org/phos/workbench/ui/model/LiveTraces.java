@@ -41,7 +41,25 @@ public final class LiveTraces {
 		default void openOlderEvents() {
 		}
 		// i14-incr: end
+		// i14-ckpt: begin
+		/**
+		 * Moments of the session to mark on the timelines, in time order (the driver checkpoint's phases of the
+		 * attached process); none by default.
+		 */
+		default java.util.List<Mark> marks() {
+			return java.util.List.of();
+		}
+		// i14-ckpt: end
 	}
+
+	// i14-ckpt: begin
+	/**
+	 * A moment to mark on a live trace's timelines: host time in CLOCK_MONOTONIC nanoseconds (the recorder's clock:
+	 * a trace's host times are this minus its header's {@code startMonoNs}), and a short label.
+	 */
+	public record Mark(long hostNs, String label) {
+	}
+	// i14-ckpt: end
 
 	private static final Map<LoadedTrace, Session> LIVE = Collections.synchronizedMap(new WeakHashMap<>());
 	private static final java.util.List<java.util.function.Consumer<LoadedTrace>> LISTENERS =

@@ -41,6 +41,7 @@ import org.phos.workbench.cr.core.SimulationMetrics;
 import org.phos.workbench.cr.core.TimelineModel;
 import org.phos.workbench.cr.core.trace.ObservedLaunchAccesses;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
+import org.phos.workbench.speculation.core.validate.PtxCoverage;
 import org.phos.workbench.speculation.core.validate.EngineValidation;
 import org.phos.workbench.speculation.core.validate.SpeculationValidator;
 import org.phos.workbench.trace.core.AllocKind;
@@ -134,7 +135,7 @@ public final class ReportBuilder {
 			kernels.put(engines.get(e).engine(), names);
 		}
 		return new TraceReport.Accuracy(tool, answer.report(), AccuracyRow.of(answer.report(), trace), unsafe,
-				kernels);
+				kernels, PtxCoverage.of(trace).line()); // i15-val: the PTX line
 	}
 
 	/** The kernels with observed launches, largest spread between the engines first (ties: more launches). */

@@ -295,6 +295,8 @@ final class ReportHtml {
 			h.text("All figures per kernel: ").element("a", csv, "href", csv).text(" (validate --csv).");
 		}
 		h.close();
+		// i15-val: which launches could have had PTX analysis and PTX-replay truth
+		h.element("p", "PTX: " + r.accuracy().get(0).ptx(), "class", "note", "data-role", "ptx");
 		for (TraceReport.Accuracy a : r.accuracy()) {
 			String tool = a.tool() == null ? "all tools" : a.tool();
 			h.element("h3", a.tool() == null ? "Against all observed accesses (" + String.join(", ",
@@ -305,7 +307,12 @@ final class ReportHtml {
 			h.open("table", "class", "accuracy", "data-tool", tool).open("thead").open("tr").element("th", "Engine")
 					.element("th", "Launches", "class", "n").element("th", "Unsafe", "class", "n")
 					.element("th", "Write recall", "class", "n").element("th", "Read recall", "class", "n")
-					.element("th", "Precision", "class", "n").element("th", "Not covered", "class", "n")
+					.element("th", "Precision", "class", "n")
+					// i15-val: begin
+					.element("th", "Read precision", "class", "n").element("th", "Write precision", "class", "n")
+					.element("th", "Direction", "class", "n")
+					// i15-val: end
+					.element("th", "Not covered", "class", "n")
 					.element("th", "Excluded", "class", "n").close().close().open("tbody");
 			List<String> asked = r.disagreement().engines();
 			for (int i = 0; i < a.report().engines().size(); i++) {
@@ -322,6 +329,9 @@ final class ReportHtml {
 				share(h, t, t.writeRecall(), "write_recall");
 				share(h, t, t.readRecall(), "read_recall");
 				share(h, t, t.bytePrecision(), "byte_precision");
+				share(h, t, t.directions().readPrecision(), "read_precision"); // i15-val
+				share(h, t, t.directions().writePrecision(), "write_precision"); // i15-val
+				share(h, t, t.directions().directionAccuracy(), "direction_accuracy"); // i15-val
 				number(h, ReportFigures.count(e.launchesNotCovered()), e.launchesNotCovered(), "not_covered");
 				number(h, ReportFigures.count(t.excludedLaunches()), t.excludedLaunches(), "excluded_launches");
 				h.close();

@@ -41,9 +41,11 @@ public record TraceReport(String name, long launches, Overview overview, @Nullab
 	 * @param rows {@code validate --csv}'s table
 	 * @param unsafe per engine (report order), its unsafe launches, ascending
 	 * @param unsafeKernels per engine, the kernel name of each listed unsafe launch
+	 * @param ptx which launches have their kernel's PTX and why the others do not, the line {@code validate} prints
+	 *        (i15-val; the trace's, the same for every tool)
 	 */
 	public record Accuracy(@Nullable String tool, ValidationReport report, Table<AccuracyRow> rows,
-			Map<String, List<Integer>> unsafe, Map<String, List<String>> unsafeKernels) {
+			Map<String, List<Integer>> unsafe, Map<String, List<String>> unsafeKernels, String ptx) {
 	}
 
 	/**

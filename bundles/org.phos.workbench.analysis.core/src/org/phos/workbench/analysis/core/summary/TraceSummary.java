@@ -15,8 +15,11 @@ import org.phos.workbench.trace.core.AllocKind;
 import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.FunctionInfo;
+import org.phos.workbench.trace.core.SyncKind;
 import org.phos.workbench.trace.core.ObservedIndex;
 import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.GpuTimeEstimate;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceHeader;
 import org.phos.workbench.trace.core.Unsigned;
@@ -40,12 +43,32 @@ import org.phos.workbench.trace.core.Unsigned;
  * @param span           host and GPU time span
  * @param parameterBytes sum of launch parameter buffers
  * @param payloadBytes   sum of captured copy payloads
- * @param notes          things a reader should know (frees of unknown addresses, dropped events)
+ * @param notes          things a reader should know (frees of unknown addresses, dropped events, calls that changed
+ *                       memory without an event)
+ * @param extras         CUDA arrays, tensor maps and host functions (issue 16)
  */
 public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int eventCount, Map<EventKind, Integer> counts,
 		int modules, int functions, List<KernelStats> kernels, AllocationStats allocations,
 		Map<CopyKind, CopyStats> copies, List<StreamStats> streams, TimeSpan span, long parameterBytes,
-		long payloadBytes, List<String> notes, ObservedStats observed) {
+		long payloadBytes, List<String> notes, ObservedStats observed, ExtraStats extras) {
+
+	// i16-rec: begin
+	/**
+	 * What Hopper-era programs add to plain copies and launches.
+	 *
+	 * @param arrays        CUDA arrays created
+	 * @param arrayBytes    their bytes (u64, saturated), those of formats with a known element size
+	 * @param tensorMaps    tensor maps encoded
+	 * @param hostFunctions host functions and stream callbacks enqueued on streams
+	 * @param unrecorded    calls that changed memory without an event (TraceEnd), all entry points together
+	 */
+	public record ExtraStats(long arrays, long arrayBytes, long tensorMaps, long hostFunctions, long unrecorded) {
+		/** Whether any of them is there. */
+		public boolean any() {
+			return arrays != 0 || tensorMaps != 0 || hostFunctions != 0 || unrecorded != 0;
+		}
+	}
+	// i16-rec: end
 
 	/**
 	 * Ground truth held by the trace: observed-access records written by instrumentation.
@@ -146,6 +169,7 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 		int peakEvent = -1;
 		long allocs = 0;
 		long frees = 0;
+		long arrays = 0, arrayBytes = 0, tensorMaps = 0, hostFunctions = 0; // i16-rec
 		long unknownFrees = 0;
 		Map<AllocKind, long[]> byKind = new EnumMap<>(AllocKind.class);
 		PriorityQueue<long[]> largest = new PriorityQueue<>(Comparator.comparing((long[] e) -> e[1], Long::compareUnsigned)
@@ -254,7 +278,23 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 					liveBytes.subtract(trace.size((int) allocEvent));
 				}
 			}
-			case SYNC -> streamRow[4]++;
+			case SYNC -> {
+				streamRow[4]++;
+				SyncKind sk = trace.syncKind(i);
+				if (sk == SyncKind.HOST_FUNCTION || sk == SyncKind.STREAM_CALLBACK) {
+					hostFunctions++; // i16-rec
+				}
+			}
+			// i16-rec: begin
+			case ARRAY -> {
+				org.phos.workbench.trace.core.TraceEvent.CudaArray ca = trace.cudaArray(i);
+				if (ca.op() == org.phos.workbench.trace.core.ArrayOp.CREATE) {
+					arrays++;
+					arrayBytes = Unsigned.add(arrayBytes, ca.bytes());
+				}
+			}
+			case TENSOR_MAP -> tensorMaps++;
+			// i16-rec: end
 			case GRAPH_LAUNCH -> streamRow[5]++;
 			default -> {
 				// unknown events have no stream
@@ -267,6 +307,12 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 			FunctionInfo f = trace.functionById(id);
 			String name = f != null ? f.displayName() : "function " + Integer.toUnsignedString(id) + " (not in trace)";
 			kernels.add(new KernelStats(id, name, launches[s], timed[s], gpuNs[s]));
+		}
+		if (trace.header().timingSampling().sampled()) {
+			// i15-cost: sampled GPU timing: a kernel's GPU time is the estimate over all its launches
+			GpuTimeEstimate estimate = GpuTimeEstimate.of(trace);
+			kernels.replaceAll(k -> new KernelStats(k.functionId(), k.name(), k.launches(), k.timedLaunches(),
+					estimate.kernelNs(k.functionId())));
 		}
 		kernels.sort(Comparator.comparingLong(KernelStats::launches).reversed()
 				.thenComparing(Comparator.comparingLong(KernelStats::gpuNs).reversed()));
@@ -305,6 +351,15 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 			notes.add("the recorder dropped " + Long.toUnsignedString(end.droppedEvents())
 					+ " events (its buffer overflowed)");
 		}
+		for (ObservationCoverage c : trace.observationCoverage()) {   // i15-cost
+			long launchesTotal = trace.launchCount();
+			notes.add("coverage (" + c.tool() + "): " + c.observedCount() + " of " + launchesTotal + " launches observed ("
+					+ c.policy() + "); the other " + (launchesTotal - Math.min(launchesTotal, c.observedCount()))
+					+ " were not observed, their accesses are unknown");
+		}
+		if (end != null) {
+			notes.addAll(end.incompleteWarnings()); // i16-rec
+		}
 		if (end != null && end.eventCount() != n) {
 			notes.add("TraceEnd says " + Long.toUnsignedString(end.eventCount()) + " events were written, the file holds "
 					+ n);
@@ -313,7 +368,8 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 				timedOps == 0 ? 0 : gpuFirst, gpuLast, timedOps, gpuOps);
 		return new TraceSummary(trace.header(), end, n, counts, trace.modules().size(), trace.functions().size(),
 				kernels, allocationStats, copyStats, streams, span, trace.parameterBytes(), trace.payloadBytes(),
-				notes, observed(trace));
+				notes, observed(trace), new ExtraStats(arrays, arrayBytes, tensorMaps, hostFunctions,
+						end == null ? 0 : end.unrecordedTotal()));
 	}
 
 	private static ObservedStats observed(Trace trace) {

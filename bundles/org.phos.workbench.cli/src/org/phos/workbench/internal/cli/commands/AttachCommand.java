@@ -54,6 +54,19 @@ public final class AttachCommand implements Command {
 	static final Option<Path> DIR = Option.optional("dir", "DIR",
 			"the socket directory (default: $XDG_RUNTIME_DIR/phos, else /tmp/phos-UID, as the recorder uses)",
 			ValueParser.path());
+	// i14-ckpt: begin
+	static final Option<Boolean> CHECKPOINT = Option.flag("checkpoint",
+			"checkpoint the process through the CUDA driver (lock, checkpoint, restore, unlock): phases, times, stall");
+	static final Option<String> STEPS = Option.withDefault("steps", "LIST",
+			"with --checkpoint: all, or some of lock,checkpoint,restore,unlock,state in order", ValueParser.text(),
+			"all");
+	static final Option<Long> LOCK_TIMEOUT = Option.withDefault("lock-timeout-ms", "MS",
+			"with --checkpoint: how long the lock may wait for the process's CUDA calls in flight (0: no limit)",
+			ValueParser.integer(0, 3_600_000), 10_000L);
+	static final Option<Path> HELPER = Option.optional("helper", "FILE",
+			"with --checkpoint: the native helper (default: native-hooks/build/phos_driver_checkpoint or the PATH)",
+			ValueParser.path());
+	// i14-ckpt: end
 
 	@Override
 	public String name() {
@@ -75,12 +88,18 @@ public final class AttachCommand implements Command {
 				for it and says how many). --save writes what arrives to a .phos that any command and the workbench
 				open (events before the connection are in the process's own trace file, named in the output). The
 				command ends when the process ends (a clean end or a kill) or after --seconds; the process is never
-				affected.""";
+				affected.
+
+				--checkpoint takes the CUDA driver's own stop-the-world checkpoint of the process instead
+				(cuCheckpointProcessLock, Checkpoint, Restore, Unlock, from a native helper process: the JVM never
+				loads libcuda). It prints each phase with its time and the stall (lock to unlock: the process's CUDA
+				calls wait). --steps runs some steps only (e.g. lock, then later checkpoint). If the driver refuses a
+				step, the refusal is explained, a process this call locked is unlocked again, and the exit code is 1.""";
 	}
 
 	@Override
 	public List<Option<?>> options() {
-		return List.of(LIST, SAVE, INTERVAL, SECONDS, TOP, DIR);
+		return List.of(LIST, SAVE, INTERVAL, SECONDS, TOP, DIR, CHECKPOINT, STEPS, LOCK_TIMEOUT, HELPER); // i14-ckpt
 	}
 
 	@Override
@@ -90,7 +109,8 @@ public final class AttachCommand implements Command {
 
 	@Override
 	public List<String> examples() {
-		return List.of("attach --list", "attach 12345 --save live.phos", "attach 12345 --seconds 30 --interval-ms 500");
+		return List.of("attach --list", "attach 12345 --save live.phos", "attach 12345 --seconds 30 --interval-ms 500",
+				"attach 12345 --checkpoint", "attach 12345 --checkpoint --steps lock"); // i14-ckpt: the last two
 	}
 
 	@Override
@@ -99,8 +119,8 @@ public final class AttachCommand implements Command {
 		boolean list = args.get(LIST);
 		List<String> pos = args.positionals();
 		if (list) {
-			if (!pos.isEmpty() || args.isGiven(SAVE)) {
-				throw new UsageException("--list takes no PID and no --save");
+			if (!pos.isEmpty() || args.isGiven(SAVE) || args.get(CHECKPOINT)) { // i14-ckpt: --checkpoint
+				throw new UsageException("--list takes no PID, no --save and no --checkpoint");
 			}
 			return list(dir, context.out());
 		}
@@ -116,6 +136,18 @@ public final class AttachCommand implements Command {
 		if (pid <= 0) {
 			throw new UsageException("PID must be a positive process id, not " + pid);
 		}
+		// i14-ckpt: begin
+		if (args.get(CHECKPOINT)) {
+			if (args.isGiven(SAVE) || args.isGiven(SECONDS)) {
+				throw new UsageException("--checkpoint takes no --save and no --seconds");
+			}
+			return AttachCheckpoint.run(pid, AttachCheckpoint.steps(args.get(STEPS)), args.get(LOCK_TIMEOUT),
+					args.find(HELPER), context);
+		}
+		if (args.isGiven(STEPS) || args.isGiven(HELPER) || args.isGiven(LOCK_TIMEOUT)) {
+			throw new UsageException("--steps, --helper and --lock-timeout-ms go with --checkpoint");
+		}
+		// i14-ckpt: end
 		Path save = args.find(SAVE);
 		if (save != null) {
 			Outputs.check(save, "--save", List.of(), context);

@@ -1,5 +1,6 @@
 package org.phos.workbench.internal.cli.commands;
 
+import org.phos.workbench.speculation.core.validate.PtxCoverage;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -92,13 +93,14 @@ public final class InfoCommand implements Command {
 				continue;
 			}
 			TraceSummary summary = TraceSummary.of(loaded.trace(), top);
+			PtxCoverage.Summary ptx = PtxCoverage.of(loaded.trace()); // i15-val
 			if (writer != null) {
-				SummaryJson.write(name, summary, loaded.warnings(), loaded.anomalies(), top, writer);
+				SummaryJson.write(name, summary, ptx, loaded.warnings(), loaded.anomalies(), top, writer);
 			} else {
 				if (!first) {
 					context.out().println();
 				}
-				SummaryText.print(name, summary, loaded.warnings(), loaded.anomalies(), top, context.out());
+				SummaryText.print(name, summary, ptx, loaded.warnings(), loaded.anomalies(), top, context.out());
 			}
 			first = false;
 		}

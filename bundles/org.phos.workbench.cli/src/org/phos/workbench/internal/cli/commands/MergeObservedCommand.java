@@ -19,6 +19,7 @@ import org.phos.workbench.internal.cli.util.Outputs;
 import org.phos.workbench.speculation.core.instrument.ObservedTraceWriter;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.Trace;
 
 /**
@@ -83,6 +84,7 @@ public final class MergeObservedCommand implements Command {
 		Outputs.check(out, "--out", inputs, context);
 		Trace trace = TraceLoader.load(tracePath, context).trace();
 		List<ObservedAccess> observed = new ArrayList<>();
+		List<ObservationCoverage> coverage = new ArrayList<>();
 		Set<String> tools = new LinkedHashSet<>();
 		for (String name : names.subList(1, names.size())) {
 			Path side = Path.of(name);
@@ -97,13 +99,22 @@ public final class MergeObservedCommand implements Command {
 				observed.add(access);
 				tools.add(access.tool());
 			}
+			for (ObservationCoverage c : sideTrace.observationCoverage()) {   // i15-cost: which launches were observed
+				for (long e : c.observedEvents()) {
+					if (e < 0 || e >= trace.eventCount() || trace.kind((int) e) != EventKind.LAUNCH) {
+						throw new CommandFailedException(side + ": its coverage names event " + e + ", which is not a "
+								+ "launch of " + tracePath + ": was the side file recorded with another run?");
+					}
+				}
+				coverage.add(c);
+			}
 		}
 		if (observed.isEmpty()) {
 			throw new CommandFailedException("no observed accesses in " + String.join(", ", names.subList(1,
 					names.size())) + ": nothing to merge");
 		}
 		Outputs.write(out, temporary -> {
-			ObservedTraceWriter.write(trace, observed, temporary);
+			ObservedTraceWriter.write(trace, observed, coverage, temporary);
 			return null;
 		});
 		context.out().printf(Locale.ROOT, "wrote %s: %d events, %d observed accesses from %s%n", out,

@@ -1,5 +1,7 @@
 package org.phos.workbench.internal.cli.info;
 
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.speculation.core.validate.PtxCoverage;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,6 +35,12 @@ public final class SummaryJson {
 
 	public static void write(String file, TraceSummary s, List<TraceWarning> warnings, List<TraceAnomaly> anomalies,
 			int top, JsonWriter json) {
+		write(file, s, null, warnings, anomalies, top, json);
+	}
+
+	/** As above, with the launches per PTX status (i15-val) as {@code "ptx"}, when {@code ptx} is given. */
+	public static void write(String file, TraceSummary s, PtxCoverage.@Nullable Summary ptx,
+			List<TraceWarning> warnings, List<TraceAnomaly> anomalies, int top, JsonWriter json) {
 		TraceHeader h = s.header();
 		json.beginObject();
 		json.field("file", file);
@@ -62,6 +70,13 @@ public final class SummaryJson {
 		if (end != null) {
 			json.name("eventsWritten").unsignedValue(end.eventCount());
 			json.name("droppedEvents").unsignedValue(end.droppedEvents());
+			// i16-rec: begin
+			json.name("unrecordedCalls").beginArray();
+			for (TraceEnd.UnrecordedCalls u : end.unrecorded()) {
+				json.beginObject().field("call", u.call()).name("count").unsignedValue(u.count()).endObject();
+			}
+			json.endArray();
+			// i16-rec: end
 		}
 		json.field("events", s.eventCount());
 		json.name("counts").beginObject();
@@ -69,10 +84,32 @@ public final class SummaryJson {
 			json.field(e.getKey().name().toLowerCase(Locale.ROOT), e.getValue());
 		}
 		json.endObject();
+		// i16-rec: begin
+		json.name("extras").beginObject();
+		json.name("arrays").unsignedValue(s.extras().arrays());
+		json.name("arrayBytes").unsignedValue(s.extras().arrayBytes());
+		json.name("tensorMaps").unsignedValue(s.extras().tensorMaps());
+		json.name("hostFunctions").unsignedValue(s.extras().hostFunctions());
+		json.name("unrecordedCalls").unsignedValue(s.extras().unrecorded());
+		json.endObject();
+		// i16-rec: end
 		json.field("modules", s.modules());
 		json.field("functions", s.functions());
 		json.field("parameterBytes", s.parameterBytes());
 		json.field("payloadBytes", s.payloadBytes());
+		if (ptx != null) { // i15-val: begin
+			json.name("ptx").beginObject().field("launches", ptx.launches()).field("launchesWithPtx", ptx.withPtx())
+					.field("launchesWithoutPtx", ptx.withoutPtx()).field("line", ptx.line())
+					.name("launchesByStatus").beginObject();
+			for (PtxCoverage.Status st : PtxCoverage.Status.values()) {
+				json.field(st.label(), ptx.launchesByStatus().getOrDefault(st, 0L));
+			}
+			json.endObject().name("kernelsByStatus").beginObject();
+			for (PtxCoverage.Status st : PtxCoverage.Status.values()) {
+				json.field(st.label(), ptx.kernelsByStatus().getOrDefault(st, 0L));
+			}
+			json.endObject().endObject();
+		} // i15-val: end
 		json.name("observed").beginObject();
 		json.field("records", s.observed().records());
 		json.field("launches", s.observed().launches());

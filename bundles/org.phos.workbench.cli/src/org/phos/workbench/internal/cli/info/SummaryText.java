@@ -1,5 +1,7 @@
 package org.phos.workbench.internal.cli.info;
 
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.speculation.core.validate.PtxCoverage;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -37,6 +39,12 @@ public final class SummaryText {
 
 	public static void print(String file, TraceSummary s, List<TraceWarning> warnings, List<TraceAnomaly> anomalies,
 			int top, PrintStream out) {
+		print(file, s, null, warnings, anomalies, top, out);
+	}
+
+	/** As above, with the line on which launches have their kernel's PTX (i15-val), when {@code ptx} is given. */
+	public static void print(String file, TraceSummary s, PtxCoverage.@Nullable Summary ptx,
+			List<TraceWarning> warnings, List<TraceAnomaly> anomalies, int top, PrintStream out) {
 		TraceHeader h = s.header();
 		out.println(file);
 		field(out, "recorder", h.recorder() + " " + h.recorderVersion()
@@ -59,6 +67,17 @@ public final class SummaryText {
 		field(out, "contents", Human.count(s.eventCount()) + " events, " + plural(s.modules(), "module") + ", "
 				+ plural(s.functions(), "function") + ", " + Human.bytes(s.parameterBytes()) + " of launch parameters, "
 				+ Human.bytes(s.payloadBytes()) + " of copy payloads");
+		// i16-rec: begin
+		TraceSummary.ExtraStats x = s.extras();
+		if (x.any()) {
+			field(out, "Hopper", plural((int) Math.min(Integer.MAX_VALUE, x.arrays()), "CUDA array") + " ("
+					+ Human.bytes(x.arrayBytes()) + "), " + plural((int) Math.min(Integer.MAX_VALUE, x.tensorMaps()),
+							"tensor map")
+					+ ", " + plural((int) Math.min(Integer.MAX_VALUE, x.hostFunctions()), "host function")
+					+ " in streams" + (x.unrecorded() == 0 ? ""
+							: "; " + Human.count(x.unrecorded()) + " calls changed memory without an event (see Warnings)"));
+		}
+		// i16-rec: end
 		TraceSummary.ObservedStats observed = s.observed();
 		field(out, "observed", observed.records() == 0 ? "no observed accesses (no ground truth for validate)"
 				: Human.count(observed.records()) + " access records for " + Human.count(observed.launches()) + " of "
@@ -68,6 +87,9 @@ public final class SummaryText {
 			field(out, "truth", observed.truth() + (observed.invalidWarning() == null ? ""
 					: "; " + observed.invalidWarning()));
 		}
+		if (ptx != null) { // i15-val
+			field(out, "PTX", ptx.line());
+		}
 		TimeSpan span = s.span();
 		field(out, "host time", Human.unsignedDuration(span.hostLastNs() - span.hostFirstNs()) + " ("
 				+ Human.unsignedDuration(span.hostFirstNs()) + " .. " + Human.unsignedDuration(span.hostLastNs())
@@ -76,7 +98,10 @@ public final class SummaryText {
 				? "not measured (" + Human.count(span.gpuOps()) + " GPU operations without GPU times)"
 				: Human.unsignedDuration(span.gpuLastNs() - span.gpuFirstNs()) + " (" + Human.unsignedDuration(span.gpuFirstNs())
 						+ " .. " + Human.unsignedDuration(span.gpuLastNs()) + "), " + Human.count(span.timedOps()) + " of "
-						+ Human.count(span.gpuOps()) + " GPU operations timed");
+						+ Human.count(span.gpuOps()) + " GPU operations timed"
+						+ (s.header().timingSampling().sampled() ? "; " + s.header().timingSampling().describe()
+								+ ": kernel GPU times below are estimated per launch shape (function, grid, block) "
+								+ "from the timed launches" : ""));
 
 		out.println();
 		out.println("Events");
@@ -110,7 +135,8 @@ public final class SummaryText {
 					out.printf(Locale.ROOT, "  %11s %7s %12s %10s %5s  %s%n", gpuTime(k),
 							Human.percent(Human.unsigned(k.gpuNs()) / Human.unsigned(total)), Human.count(k.launches()),
 							k.timedLaunches() == 0 ? "-"
-									: Human.unsignedDuration(Long.divideUnsigned(k.gpuNs(), k.timedLaunches())),
+									: Human.unsignedDuration(Long.divideUnsigned(k.gpuNs(),
+											s.header().timingSampling().sampled() ? k.launches() : k.timedLaunches())),
 							k.functionId(), KernelNames.shorten(k.name(), NAME_WIDTH));
 				}
 			}

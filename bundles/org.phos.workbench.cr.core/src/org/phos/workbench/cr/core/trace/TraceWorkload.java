@@ -19,6 +19,7 @@ import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.GpuTimeEstimate;
 import org.phos.workbench.trace.core.TraceAnomaly;
 
 /**
@@ -27,8 +28,10 @@ import org.phos.workbench.trace.core.TraceAnomaly;
  * and launches map onto buffers (ids: allocation order, dense from 0). Stream and CUDA-event handles become small
  * numbers in order of appearance. Launch sets come from {@code policySource}; when {@code truthSource} is given its
  * sets are attached as the observed (true) sets for the consistency check. Copies and sets carry their own exact
- * sets. Durations: recorded GPU start/end when measured; otherwise, with calibration on, the mean measured duration
- * of the same function in this trace; otherwise -1 (the machine model's default).
+ * sets. Durations: recorded GPU start/end when measured; for a trace recorded with sampled GPU timing, an untimed
+ * launch takes the mean of the timed launches of its launch shape ({@link GpuTimeEstimate}); otherwise, with
+ * calibration on, the mean measured duration of the same function in this trace; otherwise -1 (the machine model's
+ * default).
  * <p>
  * Not simulated: graph launch events themselves (their kernel nodes are), stream/event create/destroy, graph
  * capture markers, unknown events; the legacy default stream's implicit synchronisation.
@@ -44,6 +47,8 @@ public final class TraceWorkload implements SimulationWorkload {
     private final LaunchAccessSource policySource;
     private final @Nullable LaunchAccessSource truthSource;
     private final Map<Integer, Long> calibrated = new HashMap<>();
+    /** i15-cost: for a trace recorded with sampled GPU timing, the estimate of the untimed launches; else null. */
+    private final @Nullable GpuTimeEstimate sampledEstimate;
 
     /**
      * @param trace the trace
@@ -62,6 +67,7 @@ public final class TraceWorkload implements SimulationWorkload {
         this.name = name;
         this.policySource = policySource;
         this.truthSource = truthSource;
+        this.sampledEstimate = trace.header().timingSampling().sampled() ? GpuTimeEstimate.of(trace) : null;
         if (calibrate) {
             calibrate();
         }
@@ -97,6 +103,7 @@ public final class TraceWorkload implements SimulationWorkload {
             long bytes = switch (kind) {
                 case ALLOC -> trace.size(i);
                 case MEMCPY, MEMSET -> trace.bytes(i);
+                case ARRAY -> trace.cudaArray(i).bytes(); // i16-rec
                 default -> 0;
             };
             if (Long.compareUnsigned(bytes, TraceAnomaly.MAX_PLAUSIBLE_BYTES) >= 0) {
@@ -262,6 +269,9 @@ public final class TraceWorkload implements SimulationWorkload {
                 case SYNC -> {
                     return sync(e, host);
                 }
+                case ARRAY -> {
+                    return array(e, host); // i16-rec
+                }
                 default -> {
                     return null;
                 }
@@ -276,9 +286,9 @@ public final class TraceWorkload implements SimulationWorkload {
             boolean srcDev = live.find(src) >= 0;
             boolean dstDev = live.find(dst) >= 0;
             CopyDirection dir = switch (k) {
-                case H2D -> CopyDirection.HOST_TO_DEVICE;
-                case D2H -> CopyDirection.DEVICE_TO_HOST;
-                case D2D, PEER -> CopyDirection.DEVICE_TO_DEVICE;
+                case H2D, H2A -> CopyDirection.HOST_TO_DEVICE;
+                case D2H, A2H -> CopyDirection.DEVICE_TO_HOST;
+                case D2D, PEER, D2A, A2D, A2A -> CopyDirection.DEVICE_TO_DEVICE;
                 case H2H -> CopyDirection.HOST_TO_HOST;
                 default -> srcDev && dstDev ? CopyDirection.DEVICE_TO_DEVICE
                         : srcDev ? CopyDirection.DEVICE_TO_HOST
@@ -286,11 +296,15 @@ public final class TraceWorkload implements SimulationWorkload {
             };
             List<BufferRange> reads = new ArrayList<>(1);
             List<BufferRange> writes = new ArrayList<>(1);
+            // i16-rec: the array side of an array copy is its CUarray handle, a buffer from its ARRAY event on; the
+            // model has no offset inside the array, so the whole array counts as touched (never less than the truth)
+            boolean srcArray = k == CopyKind.A2H || k == CopyKind.A2D || k == CopyKind.A2A;
+            boolean dstArray = k == CopyKind.H2A || k == CopyKind.D2A || k == CopyKind.A2A;
             if (dir == CopyDirection.DEVICE_TO_HOST || dir == CopyDirection.DEVICE_TO_DEVICE) {
-                add(reads, src, bytes);
+                add(reads, src, srcArray ? wholeBuffer(src) : bytes);
             }
             if (dir == CopyDirection.HOST_TO_DEVICE || dir == CopyDirection.DEVICE_TO_DEVICE) {
-                add(writes, dst, bytes);
+                add(writes, dst, dstArray ? wholeBuffer(dst) : bytes);
             }
             return new Operation(e, OperationKind.COPY, stream(trace.stream(e)), host, duration(e), bytes, dir,
                     !trace.async(e), -1, 0, -1, reads, writes, reads, writes, "memcpy " + k);
@@ -302,6 +316,9 @@ public final class TraceWorkload implements SimulationWorkload {
             LaunchAccesses observed = truth == null ? null : truth.accesses(trace, e, live);
             long dur = duration(e);
             int fn = trace.functionId(e);
+            if (dur < 0 && sampledEstimate != null) {
+                dur = sampledEstimate.durationNs(e);   // i15-cost: sampled timing: the mean of its launch shape
+            }
             if (dur < 0) {
                 dur = calibrated.getOrDefault(fn, -1L);
             }
@@ -314,6 +331,30 @@ public final class TraceWorkload implements SimulationWorkload {
                     label);
         }
 
+        // i16-rec: begin
+        private long wholeBuffer(long handle) {
+            int b = live.find(handle);
+            return b < 0 ? 0 : live.size(b);
+        }
+
+        /** A CUDA array is a buffer of its bytes at its handle (the handle stands for its storage). */
+        private @Nullable Operation array(int e, long host) {
+            org.phos.workbench.trace.core.TraceEvent.CudaArray a = trace.cudaArray(e);
+            if (a.op() == org.phos.workbench.trace.core.ArrayOp.CREATE) {
+                if (a.bytes() == 0) {
+                    return null; // a format whose size is not known: not a buffer
+                }
+                int id = live.add(a.handle(), a.bytes());
+                return id < 0 ? null : Operation.alloc(e, host, id, a.bytes(), a.handle());
+            }
+            if (a.op() == org.phos.workbench.trace.core.ArrayOp.DESTROY) {
+                int id = live.remove(a.handle());
+                return id < 0 ? null : Operation.free(e, host, id);
+            }
+            return null;
+        }
+        // i16-rec: end
+
         private @Nullable Operation sync(int e, long host) {
             int s = stream(trace.stream(e));
             return switch (trace.syncKind(e)) {
@@ -324,6 +365,7 @@ public final class TraceWorkload implements SimulationWorkload {
                         event(trace.cudaEvent(e)));
                 case EVENT_SYNCHRONIZE -> Operation.sync(e, OperationKind.EVENT_SYNC, s, host,
                         event(trace.cudaEvent(e)));
+                case HOST_FUNCTION, STREAM_CALLBACK -> Operation.sync(e, OperationKind.HOST_FUNCTION, s, host, -1); // i16-rec
                 default -> null;
             };
         }

@@ -342,6 +342,13 @@ public final class SimulationEngine implements SimulationContext {
             case EVENT_SYNC -> {
                 return Math.max(now, eventTime.get(op.event()));
             }
+            case HOST_FUNCTION -> {
+                // i16-rec: stream-ordered host work: runs after the stream's earlier work (its later work follows it
+                // through the stream's tail); no recorded duration, so it takes none; the host does not wait
+                streamTail.set(stream, Math.max(now + machine.launchLatencyNs(), streamTail.get(stream)));
+                ensureStream(stream);
+                return now;
+            }
             default -> throw new IllegalStateException(op.kind().toString());
         }
     }

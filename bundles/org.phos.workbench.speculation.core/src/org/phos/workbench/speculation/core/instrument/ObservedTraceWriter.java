@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.ModuleInfo;
 import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.SyncKind;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.TraceEnd;
@@ -39,7 +41,19 @@ public final class ObservedTraceWriter {
 	 * @throws IOException when writing fails
 	 */
 	public static void write(Trace trace, Collection<ObservedAccess> observed, Path out) throws IOException {
+		write(trace, observed, List.of(), out);
+	}
+
+	/**
+	 * As {@link #write(Trace, Collection, Path)}, also with the coverage of the new observations (which launches the
+	 * observer observed, i15-cost); the trace's own coverage of the tools of the new records is replaced too.
+	 */
+	public static void write(Trace trace, Collection<ObservedAccess> observed, Collection<ObservationCoverage> coverage,
+			Path out) throws IOException {
 		Set<String> tools = new HashSet<>();
+		for (ObservationCoverage c : coverage) {
+			tools.add(c.tool());
+		}
 		for (ObservedAccess a : observed) {
 			tools.add(a.tool());
 		}
@@ -63,6 +77,14 @@ public final class ObservedTraceWriter {
 			}
 			for (ObservedAccess a : observed) {
 				w.observed(a);
+			}
+			for (ObservationCoverage c : trace.observationCoverage()) {
+				if (!tools.contains(c.tool())) {
+					w.coverage(c);
+				}
+			}
+			for (ObservationCoverage c : coverage) {
+				w.coverage(c);
 			}
 			TraceEnd end = trace.end();
 			if (end != null) {

@@ -20,10 +20,77 @@ import java.util.Map;
  * @param speculatedBytes bytes speculated (read or written), summed over pairs
  * @param usefulBytes of those, observed touched
  * @param excludedLaunches observed launches left out because their truth is unreliable ({@link TruthReliability})
+ * @param directions the figures by direction (i15-val: read and write precision and recall, direction accuracy)
  */
 public record Accuracy(long launches, long unsafeLaunches, Map<AccessVerdict, Long> verdicts, long writePairs,
 		long writePairsRecalled, long readPairs, long readPairsRecalled, long writtenBytes, long writtenBytesRecalled,
-		long speculatedBytes, long usefulBytes, long excludedLaunches) {
+		long speculatedBytes, long usefulBytes, long excludedLaunches, Directions directions) {
+
+	/**
+	 * What byte precision cannot tell: whether the bytes an engine speculated were speculated with the right
+	 * direction. Every figure is a sum over the judged (launch, allocation) pairs, so that an engine that gets
+	 * directions right ({@code ptx-flow}) is credited and one that calls everything read-write is not.
+	 * <ul>
+	 * <li><b>read precision</b> = bytes speculated read that were observed read / bytes speculated read;</li>
+	 * <li><b>write precision</b> = bytes speculated written that were observed written / bytes speculated written;</li>
+	 * <li><b>read byte recall</b> = bytes observed read that were speculated read / bytes observed read;</li>
+	 * <li><b>write byte recall</b> = bytes observed written that were speculated written / bytes observed written
+	 * ({@link Accuracy#writeRecall()} counts pairs instead: a pair missing one byte is not recalled);</li>
+	 * <li><b>direction accuracy</b> = pairs both speculated and observed (any bytes) whose speculated direction class
+	 * (read only, write only, read-write) equals the observed one / such pairs. A read-write speculation of a
+	 * write-only buffer is safe but counts as wrong here.</li>
+	 * </ul>
+	 *
+	 * @param speculatedReadBytes bytes speculated read, summed over pairs
+	 * @param readBytes bytes observed read
+	 * @param readBytesMatched bytes both speculated and observed read
+	 * @param speculatedWrittenBytes bytes speculated written
+	 * @param writtenBytes bytes observed written
+	 * @param writtenBytesMatched bytes both speculated and observed written
+	 * @param directionPairs pairs both speculated and observed
+	 * @param directionPairsCorrect of those, with the same direction class on both sides
+	 */
+	public record Directions(long speculatedReadBytes, long readBytes, long readBytesMatched,
+			long speculatedWrittenBytes, long writtenBytes, long writtenBytesMatched, long directionPairs,
+			long directionPairsCorrect) {
+
+		/** No pair judged. */
+		public static final Directions NONE = new Directions(0, 0, 0, 0, 0, 0, 0, 0);
+
+		/** @return bytes both speculated and observed read / bytes speculated read, 1 when none was speculated read */
+		public double readPrecision() {
+			return speculatedReadBytes == 0 ? 1 : (double) readBytesMatched / speculatedReadBytes;
+		}
+
+		/** @return bytes both speculated and observed written / bytes speculated written, 1 when none */
+		public double writePrecision() {
+			return speculatedWrittenBytes == 0 ? 1 : (double) writtenBytesMatched / speculatedWrittenBytes;
+		}
+
+		/** @return bytes both speculated and observed read / bytes observed read, 1 when none was read */
+		public double readRecall() {
+			return readBytes == 0 ? 1 : (double) readBytesMatched / readBytes;
+		}
+
+		/** @return bytes both speculated and observed written / bytes observed written, 1 when none was written */
+		public double writeRecall() {
+			return writtenBytes == 0 ? 1 : (double) writtenBytesMatched / writtenBytes;
+		}
+
+		/** @return pairs with the right direction class / pairs both speculated and observed, 1 when none */
+		public double directionAccuracy() {
+			return directionPairs == 0 ? 1 : (double) directionPairsCorrect / directionPairs;
+		}
+	}
+
+	/** The figures without direction counts (as before i15-val). */
+	public Accuracy(long launches, long unsafeLaunches, Map<AccessVerdict, Long> verdicts, long writePairs,
+			long writePairsRecalled, long readPairs, long readPairsRecalled, long writtenBytes,
+			long writtenBytesRecalled, long speculatedBytes, long usefulBytes, long excludedLaunches) {
+		this(launches, unsafeLaunches, verdicts, writePairs, writePairsRecalled, readPairs, readPairsRecalled,
+				writtenBytes, writtenBytesRecalled, speculatedBytes, usefulBytes, excludedLaunches,
+				new Directions(0, 0, 0, 0, writtenBytes, writtenBytesRecalled, 0, 0));
+	}
 
 	/** Copies the map. */
 	public Accuracy {
@@ -64,6 +131,12 @@ public record Accuracy(long launches, long unsafeLaunches, Map<AccessVerdict, Lo
 		long speculatedBytes;
 		long usefulBytes;
 		long excluded;
+		long speculatedReadBytes;
+		long readBytes;
+		long readBytesMatched;
+		long speculatedWrittenBytes;
+		long directionPairs;
+		long directionPairsCorrect;
 
 		/** Adds another tally's counts to this one (parts of one walk). */
 		void add(Tally o) {
@@ -81,6 +154,12 @@ public record Accuracy(long launches, long unsafeLaunches, Map<AccessVerdict, Lo
 			speculatedBytes += o.speculatedBytes;
 			usefulBytes += o.usefulBytes;
 			excluded += o.excluded;
+			speculatedReadBytes += o.speculatedReadBytes;
+			readBytes += o.readBytes;
+			readBytesMatched += o.readBytesMatched;
+			speculatedWrittenBytes += o.speculatedWrittenBytes;
+			directionPairs += o.directionPairs;
+			directionPairsCorrect += o.directionPairsCorrect;
 		}
 
 		Accuracy toAccuracy() {
@@ -89,7 +168,9 @@ public record Accuracy(long launches, long unsafeLaunches, Map<AccessVerdict, Lo
 				map.put(v, verdicts[v.ordinal()]);
 			}
 			return new Accuracy(launches, unsafeLaunches, map, writePairs, writePairsRecalled, readPairs,
-					readPairsRecalled, writtenBytes, writtenBytesRecalled, speculatedBytes, usefulBytes, excluded);
+					readPairsRecalled, writtenBytes, writtenBytesRecalled, speculatedBytes, usefulBytes, excluded,
+					new Directions(speculatedReadBytes, readBytes, readBytesMatched, speculatedWrittenBytes,
+							writtenBytes, writtenBytesRecalled, directionPairs, directionPairsCorrect));
 		}
 	}
 }

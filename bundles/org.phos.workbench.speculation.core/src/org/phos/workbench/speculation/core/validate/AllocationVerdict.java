@@ -13,8 +13,19 @@ package org.phos.workbench.speculation.core.validate;
  * @param missedWriteBytes observed written bytes not speculated as written
  * @param missedReadBytes observed read bytes not speculated as read
  * @param indirect the engine reached the allocation only through stored pointers
+ * @param speculatedReadBytes bytes speculated read (i15-val)
+ * @param speculatedWrittenBytes bytes speculated written
+ * @param observedReadBytes bytes observed read
+ * @param observedWrittenBytes bytes observed written
  */
 public record AllocationVerdict(int launchEvent, int functionId, long allocationBase, AccessVerdict verdict,
 		long speculatedBytes, long observedBytes, long usefulBytes, long missedWriteBytes, long missedReadBytes,
-		boolean indirect) {
+		boolean indirect, long speculatedReadBytes, long speculatedWrittenBytes, long observedReadBytes,
+		long observedWrittenBytes) {
+
+	/** @return whether both sides name the pair with the same direction class (read only, write only, read-write) */
+	public boolean directionMatches() {
+		return (speculatedReadBytes > 0) == (observedReadBytes > 0)
+				&& (speculatedWrittenBytes > 0) == (observedWrittenBytes > 0);
+	}
 }

@@ -392,10 +392,15 @@ public final class SpeculationValidator {
 			unsafe |= verdict.unsafe();
 			count(j.total, verdict, obsWrittenBytes, obsReadBytes, missedWrite, missedRead, speculatedBytes, useful);
 			count(kernel, verdict, obsWrittenBytes, obsReadBytes, missedWrite, missedRead, speculatedBytes, useful);
+			// i15-val: begin
+			countDirections(j.total, specReadBytes, specWrittenBytes, obsReadBytes, obsWrittenBytes, missedRead);
+			countDirections(kernel, specReadBytes, specWrittenBytes, obsReadBytes, obsWrittenBytes, missedRead);
+			// i15-val: end
 			if (listener != null) {
 				listener.verdict(j.engine.name(), new AllocationVerdict(launch.event(), launch.functionId(), base,
 						verdict, speculatedBytes, observedBytes, useful, missedWrite, missedRead,
-						spec >= 0 && speculated.indirectOnly(spec)));
+						spec >= 0 && speculated.indirectOnly(spec), specReadBytes, specWrittenBytes, obsReadBytes,
+						obsWrittenBytes));
 			}
 		}
 		j.total.launches++;
@@ -425,6 +430,28 @@ public final class SpeculationValidator {
 			values[k + 1] = v;
 		}
 	}
+
+	// i15-val: begin
+	/**
+	 * Adds one pair's direction figures ({@link Accuracy.Directions}): the bytes per direction, and whether the
+	 * direction class (read only, write only, read-write) is the same on both sides when both name the pair.
+	 */
+	static void countDirections(Accuracy.Tally t, long specRead, long specWritten, long obsRead, long obsWritten,
+			long missedRead) {
+		t.speculatedReadBytes += specRead;
+		t.speculatedWrittenBytes += specWritten;
+		t.readBytes += obsRead;
+		t.readBytesMatched += obsRead - missedRead;
+		boolean speculated = specRead + specWritten > 0;
+		boolean observed = obsRead + obsWritten > 0;
+		if (speculated && observed) {
+			t.directionPairs++;
+			if ((specRead > 0) == (obsRead > 0) && (specWritten > 0) == (obsWritten > 0)) {
+				t.directionPairsCorrect++;
+			}
+		}
+	}
+	// i15-val: end
 
 	private static void count(Accuracy.Tally t, AccessVerdict verdict, long writtenBytes, long readBytes,
 			long missedWrite, long missedRead, long speculatedBytes, long useful) {

@@ -110,6 +110,14 @@ public final class LiveStatistics {
         @Override
         public void addUnknown(long host, int thr) {
         }
+
+        @Override
+        public void addArray(org.phos.workbench.trace.core.TraceEvent.CudaArray a) { // i16-rec
+        }
+
+        @Override
+        public void addTensorMap(org.phos.workbench.trace.core.TraceEvent.TensorMap t) { // i16-rec
+        }
     };
 
     private static boolean onDevice(int kindCode) {

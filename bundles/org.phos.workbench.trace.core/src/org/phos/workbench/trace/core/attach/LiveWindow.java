@@ -166,6 +166,14 @@ public final class LiveWindow {
         @Override
         public void addUnknown(long host, int thr) {
         }
+
+        @Override
+        public void addArray(org.phos.workbench.trace.core.TraceEvent.CudaArray a) { // i16-rec
+        }
+
+        @Override
+        public void addTensorMap(org.phos.workbench.trace.core.TraceEvent.TensorMap t) { // i16-rec
+        }
     };
 
     /** Takes the next chunk of the stream (the reading thread). A chunk that does not decode fails naming its type. */

@@ -20,7 +20,10 @@ public final class HostApiNames {
 			"cudaFree", "cudaStreamCreate", "cudaStreamDestroy", "cudaEventCreate", "cudaEventDestroy",
 			"cudaEventRecord", "cudaStreamWaitEvent", "cudaStreamSynchronize", "cudaEventSynchronize",
 			"cudaDeviceSynchronize", "cudaStreamBeginCapture", "cudaStreamEndCapture", "cuda sync operation",
-			"cudaGraphLaunch", "unknown event");
+			"cudaGraphLaunch", "unknown event",
+			// i16-rec: begin
+			"cudaLaunchHostFunc", "cudaStreamAddCallback", "cudaMallocArray", "cudaFreeArray", "cuTensorMapEncode");
+			// i16-rec: end
 
 	public static String of(Trace trace, int i) {
 		return switch (trace.kind(i)) {
@@ -58,9 +61,14 @@ public final class HostApiNames {
 			case CONTEXT_SYNCHRONIZE -> "cudaDeviceSynchronize";
 			case GRAPH_CAPTURE_BEGIN -> "cudaStreamBeginCapture";
 			case GRAPH_CAPTURE_END -> "cudaStreamEndCapture";
+			case HOST_FUNCTION -> "cudaLaunchHostFunc"; // i16-rec
+			case STREAM_CALLBACK -> "cudaStreamAddCallback"; // i16-rec
 			default -> "cuda sync operation";
 			};
 		case GRAPH_LAUNCH -> "cudaGraphLaunch";
+		case ARRAY -> trace.cudaArray(i).op() == org.phos.workbench.trace.core.ArrayOp.DESTROY ? "cudaFreeArray"
+				: "cudaMallocArray"; // i16-rec
+		case TENSOR_MAP -> "cuTensorMapEncode"; // i16-rec
 		default -> "unknown event";
 		};
 	}

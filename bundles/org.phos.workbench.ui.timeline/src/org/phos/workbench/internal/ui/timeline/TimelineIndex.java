@@ -197,6 +197,20 @@ public final class TimelineIndex implements TimelineContent {
         return CATEGORY_KEYS;
     }
 
+    // i14-ckpt: begin (marks a live session asks for: its driver checkpoint's phases; asked at every paint)
+    private volatile java.util.function.Supplier<List<Mark>> marks = List::of;
+
+    /** Where the vertical marks come from (a live trace's session); none by default. */
+    public void setMarks(java.util.function.Supplier<List<Mark>> source) {
+        marks = source;
+    }
+
+    @Override
+    public List<Mark> marks() {
+        return marks.get();
+    }
+    // i14-ckpt: end
+
     @Override
     public String sliceName(int event) {
         return TimelinePainter.sliceName(trace, event);

@@ -196,6 +196,11 @@ public final class TraceTimelineView extends ViewPart {
                 && org.phos.workbench.ui.model.LiveTraces.sameSession(indexed, trace);
         TimeWindow before = continuing ? canvas.navigator().window() : null;
         indexed = trace;
+        if (live != null) { // i14-ckpt: the live session's marks (driver checkpoint phases) over the lanes
+            long base = trace.trace().header().startMonoNs(); // the trace's host times count from its start
+            index.setMarks(() -> live.marks().stream().map(m -> new TimelineContent.Mark(m.hostNs() - base, m.label(),
+                    SliceCategory.SYNC.ordinal())).toList());
+        }
         canvas.setIndex(index);
         if (before != null) {
             long span = before.span();

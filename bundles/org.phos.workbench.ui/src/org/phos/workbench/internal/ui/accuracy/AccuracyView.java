@@ -28,6 +28,7 @@ import org.eclipse.ui.part.ViewPart;
 import org.phos.workbench.analysis.core.AccuracyRow;
 import org.phos.workbench.analysis.core.ValidationAnswer;
 import org.phos.workbench.internal.ui.TracesView;
+import org.phos.workbench.speculation.core.validate.PtxCoverage;
 import org.phos.workbench.speculation.core.validate.Accuracy;
 import org.phos.workbench.speculation.core.validate.EngineValidation;
 import org.phos.workbench.speculation.core.validate.ValidationReport;
@@ -50,7 +51,11 @@ public final class AccuracyView extends ViewPart {
 
 	/** The engine table's rows: validate's columns, as full names (the view is narrow, the names are not). */
 	static final String[] METRICS = { "Launches judged", "Unsafe launches", "Write recall", "Read recall",
-			"Byte precision", "Launches not covered", "Excluded (truth unreliable)" };
+			"Byte precision",
+			// i15-val: begin (the direction figures, Accuracy.Directions)
+			"Read precision", "Write precision", "Direction accuracy",
+			// i15-val: end
+			"Launches not covered", "Excluded (truth unreliable)" };
 
 	private Label header;
 	private SpeculationPicker picker;
@@ -233,6 +238,10 @@ public final class AccuracyView extends ViewPart {
 		header.setText(String.format(Locale.ROOT, "%s: %d of %d launches observed (%d records by %s)%ntruth: %s",
 				result.trace().name(), report.observedLaunches(), t.launchCount(), report.observedEntries(),
 				String.join(", ", report.tools()), report.reliability().summary()));
+		PtxCoverage.Summary ptx = result.ptx(); // i15-val: the line validate prints
+		if (ptx != null) {
+			header.setText(header.getText() + "\nPTX: " + ptx.line());
+		}
 		List<String> expansions = new ArrayList<>();
 		String[][] cells = new String[METRICS.length][result.engines().size() + 1];
 		for (int m = 0; m < METRICS.length; m++) {
@@ -248,7 +257,10 @@ public final class AccuracyView extends ViewPart {
 				expansions.add(asked + " = " + e.engine());
 			}
 			String[] column = { Long.toString(a.launches()), Long.toString(a.unsafeLaunches()), share(a, a.writeRecall()),
-					share(a, a.readRecall()), share(a, a.bytePrecision()), Long.toString(e.launchesNotCovered()),
+					share(a, a.readRecall()), share(a, a.bytePrecision()),
+					share(a, a.directions().readPrecision()), share(a, a.directions().writePrecision()), // i15-val
+					share(a, a.directions().directionAccuracy()), // i15-val
+					Long.toString(e.launchesNotCovered()),
 					Long.toString(a.excludedLaunches()) };
 			for (int m = 0; m < METRICS.length; m++) {
 				cells[m][i + 1] = column[m];
@@ -288,6 +300,11 @@ public final class AccuracyView extends ViewPart {
 		ColumnFit.fill(engineTable, 0);
 		ColumnFit.fill(unsafeTable, 2);
 		header.getParent().layout(true, true);
+	}
+
+	/** @return the header's text (trace, truth, PTX line), for tests; call on the UI thread */
+	public String headerText() {
+		return header.getText();
 	}
 
 	/** @return validate's accuracy table as CSV ({@code validate --csv} for the same engines and tool), or "" */

@@ -18,6 +18,7 @@ import org.phos.workbench.analysis.core.KernelRow;
 import org.phos.workbench.analysis.core.ValidationAnswer;
 import org.phos.workbench.analysis.core.ValidationQuery;
 import org.phos.workbench.analysis.core.table.Table;
+import org.phos.workbench.speculation.core.validate.PtxCoverage;
 import org.phos.workbench.speculation.core.EngineRegistry;
 import org.phos.workbench.speculation.core.validate.SpeculationValidator;
 import org.phos.workbench.speculation.core.validate.ValidationReport;
@@ -44,9 +45,17 @@ public final class Validations {
 	 * @param answer the analysis layer's answer ({@code report()} is what validate prints), null with an error
 	 * @param kernels the per-kernel table for the same engines and tool, null with an error
 	 * @param error why there is no answer (no observed accesses, a failure), or null
+	 * @param ptx which launches have their kernel's PTX (i15-val: the line validate and info print), null with an error
 	 */
 	public record Result(LoadedTrace trace, List<String> engines, @Nullable String tool, @Nullable ValidationAnswer answer,
-			@Nullable Table<KernelRow> kernels, @Nullable String error) {
+			@Nullable Table<KernelRow> kernels, @Nullable String error, PtxCoverage.@Nullable Summary ptx) {
+
+		/** A result without the PTX summary. */
+		public Result(LoadedTrace trace, List<String> engines, @Nullable String tool, @Nullable ValidationAnswer answer,
+				@Nullable Table<KernelRow> kernels, @Nullable String error) {
+			this(trace, engines, tool, answer, kernels, error, null);
+		}
+
 		/** @return validate's report, or null */
 		public @Nullable ValidationReport report() {
 			ValidationAnswer a = answer;
@@ -88,8 +97,13 @@ public final class Validations {
 		List<String> asked = List.copyOf(engines);
 		Result result;
 		if (trace.trace().observedAccesses().isEmpty()) {
+			java.nio.file.Path side = org.phos.workbench.analysis.core.ObservedSideFiles.find(trace.file()); // i15-val
 			result = new Result(trace, asked, tool, null, null, trace.name()
-					+ " holds no observed accesses: there is no ground truth to judge speculation by");
+					+ " holds no observed accesses: there is no ground truth to judge speculation by" + (side == null
+							? "" : ". " + side.getFileName() + " beside it holds them: 'workbench validate' uses it, "
+									+ "and to open one trace holding both: "
+									+ org.phos.workbench.analysis.core.ObservedSideFiles.mergeCommand(
+											trace.file().toString(), side)));
 		} else if (SpeculationValidator.observedLaunchCount(trace.trace(), tool) == 0) {
 			result = new Result(trace, asked, tool, null, null, trace.name() + " holds no usable observed accesses"
 					+ (tool == null ? "" : " by tool " + tool) + "; its tools: "
@@ -97,7 +111,7 @@ public final class Validations {
 		} else {
 			ValidationAnswer answer = SESSION.validate(new ValidationQuery(trace.trace(), asked, tool), monitor);
 			Table<KernelRow> kernels = SESSION.kernels(new KernelQuery(trace.trace(), asked, tool), monitor);
-			result = new Result(trace, asked, tool, answer, kernels, null);
+			result = new Result(trace, asked, tool, answer, kernels, null, PtxCoverage.of(trace.trace())); // i15-val
 		}
 		synchronized (Validations.class) {
 			CACHE.computeIfAbsent(trace, k -> new HashMap<>()).put(new Key(asked, tool), result);

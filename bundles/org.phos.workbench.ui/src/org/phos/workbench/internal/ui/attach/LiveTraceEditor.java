@@ -83,6 +83,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private volatile @Nullable Path kept;
 	private Button keep;
 	// i14-incr: end
+	private @Nullable CheckpointPanel checkpoints; // i14-ckpt
 
 	private final LiveTraces.Session session = new LiveTraces.Session() {
 		@Override
@@ -131,6 +132,11 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			openFile(olderEventsFile());
 		}
 		// i14-incr: end
+		@Override
+		public java.util.List<LiveTraces.Mark> marks() { // i14-ckpt: the driver checkpoint's phases on the timelines
+			CheckpointPanel c = checkpoints;
+			return c == null ? java.util.List.of() : c.marks();
+		}
 	};
 
 	@Override
@@ -205,6 +211,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			}
 		});
 		// i14-incr: end
+		checkpoints = new CheckpointPanel(parent, input().process().pid()); // i14-ckpt: the driver checkpoint section
 		status = new Label(parent, SWT.WRAP);
 		status.setData(TracesView.ROLE, "liveStatus");
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(status);
@@ -353,6 +360,9 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private void ended() {
 		ended = true;
 		detach.setEnabled(false);
+		if (checkpoints != null) { // i14-ckpt
+			checkpoints.processEnded();
+		}
 		LiveWindow.Snapshot s = last;
 		String pid = Long.toString(input().process().pid());
 		String why;
@@ -441,6 +451,13 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	public boolean isEnded() {
 		return ended;
 	}
+
+	// i14-ckpt: begin
+	/** The driver checkpoint section (state machine, phases, refusals); null before the editor's controls exist. */
+	public @Nullable CheckpointPanel checkpointPanel() {
+		return checkpoints;
+	}
+	// i14-ckpt: end
 
 	/** The file everything received is saved to. */
 	public @Nullable Path receivedFile() {

@@ -49,12 +49,15 @@ public final class KernelsView extends ViewPart {
 	/** Column data key: what a column holds in full ("best precision", "phos unsafe", ...). */
 	public static final String METRIC = "metric";
 
-	private static final String[] METRICS = { " precision", " read recall", " write recall", " unsafe" };
-	private static final String[] SHORT = { " prec", " R-rec", " W-rec", " unsafe" };
+	private static final String[] METRICS = { " precision", " read recall", " write recall", " unsafe",
+			" direction" };
+	private static final String[] SHORT = { " prec", " R-rec", " W-rec", " unsafe", " dir" };
 	private static final String[] TIPS = { ": byte precision, useful bytes / speculated bytes",
 			": read recall, read pairs fully speculated as read / read pairs",
 			": write recall, write pairs fully speculated as written / write pairs (must be 100%)",
-			": unsafe launches (a write not speculated as written, or wrong direction)" };
+			": unsafe launches (a write not speculated as written, or wrong direction)",
+			": direction accuracy, pairs speculated with the observed class (read, write, read-write) / pairs "
+					+ "both name" }; // i15-val: direction
 
 	private Label header;
 	private SpeculationPicker picker;
@@ -137,6 +140,21 @@ public final class KernelsView extends ViewPart {
 		fit();
 	}
 
+	// i15-cost: begin
+	/** The GPU time column says how the trace's GPU times were taken (for a sampled trace: estimated). */
+	private void gpuTimeTooltip(LoadedTrace loaded) {
+		for (TableColumn c : table.getColumns()) {
+			if ("GPU time".equals(c.getData(METRIC))) {
+				c.setToolTipText(loaded.trace().header().timingSampling().sampled()
+						? "GPU time of all its launches, estimated per launch shape (function, grid, block) from the "
+								+ "timed launches. " + org.phos.workbench.internal.ui.launches.LaunchesView
+										.gpuTimeHow(loaded.trace())
+						: "GPU time summed over its measured launches");
+			}
+		}
+	}
+	// i15-cost: end
+
 	private void column(String metric, String title, int style, String tip) {
 		TableColumn c = new TableColumn(table, style);
 		c.setText(title);
@@ -205,6 +223,7 @@ public final class KernelsView extends ViewPart {
 		if (!wanted.equals(engines)) {
 			rebuildColumns(wanted);
 		}
+		gpuTimeTooltip(loaded); // i15-cost
 		Validations.Result cached = Validations.cached(loaded, wanted, tool);
 		if (cached != null) {
 			render(cached);
@@ -267,7 +286,7 @@ public final class KernelsView extends ViewPart {
 		}
 		int n = engines.size();
 		for (KernelRow k : kernels.rows()) {
-			int columns = 3 + 4 * n;
+			int columns = 3 + METRICS.length * n;
 			String[] cells = new String[columns];
 			Comparable<?>[] keys = new Comparable<?>[columns];
 			cells[0] = k.kernel();
@@ -288,6 +307,8 @@ public final class KernelsView extends ViewPart {
 				keys[c + 2 * n] = none ? -1.0 : f.writeRecall();
 				cells[c + 3 * n] = none ? "-" : Long.toString(f.unsafeLaunches());
 				keys[c + 3 * n] = none ? -1L : f.unsafeLaunches();
+				cells[c + 4 * n] = share(f, f.directionAccuracy()); // i15-val
+				keys[c + 4 * n] = none ? -1.0 : f.directionAccuracy();
 			}
 			int fid = k.functionId();
 			rows.add(new Row(cells, keys, fid >= 0 && fid < firstLaunch.length ? firstLaunch[fid] : 0));

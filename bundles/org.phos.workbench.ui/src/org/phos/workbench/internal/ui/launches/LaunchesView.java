@@ -302,8 +302,36 @@ public final class LaunchesView extends ViewPart {
             rowsTable.select(-1);
             rowsTable.setRowCount(0);
         }
+        gpuTimeTooltip(trace); // i15-cost
         refilter();
     }
+
+    // i15-cost: begin
+    /** The GPU-time columns say how this trace's GPU times were taken (every launch, or a sample of them). */
+    private void gpuTimeTooltip(@Nullable LoadedTrace trace) {
+        String how = trace == null ? "" : gpuTimeHow(trace.trace());
+        for (org.eclipse.swt.widgets.TableColumn col : table.getColumns()) {
+            String h = col.getText();
+            if (h.equals("gpu_ns") || h.equals("gpu_start_ns") || h.equals("gpu_end_ns")) {
+                col.setToolTipText(how);
+            }
+        }
+    }
+
+    /** One paragraph for the tooltips of the GPU-time columns. */
+    public static String gpuTimeHow(org.phos.workbench.trace.core.Trace trace) {
+        if (!trace.header().gpuTiming()) {
+            return "GPU times: not recorded (the recorder ran with PHOS_TIMING=0)";
+        }
+        org.phos.workbench.trace.core.GpuTimingSampling p = trace.header().timingSampling();
+        if (!p.sampled()) {
+            return "GPU times measured for every launch (empty: not measured)";
+        }
+        return "GPU times of a sample of launches: " + p.describe() + ". Empty cells are launches that were not "
+                + "timed; kernel GPU times (info, Kernels) are estimated per launch shape (function, grid, block) "
+                + "from the timed launches";
+    }
+    // i15-cost: end
 
     /** Keeps only the launches issued in the selected time range (a range dragged on the Trace Timeline). */
     public void showRange(TimeSelection range) {

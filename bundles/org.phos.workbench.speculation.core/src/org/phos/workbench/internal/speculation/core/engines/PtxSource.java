@@ -16,8 +16,9 @@ import org.phos.workbench.trace.core.ModuleKind;
 import org.phos.workbench.trace.core.Trace;
 
 /**
- * Finds the PTX of a trace's kernels: a module recorded as PTX text, or the PTX entries of a fatbin (uncompressed
- * ones; compressed entries are skipped with a note). A module of unknown kind is sniffed (fatbin magic, or text
+ * Finds the PTX of a trace's kernels: the PTX the recorder stored beside a module (Triton's cache, i15-cost), a module
+ * recorded as PTX text, or the PTX entries of a fatbin (uncompressed ones; compressed entries are skipped with a
+ * note). A module of unknown kind is sniffed (fatbin magic, or text
  * holding {@code .version}). Each module is parsed once; a parse failure is a note and leaves its kernels without
  * PTX.
  */
@@ -58,6 +59,11 @@ final class PtxSource {
 		ModuleInfo module = trace.moduleById(moduleId);
 		List<PtxModule> result = new ArrayList<>();
 		if (module == null) {
+			return result;
+		}
+		if (module.ptx().length > 0) {
+			// i15-cost: the PTX the recorder found beside the loaded image (Triton's cache next to its cubin)
+			parse(moduleId, "module " + moduleId + " PTX from " + module.ptxSource(), text(module.ptx()), result);
 			return result;
 		}
 		byte[] image = module.image();

@@ -13,7 +13,9 @@ import org.phos.workbench.internal.trace.core.model.EventSink;
  */
 final class DecodedEvents implements EventSink {
     private static final byte ALLOC = 1, FREE = 2, MEMCPY = 3, MEMSET = 4, LAUNCH = 5, SYNC = 6, GRAPH_LAUNCH = 7,
-            UNKNOWN = 8;
+            UNKNOWN = 8, RARE = 9;
+    /** i16-rec: array and tensor map events, rare, buffered as their records (a RARE entry holds the list index). */
+    private final java.util.List<org.phos.workbench.trace.core.TraceEvent> rare = new java.util.ArrayList<>();
 
     private byte[] kinds = new byte[1024];
     private long[] values = new long[16 * 1024];
@@ -25,6 +27,7 @@ final class DecodedEvents implements EventSink {
     void reset() {
         count = 0;
         size = 0;
+        rare.clear();
     }
 
     int count() {
@@ -159,6 +162,24 @@ final class DecodedEvents implements EventSink {
         size = s + 2;
     }
 
+    // i16-rec: begin
+    @Override
+    public void addArray(org.phos.workbench.trace.core.TraceEvent.CudaArray a) {
+        rareEvent(a);
+    }
+
+    @Override
+    public void addTensorMap(org.phos.workbench.trace.core.TraceEvent.TensorMap t) {
+        rareEvent(t);
+    }
+
+    private void rareEvent(org.phos.workbench.trace.core.TraceEvent e) {
+        long[] v = begin(RARE);
+        v[size++] = rare.size();
+        rare.add(e);
+    }
+    // i16-rec: end
+
     private static long slice(int offset, int length) {
         return (long) offset << 32 | (length & 0xffffffffL);
     }
@@ -213,6 +234,15 @@ final class DecodedEvents implements EventSink {
                 case GRAPH_LAUNCH -> {
                     out.addGraphLaunch(v[s], (int) v[s + 1], v[s + 2], v[s + 3], (int) v[s + 4]);
                     s += 5;
+                }
+                case RARE -> { // i16-rec
+                    org.phos.workbench.trace.core.TraceEvent r = rare.get((int) v[s]);
+                    if (r instanceof org.phos.workbench.trace.core.TraceEvent.CudaArray a) {
+                        out.addArray(a);
+                    } else if (r instanceof org.phos.workbench.trace.core.TraceEvent.TensorMap t) {
+                        out.addTensorMap(t);
+                    }
+                    s += 1;
                 }
                 default -> {
                     out.addUnknown(v[s], (int) v[s + 1]);

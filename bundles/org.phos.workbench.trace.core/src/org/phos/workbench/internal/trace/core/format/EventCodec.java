@@ -13,6 +13,8 @@ public final class EventCodec {
     // Event fields
     private static final int HOST_NS = 1, THREAD = 2;
     static final int ALLOC = 10, FREE = 11, MEMCPY = 12, MEMSET = 13, LAUNCH = 14, SYNC = 15, GRAPH_LAUNCH = 16;
+    static final int ARRAY = 17, TENSOR_MAP = 18; // i16-rec
+    private static final int LAST_BODY = TENSOR_MAP;
 
     private final ProtoWriter body = new ProtoWriter(256);
     private final ProtoWriter event = new ProtoWriter(256);
@@ -20,6 +22,9 @@ public final class EventCodec {
     // decoding scratch: v[f] is the varint field f of the current body when bit f of touched is set, else 0
     // (a mask instead of clearing the array for every event)
     private final long[] v = new long[17];
+    // i16-rec: the repeated fields of a TensorMap body (dims 5, strides 6, box 7, element strides 8)
+    private final long[][] rep = new long[9][5];
+    private final int[] repN = new int[9];
     private int touched;
     private int bytesOffset;
     private int bytesLength;
@@ -99,6 +104,49 @@ public final class EventCodec {
             }
             case TraceEvent.Unknown u -> throw new IllegalArgumentException(
                     "an event of unknown kind cannot be written: " + u);
+            // i16-rec: begin
+            case TraceEvent.CudaArray a -> {
+                field = ARRAY;
+                b.uint64(1, code(a.op().code(), a));
+                b.uint64(2, a.handle());
+                b.uint64(3, a.bytes());
+                b.uint32(4, a.format());
+                b.uint32(5, a.channels());
+                b.uint64(6, a.width());
+                b.uint64(7, a.height());
+                b.uint64(8, a.depth());
+                b.uint32(9, a.flags());
+            }
+            case TraceEvent.TensorMap t -> {
+                field = TENSOR_MAP;
+                b.uint64(1, code(t.mapKind().code(), t));
+                b.uint64(2, t.address());
+                b.uint32(3, t.dataType());
+                b.uint32(4, t.rank());
+                for (long d : t.dims()) {
+                    b.tag(5, ProtoReader.VARINT);
+                    b.rawVarint(d);
+                }
+                for (long d : t.strides()) {
+                    b.tag(6, ProtoReader.VARINT);
+                    b.rawVarint(d);
+                }
+                for (int d : t.box()) {
+                    b.tag(7, ProtoReader.VARINT);
+                    b.rawVarint(Integer.toUnsignedLong(d));
+                }
+                for (int d : t.elementStrides()) {
+                    b.tag(8, ProtoReader.VARINT);
+                    b.rawVarint(Integer.toUnsignedLong(d));
+                }
+                b.uint32(9, t.interleave());
+                b.uint32(10, t.swizzle());
+                b.uint32(11, t.l2Promotion());
+                b.uint32(12, t.oobFill());
+                b.bytes(13, t.map(), 0, t.map().length);
+                b.uint64(14, t.extent());
+            }
+            // i16-rec: end
         }
         ProtoWriter ev = event;
         ev.reset();
@@ -163,11 +211,12 @@ public final class EventCodec {
                 host = r.varint();
             } else if (t == (THREAD << 3)) {
                 thread = (int) r.varint();
-            } else if (f >= ALLOC && f <= GRAPH_LAUNCH && (t & 7) == ProtoReader.LEN) {
+            } else if (f >= ALLOC && f <= LAST_BODY && (t & 7) == ProtoReader.LEN) {
                 if (f != kind) {
                     touched = 0;
                     bytesOffset = 0;
                     bytesLength = 0;
+                    java.util.Arrays.fill(repN, 0);
                     kind = f;
                 }
                 int n = r.length();
@@ -190,6 +239,16 @@ public final class EventCodec {
                     (int) val(13), gaps.isEmpty() ? val(14) : localIndex(val(14)));
             case SYNC -> out.addSync(host, thread, (int) val(1), val(2), val(3), (int) val(4));
             case GRAPH_LAUNCH -> out.addGraphLaunch(host, thread, val(1), val(2), (int) val(3));
+            // i16-rec: begin
+            case ARRAY -> out.addArray(new TraceEvent.CudaArray(host, thread,
+                    org.phos.workbench.trace.core.ArrayOp.ofCode((int) val(1)), val(2), val(3), (int) val(4),
+                    (int) val(5), val(6), val(7), val(8), (int) val(9)));
+            case TENSOR_MAP -> out.addTensorMap(new TraceEvent.TensorMap(host, thread,
+                    org.phos.workbench.trace.core.TensorMapKind.ofCode((int) val(1)), val(2), (int) val(3),
+                    (int) val(4), java.util.Arrays.copyOf(rep[5], repN[5]), java.util.Arrays.copyOf(rep[6], repN[6]),
+                    ints(7), ints(8), (int) val(9), (int) val(10), (int) val(11), (int) val(12),
+                    java.util.Arrays.copyOfRange(r.buf, bytesOffset, bytesOffset + bytesLength), val(14)));
+            // i16-rec: end
             default -> out.addUnknown(host, thread);
         }
     }
@@ -226,6 +285,20 @@ public final class EventCodec {
         return processIndex - before;
     }
 
+    private void repeated(int f, long x) {
+        if (repN[f] < rep[f].length) {
+            rep[f][repN[f]++] = x;
+        }
+    }
+
+    private int[] ints(int f) {
+        int[] a = new int[repN[f]];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = (int) rep[f][i];
+        }
+        return a;
+    }
+
     private long val(int f) {
         return (touched & (1 << f)) != 0 ? v[f] : 0;
     }
@@ -233,12 +306,23 @@ public final class EventCodec {
     private void decodeBody(ProtoReader r, int end, int kind) throws WireFormatException {
         r.limit = end;
         long[] v = this.v;
-        int bytesField = kind == LAUNCH ? 10 : kind == MEMCPY ? 7 : -1;
+        int bytesField = kind == LAUNCH ? 10 : kind == MEMCPY ? 7 : kind == TENSOR_MAP ? 13 : -1;
         while (r.pos < end) {
             int t = r.tag();
             int f = t >>> 3;
             int wt = t & 7;
-            if (wt == ProtoReader.VARINT && f <= 16) {
+            if (kind == TENSOR_MAP && f >= 5 && f <= 8 && (wt == ProtoReader.VARINT || wt == ProtoReader.LEN)) {
+                // i16-rec: repeated dims/strides/box/element strides, unpacked or packed; at most 5 (rank <= 5) kept
+                if (wt == ProtoReader.LEN) {
+                    int n = r.length();
+                    int stop = r.pos + n;
+                    while (r.pos < stop) {
+                        repeated(f, r.varint());
+                    }
+                } else {
+                    repeated(f, r.varint());
+                }
+            } else if (wt == ProtoReader.VARINT && f <= 16) {
                 v[f] = r.varint();
                 touched |= 1 << f;
             } else if (wt == ProtoReader.LEN && f == bytesField) {

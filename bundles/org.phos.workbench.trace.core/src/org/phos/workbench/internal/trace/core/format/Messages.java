@@ -13,6 +13,8 @@ import org.phos.workbench.trace.core.StreamGap;
 import org.phos.workbench.trace.core.StreamStart;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceHeader;
+import org.phos.workbench.trace.core.GpuTimingSampling;
+import org.phos.workbench.trace.core.ObservationCoverage;
 
 /** Encoding and decoding of the v1 messages other than events (field numbers from phos-trace-v1.proto). */
 final class Messages {
@@ -39,6 +41,17 @@ final class Messages {
         w.uint64(15, h.payloadLimit());
         w.bool(16, h.gpuTiming());
         w.uint64(17, h.deviceMemory());
+        GpuTimingSampling ts = h.timingSampling();
+        if (ts.sampled()) {   // i15-cost: field 40; absent = every launch timed
+            ProtoWriter sub = new ProtoWriter(64);
+            sub.uint32(1, 1);
+            sub.uint32(2, ts.firstLaunches());
+            sub.uint32(3, ts.minInterval());
+            sub.uint32(4, ts.maxInterval());
+            sub.uint32(5, ts.budgetPermille());
+            sub.string(6, ts.shapeKey());
+            w.message(40, sub);
+        }
     }
 
     static TraceHeader decodeHeader(ProtoReader r) throws WireFormatException {
@@ -47,6 +60,7 @@ final class Messages {
         List<String> argv = new ArrayList<>();
         long startUnix = 0, startMono = 0, payloadLimit = 0, deviceMemory = 0;
         boolean gpuTiming = false;
+        GpuTimingSampling sampling = GpuTimingSampling.EVERY_LAUNCH;
         while (r.more()) {
             int t = r.tag();
             switch (t) {
@@ -67,11 +81,36 @@ final class Messages {
                 case 15 << 3 -> payloadLimit = r.varint();
                 case 16 << 3 -> gpuTiming = r.varint() != 0;
                 case 17 << 3 -> deviceMemory = r.varint();
+                case 40 << 3 | 2 -> sampling = decodeTimingSampling(r);
                 default -> r.skip(t);
             }
         }
         return new TraceHeader(version, recorder, recorderVersion, host, pid, argv, device, ccMajor, ccMinor, driver,
-                runtime, clock, startUnix, startMono, payloadLimit, gpuTiming, deviceMemory);
+                runtime, clock, startUnix, startMono, payloadLimit, gpuTiming, deviceMemory, sampling);
+    }
+
+    /** TraceHeader.timing_sampling (i15-cost): mode 0 is every launch timed. */
+    private static GpuTimingSampling decodeTimingSampling(ProtoReader r) throws WireFormatException {
+        int n = r.length();
+        int end = r.pos + n;
+        int saved = r.limit;
+        r.limit = end;
+        int mode = 0, first = 0, nmin = 1, nmax = 1, budget = 0;
+        String key = "";
+        while (r.more()) {
+            int t = r.tag();
+            switch (t) {
+                case 1 << 3 -> mode = (int) r.varint();
+                case 2 << 3 -> first = (int) r.varint();
+                case 3 << 3 -> nmin = (int) r.varint();
+                case 4 << 3 -> nmax = (int) r.varint();
+                case 5 << 3 -> budget = (int) r.varint();
+                case 6 << 3 | 2 -> key = r.string();
+                default -> r.skip(t);
+            }
+        }
+        r.limit = saved;
+        return mode == 0 ? GpuTimingSampling.EVERY_LAUNCH : new GpuTimingSampling(true, first, nmin, nmax, budget, key);
     }
 
     static void encodeModule(ModuleInfo m, ProtoWriter w) {
@@ -81,6 +120,10 @@ final class Messages {
         w.fixed64(4, m.hash());
         w.string(5, m.origin());
         w.uint64(6, m.imageSize());
+        if (m.ptx().length > 0) {   // i15-cost: PTX found beside the image (Triton's cache)
+            w.bytes(20, m.ptx(), 0, m.ptx().length);
+            w.string(21, m.ptxSource());
+        }
     }
 
     static ModuleInfo decodeModule(ProtoReader r) throws WireFormatException {
@@ -88,20 +131,23 @@ final class Messages {
         int kind = 0;
         byte[] image = new byte[0];
         long hash = 0, size = 0;
-        String origin = "";
+        String origin = "", ptxSource = "";
+        byte[] ptx = new byte[0];
         while (r.more()) {
             int t = r.tag();
             switch (t) {
                 case 1 << 3 -> id = (int) r.varint();
                 case 2 << 3 -> kind = (int) r.varint();
                 case 3 << 3 | 2 -> image = r.bytes();
+                case 20 << 3 | 2 -> ptx = r.bytes();
+                case 21 << 3 | 2 -> ptxSource = r.string();
                 case 4 << 3 | 1 -> hash = r.fixed64();
                 case 5 << 3 | 2 -> origin = r.string();
                 case 6 << 3 -> size = r.varint();
                 default -> r.skip(t);
             }
         }
-        return new ModuleInfo(id, ModuleKind.ofCode(kind), image, hash, origin, size);
+        return new ModuleInfo(id, ModuleKind.ofCode(kind), image, hash, origin, size, ptx, ptxSource);
     }
 
     static void encodeFunction(FunctionInfo f, ProtoWriter w, ProtoWriter scratch) {
@@ -177,6 +223,12 @@ final class Messages {
 
     /** Decodes an ObservedBatch into {@code out}. */
     static void decodeObservedBatch(ProtoReader r, List<ObservedAccess> out) throws WireFormatException {
+        decodeObservedBatch(r, out, new ArrayList<>());
+    }
+
+    /** Decodes an ObservedBatch into {@code out} and its coverage (field 2, i15-cost) into {@code coverage}. */
+    static void decodeObservedBatch(ProtoReader r, List<ObservedAccess> out, List<ObservationCoverage> coverage)
+            throws WireFormatException {
         while (r.more()) {
             int t = r.tag();
             if (t == (1 << 3 | 2)) {
@@ -186,10 +238,64 @@ final class Messages {
                 r.limit = end;
                 out.add(decodeObserved(r));
                 r.limit = saved;
+            } else if (t == (2 << 3 | 2)) {
+                int n = r.length();
+                int end = r.pos + n;
+                int saved = r.limit;
+                r.limit = end;
+                coverage.add(decodeCoverage(r));
+                r.limit = saved;
             } else {
                 r.skip(t);
             }
         }
+    }
+
+    private static ObservationCoverage decodeCoverage(ProtoReader r) throws WireFormatException {
+        String tool = "", policy = "";
+        long seen = 0;
+        long[] idx = new long[16];
+        int n = 0;
+        while (r.more()) {
+            int t = r.tag();
+            switch (t) {
+                case 1 << 3 | 2 -> tool = r.string();
+                case 2 << 3 | 2 -> {   // packed varints
+                    int len = r.length();
+                    int end = r.pos + len;
+                    int saved = r.limit;
+                    r.limit = end;
+                    while (r.more()) {
+                        if (n == idx.length) {
+                            idx = java.util.Arrays.copyOf(idx, n * 2);
+                        }
+                        idx[n++] = r.varint();
+                    }
+                    r.limit = saved;
+                }
+                case 2 << 3 -> {       // unpacked
+                    if (n == idx.length) {
+                        idx = java.util.Arrays.copyOf(idx, n * 2);
+                    }
+                    idx[n++] = r.varint();
+                }
+                case 3 << 3 | 2 -> policy = r.string();
+                case 4 << 3 -> seen = r.varint();
+                default -> r.skip(t);
+            }
+        }
+        return new ObservationCoverage(tool, java.util.Arrays.copyOf(idx, n), policy, seen);
+    }
+
+    static void encodeCoverage(ObservationCoverage c, ProtoWriter w, ProtoWriter scratch) {
+        w.string(1, c.tool());
+        scratch.reset();
+        for (long e : c.observedEvents()) {
+            scratch.rawVarint(e);
+        }
+        w.bytes(2, scratch.buf, 0, scratch.len);
+        w.string(3, c.policy());
+        w.uint64(4, c.launchesSeen());
     }
 
     private static ObservedAccess decodeObserved(ProtoReader r) throws WireFormatException {
@@ -236,21 +342,51 @@ final class Messages {
         w.uint64(1, e.eventCount());
         w.uint64(2, e.droppedEvents());
         w.uint64(3, e.endNs());
+        // i16-rec: begin
+        for (TraceEnd.UnrecordedCalls u : e.unrecorded()) {
+            ProtoWriter m = new ProtoWriter(64);
+            m.string(1, u.call());
+            m.uint64(2, u.count());
+            w.message(4, m);
+        }
+        // i16-rec: end
     }
 
     static TraceEnd decodeEnd(ProtoReader r) throws WireFormatException {
         long count = 0, dropped = 0, end = 0;
+        java.util.List<TraceEnd.UnrecordedCalls> unrecorded = new java.util.ArrayList<>();
         while (r.more()) {
             int t = r.tag();
             switch (t) {
                 case 1 << 3 -> count = r.varint();
                 case 2 << 3 -> dropped = r.varint();
                 case 3 << 3 -> end = r.varint();
+                case 4 << 3 | 2 -> unrecorded.add(decodeUnrecorded(r)); // i16-rec
                 default -> r.skip(t);
             }
         }
-        return new TraceEnd(count, dropped, end);
+        return new TraceEnd(count, dropped, end, unrecorded);
     }
+
+    // i16-rec: begin
+    private static TraceEnd.UnrecordedCalls decodeUnrecorded(ProtoReader r) throws WireFormatException {
+        int n = r.length();
+        int saved = r.limit;
+        r.limit = r.pos + n;
+        String call = "";
+        long count = 0;
+        while (r.more()) {
+            int t = r.tag();
+            switch (t) {
+                case 1 << 3 | 2 -> call = r.string();
+                case 2 << 3 -> count = r.varint();
+                default -> r.skip(t);
+            }
+        }
+        r.limit = saved;
+        return new TraceEnd.UnrecordedCalls(call, count);
+    }
+    // i16-rec: end
 
     static StreamGap decodeGap(ProtoReader r) throws WireFormatException {
         long first = 0, count = 0, reason = 0;

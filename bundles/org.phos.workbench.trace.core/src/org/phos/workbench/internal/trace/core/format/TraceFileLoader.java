@@ -20,6 +20,7 @@ import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.internal.trace.core.model.TraceColumns;
 import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.StreamGap;
 import org.phos.workbench.trace.core.StreamStart;
 import org.phos.workbench.trace.core.TraceEnd;
@@ -338,8 +339,10 @@ public final class TraceFileLoader {
                 case Chunks.STREAM_START -> streamStart = Messages.decodeStreamStart(new ProtoReader(payload, 0, length));
                 case Chunks.OBSERVED_BATCH -> {
                     List<ObservedAccess> batch = new ArrayList<>();
-                    Messages.decodeObservedBatch(new ProtoReader(payload, 0, length), batch);
+                    List<ObservationCoverage> cover = new ArrayList<>();
+                    Messages.decodeObservedBatch(new ProtoReader(payload, 0, length), batch, cover);
                     batch.forEach(columns::addObserved);
+                    cover.forEach(columns::addCoverage);
                 }
                 case Chunks.TRACE_END -> {
                     TraceEnd end = Messages.decodeEnd(new ProtoReader(payload, 0, length));

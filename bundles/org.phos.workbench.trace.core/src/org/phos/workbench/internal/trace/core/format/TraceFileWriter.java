@@ -10,6 +10,7 @@ import java.util.zip.CRC32C;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.ModuleInfo;
 import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceEvent;
 import org.phos.workbench.trace.core.TraceHeader;
@@ -96,6 +97,17 @@ public final class TraceFileWriter {
         }
     }
 
+    /** i15-cost: one ObservedBatch chunk holding only the coverage of an observer. */
+    public void coverage(ObservationCoverage c) throws IOException {
+        flushObserved();
+        message.reset();
+        ProtoWriter cov = new ProtoWriter(256 + 4 * c.observedCount());
+        Messages.encodeCoverage(c, cov, new ProtoWriter(64 + 4 * c.observedCount()));
+        message.message(2, cov);
+        flushEvents();
+        chunk(Chunks.OBSERVED_BATCH, message, false);
+    }
+
     public void flushEvents() throws IOException {
         if (batchEvents > 0) {
             chunk(Chunks.EVENT_BATCH, batch, compressEvents);
@@ -113,10 +125,16 @@ public final class TraceFileWriter {
 
     /** Flushes pending batches and writes TraceEnd. */
     public void end(long droppedEvents, long endNs) throws IOException {
+        end(droppedEvents, endNs, java.util.List.of());
+    }
+
+    /** Flushes pending batches and writes TraceEnd with the calls that changed memory without an event (i16-rec). */
+    public void end(long droppedEvents, long endNs, java.util.List<TraceEnd.UnrecordedCalls> unrecorded)
+            throws IOException {
         flushEvents();
         flushObserved();
         message.reset();
-        Messages.encodeEnd(new TraceEnd(eventCount, droppedEvents, endNs), message);
+        Messages.encodeEnd(new TraceEnd(eventCount, droppedEvents, endNs, unrecorded), message);
         chunk(Chunks.TRACE_END, message, false);
     }
 

@@ -13,6 +13,7 @@ import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.LaunchKind;
 import org.phos.workbench.trace.core.ModuleInfo;
 import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.SyncKind;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.TraceAnomaly;
@@ -26,6 +27,7 @@ public final class ColumnarTrace implements Trace {
     private final List<ModuleInfo> modules;
     private final List<FunctionInfo> functions;
     private final List<ObservedAccess> observed;
+    private final List<ObservationCoverage> coverage;
     private final List<TraceAnomaly> anomalies;
 
     ColumnarTrace(TraceColumns columns) {
@@ -33,6 +35,7 @@ public final class ColumnarTrace implements Trace {
         this.modules = List.copyOf(columns.modules);
         this.functions = List.copyOf(columns.functions);
         this.observed = List.copyOf(columns.observed);
+        this.coverage = List.copyOf(columns.coverage);
         this.anomalies = List.copyOf(columns.checks.finish());
     }
 
@@ -45,6 +48,7 @@ public final class ColumnarTrace implements Trace {
     @Override public List<FunctionInfo> functions() { return functions; }
     @Override public @Nullable FunctionInfo functionById(int id) { return c.functionsById.get(id); }
     @Override public List<ObservedAccess> observedAccesses() { return observed; }
+    @Override public List<ObservationCoverage> observationCoverage() { return coverage; }
     @Override public @Nullable TraceEnd end() { return c.end; }
     @Override public long heapFootprintBytes() { return c.footprintBytes(); }
     @Override public long parameterBytes() { return c.params.totalLength(); }
@@ -97,7 +101,7 @@ public final class ColumnarTrace implements Trace {
             case LAUNCH -> c.streams.value(shape(r, LaunchShapes.STREAM));
             case SYNC -> c.streams.value(c.syncStream.get(r));
             case GRAPH_LAUNCH -> c.streams.value(c.graphStream.get(r));
-            case UNKNOWN -> 0;
+            case UNKNOWN, ARRAY, TENSOR_MAP -> 0;
         };
     }
 
@@ -156,8 +160,22 @@ public final class ColumnarTrace implements Trace {
             case SYNC -> new TraceEvent.Sync(host, thr, syncKind(i), stream(i), cudaEvent(i), syncFlags(i));
             case GRAPH_LAUNCH -> new TraceEvent.GraphLaunch(host, thr, graphExec(i), stream(i), graphKernelNodes(i));
             case UNKNOWN -> new TraceEvent.Unknown(host, thr);
+            case ARRAY -> cudaArray(i); // i16-rec
+            case TENSOR_MAP -> tensorMap(i); // i16-rec
         };
     }
+
+    // i16-rec: begin
+    @Override
+    public TraceEvent.CudaArray cudaArray(int i) {
+        return c.arrays.get(row(i, EventKind.ARRAY));
+    }
+
+    @Override
+    public TraceEvent.TensorMap tensorMap(int i) {
+        return c.tensorMaps.get(row(i, EventKind.TENSOR_MAP));
+    }
+    // i16-rec: end
 
     // ---- launches ----
 

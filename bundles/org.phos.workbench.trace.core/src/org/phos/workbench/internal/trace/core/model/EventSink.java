@@ -25,4 +25,12 @@ public interface EventSink {
     void addGraphLaunch(long host, int thr, long exec, long stream, int kernelNodes);
 
     void addUnknown(long host, int thr);
+
+    // i16-rec: begin
+    /** A CUDA array event; rare, so it arrives as its record. */
+    void addArray(org.phos.workbench.trace.core.TraceEvent.CudaArray a);
+
+    /** A tensor map event; rare, so it arrives as its record. */
+    void addTensorMap(org.phos.workbench.trace.core.TraceEvent.TensorMap t);
+    // i16-rec: end
 }

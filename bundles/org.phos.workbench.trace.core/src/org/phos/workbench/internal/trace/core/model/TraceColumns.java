@@ -12,6 +12,7 @@ import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.LaunchKind;
 import org.phos.workbench.trace.core.ModuleInfo;
 import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.SyncKind;
 import org.phos.workbench.trace.core.TraceAnomaly;
 import org.phos.workbench.trace.core.TraceEnd;
@@ -37,6 +38,7 @@ public final class TraceColumns implements EventSink {
     final List<FunctionInfo> functions = new ArrayList<>();
     final Map<Integer, FunctionInfo> functionsById = new HashMap<>();
     final List<ObservedAccess> observed = new ArrayList<>();
+    final List<ObservationCoverage> coverage = new ArrayList<>();   // i15-cost
     @Nullable TraceEnd end;
     /** TraceEnd chunks seen (the last one is {@link #end}); more than one is an anomaly. */
     int endChunks;
@@ -100,6 +102,12 @@ public final class TraceColumns implements EventSink {
     final LongColumn syncEvent = new LongColumn();
     final IntColumn syncFlags = new IntColumn();
 
+    // i16-rec: begin
+    /** CUDA array and tensor map events are rare: kept as their records, by row. */
+    final List<org.phos.workbench.trace.core.TraceEvent.CudaArray> arrays = new ArrayList<>();
+    final List<org.phos.workbench.trace.core.TraceEvent.TensorMap> tensorMaps = new ArrayList<>();
+    // i16-rec: end
+
     final LongColumn graphExec = new LongColumn();
     final IntColumn graphStream = new IntColumn();
     final IntColumn graphNodes = new IntColumn();
@@ -118,6 +126,8 @@ public final class TraceColumns implements EventSink {
         tables[EventKind.SYNC.ordinal()] = new Column[] { syncKind, syncStream, syncEvent, syncFlags };
         tables[EventKind.GRAPH_LAUNCH.ordinal()] = new Column[] { graphExec, graphStream, graphNodes };
         tables[EventKind.UNKNOWN.ordinal()] = new Column[0];
+        tables[EventKind.ARRAY.ordinal()] = new Column[0]; // i16-rec: the records in arrays
+        tables[EventKind.TENSOR_MAP.ordinal()] = new Column[0]; // i16-rec: the records in tensorMaps
     }
 
     public TraceColumns(TraceHeader header) {
@@ -274,6 +284,24 @@ public final class TraceColumns implements EventSink {
         addEvent(EventKind.UNKNOWN, host, thr);
     }
 
+    // i16-rec: begin
+    @Override
+    public void addArray(org.phos.workbench.trace.core.TraceEvent.CudaArray a) {
+        int i = eventCount;
+        addEvent(EventKind.ARRAY, a.hostNs(), a.thread());
+        arrays.add(a);
+        checks.bytes(i, "array", 0, a.bytes());
+    }
+
+    @Override
+    public void addTensorMap(org.phos.workbench.trace.core.TraceEvent.TensorMap t) {
+        int i = eventCount;
+        addEvent(EventKind.TENSOR_MAP, t.hostNs(), t.thread());
+        tensorMaps.add(t);
+        checks.bytes(i, "tensor map", t.address(), t.extent());
+    }
+    // i16-rec: end
+
     public void addModule(ModuleInfo m) {
         modules.add(m);
         modulesById.putIfAbsent(m.id(), m);
@@ -286,6 +314,11 @@ public final class TraceColumns implements EventSink {
 
     public void addObserved(ObservedAccess a) {
         observed.add(a);
+    }
+
+    /** i15-cost: which launches an observer observed. */
+    public void addCoverage(ObservationCoverage c) {
+        coverage.add(c);
     }
 
     public void setEnd(TraceEnd e) {
@@ -329,6 +362,8 @@ public final class TraceColumns implements EventSink {
                 c.truncate(m.counts[k]);
             }
         }
+        truncate(arrays, m.counts[EventKind.ARRAY.ordinal()]); // i16-rec
+        truncate(tensorMaps, m.counts[EventKind.TENSOR_MAP.ordinal()]); // i16-rec
         int launches = m.counts[EventKind.LAUNCH.ordinal()];
         launchGpuEnds.keySet().removeIf(r -> r >= launches);
         graphNodeLaunch.truncate(m.graphNodes);
@@ -341,6 +376,12 @@ public final class TraceColumns implements EventSink {
         eventCount = m.events;
         System.arraycopy(m.counts, 0, counts, 0, KINDS);
         checks.restore(m.anomalies);
+    }
+
+    private static void truncate(List<?> l, int n) {
+        while (l.size() > n) {
+            l.remove(l.size() - 1);
+        }
     }
 
     /** Trims all columns and returns the immutable model; this object must not be used afterwards. */
@@ -380,6 +421,7 @@ public final class TraceColumns implements EventSink {
         for (FunctionInfo f : functions) {
             bytes += 128 + 2L * (f.mangledName().length() + f.demangledName().length()) + 32L * f.params().size();
         }
+        bytes += 96L * arrays.size() + 320L * tensorMaps.size(); // i16-rec
         for (ObservedAccess a : observed) {
             bytes += 96 + 40L * (a.read().size() + a.written().size());
         }

@@ -3,6 +3,7 @@ package org.phos.workbench.internal.trace.core.model;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.ModuleInfo;
 import org.phos.workbench.trace.core.ObservedAccess;
+import org.phos.workbench.trace.core.ObservationCoverage;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceEvent;
@@ -56,6 +57,8 @@ public final class TraceModelBuilder implements Trace.Builder {
             case TraceEvent.GraphLaunch g -> c.addGraphLaunch(g.hostNs(), g.thread(), g.graphExec(), g.stream(),
                     g.kernelNodes());
             case TraceEvent.Unknown u -> c.addUnknown(u.hostNs(), u.thread());
+            case TraceEvent.CudaArray a -> c.addArray(a); // i16-rec
+            case TraceEvent.TensorMap t -> c.addTensorMap(t); // i16-rec
         }
     }
 
@@ -63,6 +66,13 @@ public final class TraceModelBuilder implements Trace.Builder {
     public Trace.Builder observed(ObservedAccess access) {
         check();
         columns.addObserved(access);
+        return this;
+    }
+
+    @Override
+    public Trace.Builder coverage(ObservationCoverage coverage) {
+        check();
+        columns.addCoverage(coverage);
         return this;
     }
 

@@ -12,6 +12,7 @@ import org.eclipse.core.runtime.NullProgressMonitor;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.trace.core.CopyKind;
 import org.phos.workbench.trace.core.LaunchKind;
+import org.phos.workbench.trace.core.SyncKind;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.replay.StreamOrder;
 
@@ -103,7 +104,17 @@ public final class StreamOrderBuilder implements StreamOrder.Builder {
                         }
                     }
                 }
-                case SYNC -> b.sync(trace, i, thread);
+                case SYNC -> {
+                    SyncKind sk = trace.syncKind(i);
+                    if (sk == SyncKind.HOST_FUNCTION || sk == SyncKind.STREAM_CALLBACK) {
+                        // i16-rec: a host function runs in its stream's order: after the earlier work, before the later
+                        if (!b.capturing(thread, trace.stream(i))) {
+                            b.operation(i, thread, trace.stream(i));
+                        }
+                    } else {
+                        b.sync(trace, i, thread);
+                    }
+                }
                 default -> {
                     // allocations and unknown events take no part in stream order
                 }

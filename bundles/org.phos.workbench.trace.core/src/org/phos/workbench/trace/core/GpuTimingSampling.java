@@ -1,0 +1,31 @@
+package org.phos.workbench.trace.core;
+
+/**
+ * How a trace's GPU times were taken (the v1 {@code TimingSampling} message, {@code TraceHeader} field 40;
+ * i15-cost). With sampling the recorder timed each launch shape's (function, grid, block) first
+ * {@link #firstLaunches()} launches and then each launch with probability 1/N, N between {@link #minInterval()} and
+ * {@link #maxInterval()} adapted to the launch rate; a launch was timed iff it has GPU times. {@link #EVERY_LAUNCH}
+ * stands for traces that time every launch, including those of recorders older than the field.
+ *
+ * @param sampled        whether launches were sampled (false: every launch timed)
+ * @param firstLaunches  K: the launches of each shape always timed
+ * @param minInterval    N at its lowest
+ * @param maxInterval    N at its highest
+ * @param budgetPermille the share of the time between launches the timed launches' extra host time may take
+ * @param shapeKey       what a launch shape is ({@code "function+grid+block"})
+ */
+public record GpuTimingSampling(boolean sampled, int firstLaunches, int minInterval, int maxInterval, int budgetPermille,
+        String shapeKey) {
+
+    /** Every launch timed (no sampling field, or its mode 0). */
+    public static final GpuTimingSampling EVERY_LAUNCH = new GpuTimingSampling(false, 0, 1, 1, 0, "");
+
+    /** The policy in words, for {@code info} and tooltips. */
+    public String describe() {
+        if (!sampled) {
+            return "every launch timed";
+        }
+        return "sampled: each launch shape's first " + firstLaunches + " launches, then 1 in N (N " + minInterval + "-"
+                + maxInterval + ", adapted to the launch rate)";
+    }
+}
