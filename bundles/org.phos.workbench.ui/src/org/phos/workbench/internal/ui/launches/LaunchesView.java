@@ -573,7 +573,7 @@ public final class LaunchesView extends ViewPart {
         if (speculatedColumn >= 0) {
             TableColumn spec = table.getColumn(speculatedColumn);
             if ((spec.getWidth() > 0) != (live != null)) {
-                spec.setWidth(live != null ? 300 : 0);
+                spec.setWidth(live != null ? 400 : 0); // five engines: "phos 3r 3w · arg-scan 3r 3w · ..."
                 spec.setResizable(live != null);
             }
         }
