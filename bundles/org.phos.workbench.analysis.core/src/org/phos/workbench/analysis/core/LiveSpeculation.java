@@ -142,12 +142,19 @@ public final class LiveSpeculation {
 				long[][] perEngine = new long[made.size()][];
 				for (int e = 0; e < made.size(); e++) {
 					packed.clear();
-					boolean covered = made.get(e).speculate(launch, (id, base, begin, end, mode, param, offset) -> {
-						packed.add(base);
-						packed.add(begin);
-						packed.add(end);
-						packed.add((mode & 0xffL) | ((param & 0xffffffL) << 8) | ((long) offset << 32));
-					});
+					boolean covered;
+					try {
+						covered = made.get(e).speculate(launch, (id, base, begin, end, mode, param, offset) -> {
+							packed.add(base);
+							packed.add(begin);
+							packed.add(end);
+							packed.add((mode & 0xffL) | ((param & 0xffffffL) << 8) | ((long) offset << 32));
+						});
+					} catch (RuntimeException failed) {
+						// one engine failing on one launch: that launch is "not covered" by it, the others go on
+						covered = false;
+						engineFailures++;
+					}
 					perEngine[e] = covered ? intern(packed) : UNCOVERED;
 				}
 				append(number, perEngine);
@@ -244,6 +251,13 @@ public final class LiveSpeculation {
 		}
 		return out;
 	}
+
+	/** @return engine answers that failed with an exception (counted as not covered) since the start */
+	public synchronized long engineFailures() {
+		return engineFailures;
+	}
+
+	private long engineFailures;
 
 	/** @return launches whose speculation is held now */
 	public synchronized int held() {

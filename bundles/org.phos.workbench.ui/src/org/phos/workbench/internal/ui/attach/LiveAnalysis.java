@@ -35,11 +35,20 @@ public final class LiveAnalysis {
 			return null;
 		}
 		Trace t = s.loaded().trace();
-		LiveSpeculation.Update u = speculation.update(t, s.launchNumbers()::number, monitor);
-		last = u;
-		lastSnapshotLaunches = t.launchCount();
-		return u;
+		try {
+			LiveSpeculation.Update u = speculation.update(t, s.launchNumbers()::number, monitor);
+			last = u;
+			lastSnapshotLaunches = t.launchCount();
+			failure = null;
+			return u;
+		} catch (RuntimeException e) {
+			// an engine failing on a launch must not end the live trace: the views go on without its speculation
+			failure = "Speculation stopped on this generation: " + (e.getMessage() == null ? e : e.getMessage());
+			return null;
+		}
 	}
+
+	private volatile @Nullable String failure;
 
 	/** Tells the session about the newest generation (UI thread, before the views get it). */
 	void published(Object lineage, LoadedTrace generation, LiveWindow.Snapshot s) {
@@ -54,6 +63,10 @@ public final class LiveAnalysis {
 	/** One line for the editor's status: launches speculated, the last snapshot's cost. */
 	String status() {
 		LiveSpeculation.Update u = last;
+		String f = failure;
+		if (f != null) {
+			return f;
+		}
 		if (u == null) {
 			return ENABLED ? "Speculation: waiting for the first launches." : "Speculation: off (-Dphos.live.speculate).";
 		}

@@ -482,7 +482,9 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		// i14-incr: begin
 		analysis.close(this);
 		Path received = saved;
-		if (received != null) {
+		if (received != null && keepTarget != null && kept == null) {
+			ReceivedStreams.deleteAtExit(received); // the reader still copies it where the person wanted it kept
+		} else if (received != null) {
 			ReceivedStreams.closed(received, getSite().getPage());
 		}
 		// i14-incr: end

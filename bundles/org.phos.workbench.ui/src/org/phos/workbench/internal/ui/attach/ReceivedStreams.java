@@ -78,6 +78,11 @@ final class ReceivedStreams {
 		}
 	}
 
+	/** Deletes {@code file} when the workbench exits. */
+	static void deleteAtExit(Path file) {
+		AT_EXIT.add(file.toAbsolutePath().normalize());
+	}
+
 	/** Copies a complete received stream to where a person wants to keep it (replacing what is there). */
 	static void keep(Path received, Path target) throws IOException {
 		Path parent = target.toAbsolutePath().getParent();

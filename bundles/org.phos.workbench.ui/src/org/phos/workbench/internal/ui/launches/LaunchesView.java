@@ -109,8 +109,8 @@ public final class LaunchesView extends ViewPart {
     private int verdictColumn = -1;
     private int javaSiteColumn = -1; // i14-agent
     // i14-incr: begin
-    /** The view's own column after LaunchRow's: a live launch's speculation (hidden for ordinary traces; -1 before
-     * the first live trace). */
+    /** The view's own column after LaunchRow's: a live launch's speculation (made for a live trace, removed for an
+     * ordinary one: -1 then). */
     private int speculatedColumn = -1;
     private int launchColumn = -1;
     /**
@@ -569,6 +569,11 @@ public final class LaunchesView extends ViewPart {
             if (k == now.length) {
                 table.setColumnOrder(order);
             }
+        }
+        if (live == null && speculatedColumn >= 0) {
+            // an ordinary trace: the view's columns are the launch table's again (the CLI's, as tests compare)
+            table.getColumn(speculatedColumn).dispose();
+            speculatedColumn = -1;
         }
         if (speculatedColumn >= 0) {
             TableColumn spec = table.getColumn(speculatedColumn);
