@@ -14,6 +14,7 @@ import org.eclipse.core.runtime.OperationCanceledException;
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.analysis.core.table.Table;
 import org.phos.workbench.speculation.core.EngineCatalog;
+import org.phos.workbench.speculation.core.LaunchSpeculation;
 import org.phos.workbench.speculation.core.SpeculationEngine;
 import org.phos.workbench.speculation.core.SpeculationKeyframes;
 import org.phos.workbench.speculation.core.TraceSpeculator;
@@ -42,7 +43,9 @@ import org.phos.workbench.trace.core.replay.ReplayEngine;
  * Every query is answered blocking, with an {@link IProgressMonitor} for progress and cancellation (an
  * {@link OperationCanceledException} when cancelled): the command line calls it directly, a view inside a
  * {@code Job}. Thread-safe: queries may run concurrently; a cache entry is computed at most once per key at a time
- * per trace. The cache holds traces weakly; {@link #forget} drops a trace's answers at once (when its editor closes).
+ * per trace. The cache is keyed weakly, but an answer holds its trace (replay state, query records), so a trace stays
+ * until {@link #forget} drops its answers (when its editor closes); the generations of a live trace are retired by
+ * {@link #generation} (i14-incr).
  * <p>
  * Usage: {@code Table<LaunchRow> page = session.launches(LaunchQuery.page(trace, 0, 100), monitor);}
  */
@@ -81,6 +84,90 @@ public final class AnalysisSession {
 		cache(trace).javaSites = sites;
 	}
 	// i14-agent: end
+
+	// i14-incr: begin
+	/** Generations of each live trace the session was told of ({@link #generation}), oldest first. */
+	private final Map<Object, java.util.ArrayDeque<java.lang.ref.WeakReference<Trace>>> lineages = new WeakHashMap<>();
+	/** Generations of a live trace whose answers are kept: the newest and the one a view may still be painting. */
+	public static final int GENERATIONS_KEPT = 2;
+
+	/**
+	 * Says that {@code trace} is the newest generation of the live trace {@code lineage} (an immutable snapshot of a
+	 * trace still being recorded) and drops the answers about its generations older than the
+	 * {@value #GENERATIONS_KEPT} newest. A cached answer holds its trace (the replay state, the query records), so the
+	 * session's weak keys alone would keep every generation a view ever asked about: this lets old generations be
+	 * collected while the live trace goes on. When the live trace ends, {@link #endLineage} drops the rest.
+	 *
+	 * @param lineage the live trace (its editor, say); held weakly
+	 * @param trace its newest generation
+	 * @param speculation the live trace's incremental speculation, consulted by {@link #accesses} before speculating
+	 *        the generation itself; null for none
+	 * @param numberOf the number in the stream of each launch of {@code trace}
+	 */
+	public void generation(Object lineage, Trace trace, @Nullable LiveSpeculation speculation,
+			java.util.function.IntToLongFunction numberOf) {
+		List<Trace> older = new ArrayList<>();
+		synchronized (lineages) {
+			var deque = lineages.computeIfAbsent(lineage, k -> new java.util.ArrayDeque<>());
+			deque.addLast(new java.lang.ref.WeakReference<>(trace));
+			while (deque.size() > GENERATIONS_KEPT) {
+				Trace old = deque.removeFirst().get();
+				if (old != null) {
+					older.add(old);
+				}
+			}
+		}
+		for (Trace old : older) {
+			forget(old);
+		}
+		live.put(trace, new LiveInfo(speculation, numberOf));
+	}
+
+	/**
+	 * What {@link #generation} said of a trace, in its own weak map (it holds nothing of the trace, so the trace stays
+	 * collectable; and the UI thread asking for a launch number never waits on a cache being built).
+	 */
+	private record LiveInfo(@Nullable LiveSpeculation speculation, java.util.function.IntToLongFunction numberOf) {
+	}
+
+	private final Map<Trace, LiveInfo> live = Collections.synchronizedMap(new WeakHashMap<>());
+
+	/** Drops the answers about every generation of {@code lineage} (the live trace was closed). */
+	public void endLineage(Object lineage) {
+		java.util.ArrayDeque<java.lang.ref.WeakReference<Trace>> deque;
+		synchronized (lineages) {
+			deque = lineages.remove(lineage);
+		}
+		if (deque != null) {
+			for (var ref : deque) {
+				Trace t = ref.get();
+				if (t != null) {
+					forget(t);
+				}
+			}
+		}
+	}
+
+	/** @return the live speculation {@link #generation} gave {@code trace}, or null */
+	public @Nullable LiveSpeculation liveSpeculation(Trace trace) {
+		LiveInfo i = live.get(trace);
+		return i == null ? null : i.speculation();
+	}
+
+	/** @return how many traces the session holds answers about (tests and the live editor's status) */
+	public int cachedTraces() {
+		return caches.size();
+	}
+
+	/**
+	 * The number in its stream of launch {@code launch} of {@code trace}: for a generation of a live trace
+	 * ({@link #generation}) as the saved stream numbers it, else the launch index itself.
+	 */
+	public long launchNumber(Trace trace, int launch) {
+		LiveInfo i = live.get(trace);
+		return i == null ? launch : i.numberOf().applyAsLong(launch);
+	}
+	// i14-incr: end
 
 	private TraceCache cache(Trace trace) {
 		synchronized (caches) {
@@ -215,6 +302,20 @@ public final class AnalysisSession {
 		List<Map<Long, ByteRanges[]>> perTool = new ArrayList<>();
 		Map<Long, ByteRanges[]> united = new TreeMap<>(Long::compareUnsigned);
 		TraceCache cache = cache(trace);
+		// i14-incr: begin (a live generation: the engines' side as speculated when the launch arrived)
+		List<LaunchSpeculation> stored = null;
+		LiveInfo info = live.get(trace);
+		LiveSpeculation speculation = info == null ? null : info.speculation();
+		if (speculation != null && speculation.engines().containsAll(query.engines())) {
+			List<LaunchSpeculation> all = speculation.speculation(info.numberOf().applyAsLong(query.launch()), event);
+			if (all != null) {
+				stored = new ArrayList<>();
+				for (String name : query.engines()) {
+					stored.add(all.get(speculation.engines().indexOf(name)));
+				}
+			}
+		}
+		// i14-incr: end
 		List<ObservedAccess> records = new ArrayList<>();
 		for (ObservedAccess a : cache.observed(null).records(event)) {
 			if (tools.contains(a.tool())) {
@@ -245,6 +346,34 @@ public final class AnalysisSession {
 		List<Map<Long, ByteRanges[]>> speculated = new ArrayList<>();
 		List<Boolean> covered = new ArrayList<>();
 		Map<Long, Object[]> allocations = new TreeMap<>(Long::compareUnsigned); // base -> {id, size, kind}
+		// i14-incr: begin
+		if (stored != null) {
+			synchronized (cache.replay) {
+				cache.replay.seek(event);
+				for (LaunchSpeculation ls : stored) {
+					Map<Long, ByteRanges[]> m = new HashMap<>();
+					for (org.phos.workbench.speculation.core.SpeculatedAccess a : ls.accesses()) {
+						ByteRanges[] r = m.computeIfAbsent(a.allocationBase(),
+								k -> new ByteRanges[] { new ByteRanges(), new ByteRanges() });
+						if (a.read()) {
+							r[0].add(a.begin(), a.end());
+						}
+						if (a.written()) {
+							r[1].add(a.begin(), a.end());
+						}
+					}
+					covered.add(ls.covered());
+					speculated.add(m);
+					for (long base : m.keySet()) {
+						allocations.computeIfAbsent(base, b -> describe(trace, cache.replay, b));
+					}
+				}
+				for (long base : united.keySet()) {
+					allocations.computeIfAbsent(base, b -> describe(trace, cache.replay, b));
+				}
+			}
+		} else {
+		// i14-incr: end
 		SpeculationKeyframes keyframes = keyframes(trace, monitor);
 		TraceSpeculator.forEngines(trace, engines, keyframes).run(monitor, query.launch(), query.launch() + 1,
 				launch -> {
@@ -268,6 +397,7 @@ public final class AnalysisSession {
 				allocations.computeIfAbsent(base, b -> describe(launch, b));
 			}
 		});
+		} // i14-incr
 		ByteRanges empty = new ByteRanges();
 		List<AccessRow> rows = new ArrayList<>();
 		for (Map.Entry<Long, Object[]> a : allocations.entrySet()) {
@@ -305,6 +435,17 @@ public final class AnalysisSession {
 		}
 		return new Object[] { id, launch.allocationSize(id), launch.allocationKind(id) };
 	}
+
+	// i14-incr: begin
+	/** {@link #describe(org.phos.workbench.speculation.core.LaunchContext, long)} from a replay at the launch. */
+	private static Object[] describe(Trace trace, ReplayEngine replay, long base) {
+		long id = replay.find(base);
+		if (id < 0) {
+			return new Object[] { -1L, 0L, null };
+		}
+		return new Object[] { id, trace.size((int) id), trace.allocKind((int) id) };
+	}
+	// i14-incr: end
 
 	private static void add(Map<Long, ByteRanges[]> m, ObservedAccess a) {
 		ByteRanges[] r = m.computeIfAbsent(a.allocation(), k -> new ByteRanges[] { new ByteRanges(), new ByteRanges() });

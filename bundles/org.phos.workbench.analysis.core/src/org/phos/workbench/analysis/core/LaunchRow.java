@@ -61,11 +61,11 @@ public record LaunchRow(int launch, int event, long hostNs, long gpuStartNs, lon
 			Column.text("kernel", LaunchRow::kernel),
 			Column.text("grid", r -> dim(r.grid())),
 			Column.text("block", r -> dim(r.block())),
-			// i14-agent: begin
-			Column.text("java_site", LaunchRow::javaSite),
-			// i14-agent: end
 			Column.text("params", r -> String.join(" ", r.params())),
-			Column.text("verdict", r -> r.verdict() == null ? null : r.verdict().label())));
+			Column.text("verdict", r -> r.verdict() == null ? null : r.verdict().label()),
+			// i14-agent: begin (i14-incr: last, so that the columns before it keep their places in CSV)
+			Column.text("java_site", LaunchRow::javaSite)));
+			// i14-agent: end
 
 	/** @return {@code x,y,z} */
 	static String dim(Dim3 d) {

@@ -130,6 +130,14 @@ class AttachBenchmark {
                     + " (over 2 s: %d)%n", samples, p50, p90, p99, over);
             System.out.printf(Locale.ROOT, "  heap: max used %d MiB, max after GC %d MiB%n%s", maxUsed >> 20,
                     maxAfterGc >> 20, trend);
+            // i14-incr: begin (incremental speculation: each launch once, in the snapshot Job)
+            var spec = live.liveSpeculation();
+            System.out.printf(Locale.ROOT, "  live speculation (%s, -Dphos.live.speculate=%s): %,d launches "
+                    + "speculated in %.1f ms of snapshot Jobs: %.2f µs per launch (all engines, with the replay of "
+                    + "each generation's allocations before its new launches)%n", String.join(", ", spec.engines()),
+                    System.getProperty("phos.live.speculate", "true"), spec.speculated(), spec.nanos() / 1e6,
+                    spec.speculated() == 0 ? 0.0 : spec.nanos() / 1e3 / spec.speculated());
+            // i14-incr: end
             assertTrue(samples > 0, "no launch reached the table");
         }
     }

@@ -28,6 +28,19 @@ public final class LiveTraces {
 		 */
 		String note();
 
+		// i14-incr: begin
+		/**
+		 * The file that holds the events older than the views' window (the process's own trace file), or null while
+		 * the window holds everything received (or the file cannot be found).
+		 */
+		default java.nio.file.@Nullable Path olderEventsFile() {
+			return null;
+		}
+
+		/** Opens {@link #olderEventsFile()} as an ordinary trace (a view's "Open" link). */
+		default void openOlderEvents() {
+		}
+		// i14-incr: end
 		// i14-ckpt: begin
 		/**
 		 * Moments of the session to mark on the timelines, in time order (the driver checkpoint's phases of the

@@ -34,7 +34,8 @@ import org.phos.workbench.trace.core.TraceReader;
  * <p>
  * What is held: the header, StreamStart, every Module and Function chunk, the EventBatch chunks of the last
  * {@code window} events as received (compressed bytes, not decoded events), and, from older batches, only those
- * holding an allocation that is still live (so Buffers and Accesses still know the memory a recent launch uses).
+ * holding an allocation that is still live (so Buffers and Accesses still know the memory a recent launch uses) or
+ * the first launch of a function (engines that remember first launches are shown it; i14-incr).
  * The events before the window are written into the snapshot as EventGap chunks with reason {@code ATTACHED_LATE}
  * ("not here: in the process's trace file"), holes inside the window (the reader fell behind) as
  * {@code READER_BEHIND}; the snapshot's {@link TraceLoadResult#streamGaps()} say where each event is in the process.
@@ -51,12 +52,28 @@ public final class LiveWindow {
      * @param ended         whether the stream has ended (process exited or killed, or detached)
      * @param closedCleanly whether it ended with TraceEnd (the process closed its trace)
      * @param tracePath     the process's own trace file (from StreamStart; empty if not known)
+     * @param launchNumbers the number of each launch of the snapshot as the received stream numbers it (as
+     *                      {@code speculate --launch N} numbers the launches of the saved stream)
      */
     public record Snapshot(TraceLoadResult loaded, long received, long dropped, long missed, long windowStart,
-            boolean ended, boolean closedCleanly, String tracePath) {
+            boolean ended, boolean closedCleanly, String tracePath, LaunchNumbers launchNumbers) {
     }
 
-    private record Batch(long first, int count, byte[] framed, long[] allocs) {
+    /**
+     * i14-incr: launchesBefore counts the launches received before the batch, launches those in it; firstLaunch: it
+     * holds the first launch of a function (kept like a live allocation: engines that remember first launches need it).
+     */
+    private record Batch(long first, int count, byte[] framed, Held[] holds, long launchesBefore, int launches,
+            boolean firstLaunch) {
+    }
+
+    /**
+     * i14-incr: an allocation a batch holds, and where it ended (the first event index of the batch that freed it; -1
+     * while it lives). A batch older than the window is kept while one of its allocations lives or was freed inside
+     * the window (a launch of the window before the free still uses it).
+     */
+    private static final class Held {
+        long endedAt = -1;
     }
 
     private final int window;
@@ -67,8 +84,8 @@ public final class LiveWindow {
     private final List<byte[]> definitions = new ArrayList<>();
     private final ArrayDeque<Batch> recent = new ArrayDeque<>();
     private final TreeMap<Long, Batch> pinned = new TreeMap<>();
-    /** Live allocation address -> the batch holding its Alloc event. */
-    private final Map<Long, Batch> liveAllocs = new HashMap<>();
+    /** Live allocation address -> its Alloc event's hold. */
+    private final Map<Long, Held> liveAllocs = new HashMap<>();
     private final ArrayDeque<byte[]> observed = new ArrayDeque<>();
     private @Nullable byte[] end;
     private long recentEvents;
@@ -91,17 +108,33 @@ public final class LiveWindow {
         return window;
     }
 
-    private final List<Long> batchAllocs = new ArrayList<>();
-    private final List<Long> batchFrees = new ArrayList<>();
+    /**
+     * i14-incr: the batch's allocations and frees in event order (a batch may free an address and allocate it again):
+     * {@code [op, address]} pairs, op 0 alloc, 1 free.
+     */
+    private long[] ops = new long[64];
+    private int opCount;
+    private int batchLaunches;
+    private boolean batchFirstLaunch;
+    private long launchesReceived;
+    private final java.util.Set<Integer> launchedFunctions = new java.util.HashSet<>();
+    private void op(long op, long address) {
+        if (opCount + 2 > ops.length) {
+            ops = java.util.Arrays.copyOf(ops, ops.length * 2);
+        }
+        ops[opCount++] = op;
+        ops[opCount++] = address;
+    }
+
     private final EventSink sink = new EventSink() {
         @Override
         public void addAlloc(long host, int thr, long address, long size, int kindCode, long stream) {
-            batchAllocs.add(address);
+            op(0, address);
         }
 
         @Override
         public void addFree(long host, int thr, long address, int kindCode, long stream) {
-            batchFrees.add(address);
+            op(1, address);
         }
 
         @Override
@@ -118,6 +151,8 @@ public final class LiveWindow {
         public void addLaunch(long host, int thr, int function, int gx, int gy, int gz, int bx, int by, int bz,
                 int shm, long stream, byte[] buf, int paramOffset, int paramLength, long gpuStart, long gpuEnd,
                 int kindCode, long graphLaunch) {
+            batchLaunches++; // i14-incr
+            batchFirstLaunch |= launchedFunctions.add(function); // i14-incr
         }
 
         @Override
@@ -185,44 +220,64 @@ public final class LiveWindow {
 
     private void batch(LiveStream.StreamChunk c) throws WireFormatException {
         long first = decoder.held() + decoder.skipped();
-        batchAllocs.clear();
-        batchFrees.clear();
+        opCount = 0;
+        batchLaunches = 0;
+        batchFirstLaunch = false;
         int n = decoder.events(c.payload(), sink);
-        long[] allocs = batchAllocs.stream().mapToLong(Long::longValue).toArray();
-        Batch b = new Batch(first, n, c.framed(), allocs);
-        for (long a : allocs) {
-            liveAllocs.put(a, b);
+        List<Held> holds = new ArrayList<>();
+        for (int i = 0; i < opCount; i += 2) {
+            long a = ops[i + 1];
+            long op = ops[i] & 3;
+            if (op == 0) {
+                Held h = new Held();
+                end(liveAllocs.put(a, h), first);
+                holds.add(h);
+            } else if (op == 1) {
+                end(liveAllocs.remove(a), first);
+            }
         }
-        for (long f : batchFrees) {
-            liveAllocs.remove(f);
-        }
+        Batch b = new Batch(first, n, c.framed(), holds.toArray(Held[]::new), launchesReceived, batchLaunches,
+                batchFirstLaunch);
+        launchesReceived += batchLaunches;
         received += n;
         recent.add(b);
         recentEvents += n;
+        boolean moved = false;
         while (recentEvents - recent.peekFirst().count() >= window && recent.size() > 1) {
             Batch old = recent.removeFirst();
             recentEvents -= old.count();
             dropped += old.count();
-            boolean holdsLive = false;
-            for (long a : old.allocs()) {
-                holdsLive |= liveAllocs.get(a) == old;
-            }
-            if (holdsLive) {
+            windowStart = recent.peekFirst().first();
+            moved = true;
+            if (needed(old)) {
                 pinned.put(old.first(), old);
             }
-            windowStart = recent.peekFirst().first();
         }
-        // pinned batches whose allocations were all freed since
-        if (!pinned.isEmpty() && !batchFrees.isEmpty()) {
-            pinned.values().removeIf(p -> {
-                for (long a : p.allocs()) {
-                    if (liveAllocs.get(a) == p) {
-                        return false;
-                    }
-                }
+        if (moved && !pinned.isEmpty()) {
+            pinned.values().removeIf(p -> !needed(p));
+        }
+    }
+
+    private static void end(@Nullable Held h, long at) {
+        if (h != null && h.endedAt < 0) {
+            h.endedAt = at;
+        }
+    }
+
+    /**
+     * i14-incr: whether a batch older than the window is still needed: one of its allocations lives or was freed
+     * inside the window, or it holds the first launch of a function.
+     */
+    private boolean needed(Batch p) {
+        if (p.firstLaunch()) {
+            return true;
+        }
+        for (Held h : p.holds()) {
+            if (h.endedAt < 0 || h.endedAt >= windowStart) {
                 return true;
-            });
+            }
         }
+        return false;
     }
 
     /** Marks the stream ended (the reader saw its end or detached). */
@@ -256,6 +311,7 @@ public final class LiveWindow {
         long rec, drop, miss, wStart;
         boolean isEnded, clean;
         String path;
+        LaunchNumbers numbers; // i14-incr
         synchronized (this) {
             byte[] h = header;
             if (h == null) {
@@ -271,6 +327,21 @@ public final class LiveWindow {
             held.addAll(recent);
             long next = 0;
             long older = Math.max(windowStart, firstLive);
+            // i14-incr: begin
+            long[] localFirst = new long[held.size()];
+            long[] numberFirst = new long[held.size()];
+            int local = 0;
+            int k = 0;
+            for (Batch b : held) {
+                if (b.launches() > 0) {
+                    localFirst[k] = local;
+                    numberFirst[k++] = b.launchesBefore();
+                    local += b.launches();
+                }
+            }
+            numbers = new LaunchNumbers(java.util.Arrays.copyOf(localFirst, k), java.util.Arrays.copyOf(numberFirst, k),
+                    local, launchesReceived);
+            // i14-incr: end
             for (Batch b : held) {
                 if (b.first() > next) {
                     // before the window or before the stream joined: in the trace file; inside it: the reader fell behind
@@ -307,7 +378,11 @@ public final class LiveWindow {
         }
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         TraceLoadResult r = TraceReader.read(file, monitor);
-        return new Snapshot(r, rec, drop, miss, wStart, isEnded, clean, path);
+        if (r.trace().launchCount() != numbers.launches()) { // i14-incr: the loader kept what the batches said
+            throw new IOException("the snapshot holds " + r.trace().launchCount() + " launches, its batches "
+                    + numbers.launches());
+        }
+        return new Snapshot(r, rec, drop, miss, wStart, isEnded, clean, path, numbers);
     }
 
     /** An EventGap chunk (uncompressed): first_index, count, reason as protobuf varints (docs/trace-format.md). */

@@ -369,7 +369,8 @@ public final class AccessesView extends ViewPart {
 		int e = s.event();
 		FunctionInfo f = t.functionById(t.functionId(e));
 		String kernel = f == null ? "function #" + t.functionId(e) : f.displayName();
-		return String.format(Locale.ROOT, "Launch %d of %s: %s <<<(%d,%d,%d), (%d,%d,%d)>>>", s.launch(),
+		return String.format(Locale.ROOT, "Launch %d of %s: %s <<<(%d,%d,%d), (%d,%d,%d)>>>",
+				org.phos.workbench.internal.ui.launches.Analysis.session().launchNumber(t, s.launch()), // i14-incr
 				s.trace().name(), kernel, t.gridX(e), t.gridY(e), t.gridZ(e), t.blockX(e), t.blockY(e), t.blockZ(e));
 	}
 

@@ -75,6 +75,14 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private boolean detached;
 	private boolean ended;
 	private volatile @Nullable String failure;
+	// i14-incr: begin
+	/** The live speculation and the session's generations of this live trace. */
+	private final LiveAnalysis analysis = new LiveAnalysis();
+	/** Where a person chose to keep the received stream (copied there when the stream ends), or null. */
+	private volatile @Nullable Path keepTarget;
+	private volatile @Nullable Path kept;
+	private Button keep;
+	// i14-incr: end
 	private @Nullable CheckpointPanel checkpoints; // i14-ckpt
 
 	private final LiveTraces.Session session = new LiveTraces.Session() {
@@ -108,6 +116,22 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 					s.received(), older);
 		}
 
+		// i14-incr: begin
+		@Override
+		public @Nullable Path olderEventsFile() {
+			LiveWindow.Snapshot s = last;
+			if (s == null || s.dropped() == 0) {
+				return null;
+			}
+			Path p = Path.of(s.tracePath().isEmpty() ? input().process().tracePath() : s.tracePath());
+			return Files.isRegularFile(p) ? p : null;
+		}
+
+		@Override
+		public void openOlderEvents() {
+			openFile(olderEventsFile());
+		}
+		// i14-incr: end
 		@Override
 		public java.util.List<LiveTraces.Mark> marks() { // i14-ckpt: the driver checkpoint's phases on the timelines
 			CheckpointPanel c = checkpoints;
@@ -170,6 +194,23 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		openTraceFile.setData(TracesView.ROLE, "openTraceFile");
 		openTraceFile.addListener(SWT.Selection, e -> openFile(Path.of(input().process().tracePath())));
 		openTraceFile.setEnabled(Files.isRegularFile(Path.of(input().process().tracePath())));
+		// i14-incr: begin
+		keep = new Button(bar, SWT.PUSH);
+		keep.setText("&Keep received stream…");
+		keep.setToolTipText("The received stream is a temporary file, deleted when this live trace closes: keep a copy "
+				+ "of it (made when the stream ends)");
+		keep.setData(TracesView.ROLE, "keepReceived");
+		keep.addListener(SWT.Selection, e -> {
+			org.eclipse.swt.widgets.FileDialog d = new org.eclipse.swt.widgets.FileDialog(keep.getShell(), SWT.SAVE);
+			d.setFilterExtensions(new String[] { "*.phos" });
+			d.setFileName("process-" + input().process().pid() + ".phos");
+			d.setOverwrite(true);
+			String chosen = d.open();
+			if (chosen != null) {
+				keepAs(Path.of(chosen));
+			}
+		});
+		// i14-incr: end
 		checkpoints = new CheckpointPanel(parent, input().process().pid()); // i14-ckpt: the driver checkpoint section
 		status = new Label(parent, SWT.WRAP);
 		status.setData(TracesView.ROLE, "liveStatus");
@@ -181,8 +222,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private void start() {
 		LiveTraceInput in = input();
 		try {
-			Path dir = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir"),
-					"phos-attach-" + System.getProperty("user.name")));
+			Path dir = ReceivedStreams.directory(); // i14-incr: temporary, see ReceivedStreams
 			String stem = in.process().pid() + "-" + System.currentTimeMillis();
 			saved = dir.resolve(stem + ".received.phos");
 			windowFile = dir.resolve(stem + ".window.phos");
@@ -206,6 +246,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			} catch (IOException | RuntimeException e) {
 				failure = e.getMessage() == null ? e.toString() : e.getMessage();
 			} finally {
+				keepIfAsked(); // i14-incr
 				w.markEnded();
 				display.asyncExec(this::tick);
 			}
@@ -261,6 +302,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			long t0 = System.nanoTime();
 			try {
 				LiveWindow.Snapshot s = w.snapshot(file, m);
+				analysis.speculate(s, m); // i14-incr: the new launches, once
 				lastSnapshotMs = (System.nanoTime() - t0) / 1_000_000;
 				display.asyncExec(() -> publish(s, version));
 			} catch (OperationCanceledException e) {
@@ -294,6 +336,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		LoadedTrace t = new LoadedTrace(name == null ? Path.of("live.phos") : name, s.loaded().trace(),
 				s.loaded().warnings(), s.loaded().anomalies());
 		LiveTraces.register(t, session);
+		analysis.published(this, t, s); // i14-incr: the session answers about the newest generations only
 		loaded = t;
 		status.setText(statusText(s));
 		selection.setSelection(new StructuredSelection(t));
@@ -301,30 +344,8 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		if (previous != null) {
 			Job.getJobManager().cancel(previous); // the views' work on the older generation
 		}
-		forgetOlderGenerations(t);
 		tick();
 	}
-
-	/**
-	 * The analysis session caches answers per trace and its cache holds each trace, so a generation no view shows any
-	 * more would stay: it is told to forget all but the newest two (again at every publish, in case a view that was
-	 * still painting an older one asked about it once more).
-	 */
-	private void forgetOlderGenerations(LoadedTrace newest) {
-		generationsShown.addLast(newest.trace());
-		while (generationsShown.size() > 16) {
-			org.phos.workbench.internal.ui.launches.Analysis.session().forget(generationsShown.removeFirst());
-		}
-		int keep = 2;
-		int i = 0;
-		for (var tr : generationsShown) {
-			if (i++ < generationsShown.size() - keep) {
-				org.phos.workbench.internal.ui.launches.Analysis.session().forget(tr);
-			}
-		}
-	}
-
-	private final java.util.ArrayDeque<org.phos.workbench.trace.core.Trace> generationsShown = new java.util.ArrayDeque<>();
 
 	private String statusText(LiveWindow.Snapshot s) {
 		var tr = s.loaded().trace();
@@ -332,7 +353,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 				"%s%nLaunches in the views: %,d (events %,d, window %,d); missed by this reader: %,d; snapshot %,d "
 						+ "took %d ms.%nReceived stream: %s",
 				session.note(), tr.launchCount(), tr.eventCount(), input().window(), s.missed(), generations,
-				lastSnapshotMs, saved);
+				lastSnapshotMs, saved) + "\n" + analysis.status(); // i14-incr
 	}
 
 	/** The stream ended (the process exited or was killed, or Detach): the last snapshot stays. */
@@ -362,7 +383,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		if (s != null && s.dropped() == 0 && !detached && saved != null
 				&& Boolean.parseBoolean(System.getProperty("phos.live.reopen", "true"))) {
 			IWorkbenchPage page = getSite().getPage();
-			Path file = saved;
+			Path file = kept != null ? kept : saved; // i14-incr: the kept copy when there is one
 			status.getDisplay().asyncExec(() -> {
 				if (TraceOpening.open(page, java.util.List.of(file)).isEmpty()) {
 					page.closeEditor(this, false);
@@ -458,9 +479,15 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		if (t != null) {
 			Job.getJobManager().cancel(t);
 		}
-		for (var tr : generationsShown) {
-			org.phos.workbench.internal.ui.launches.Analysis.session().forget(tr);
+		// i14-incr: begin
+		analysis.close(this);
+		Path received = saved;
+		if (received != null && keepTarget != null && kept == null) {
+			ReceivedStreams.deleteAtExit(received); // the reader still copies it where the person wanted it kept
+		} else if (received != null) {
+			ReceivedStreams.closed(received, getSite().getPage());
 		}
+		// i14-incr: end
 		Path f = windowFile;
 		if (f != null) {
 			try {
@@ -471,6 +498,45 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		}
 		super.dispose();
 	}
+
+	// i14-incr: begin
+	/**
+	 * Keeps the received stream at {@code target}: copied there when the stream ends (now, if it has), and that copy
+	 * is what opens when the live trace hands over to an ordinary trace.
+	 */
+	public void keepAs(Path target) {
+		keepTarget = target.toAbsolutePath().normalize();
+		if (isStreamOver()) {
+			keepIfAsked();
+		} else {
+			keep.setToolTipText("Kept as " + keepTarget + " when the stream ends");
+		}
+	}
+
+	/** The kept copy of the received stream, once made; null before or when none was asked. */
+	public @Nullable Path keptFile() {
+		return kept;
+	}
+
+	private void keepIfAsked() {
+		Path target = keepTarget;
+		Path from = saved;
+		if (target == null || from == null || target.equals(kept)) {
+			return;
+		}
+		try {
+			ReceivedStreams.keep(from, target);
+			kept = target;
+		} catch (IOException e) {
+			failure = "cannot keep the received stream as " + target + ": " + e.getMessage();
+		}
+	}
+
+	/** The live speculation of this live trace (tests, benchmarks). */
+	public org.phos.workbench.analysis.core.LiveSpeculation liveSpeculation() {
+		return analysis.speculation();
+	}
+	// i14-incr: end
 
 	@Override
 	public void setFocus() {

@@ -108,6 +108,17 @@ public final class LaunchesView extends ViewPart {
     };
     private int verdictColumn = -1;
     private int javaSiteColumn = -1; // i14-agent
+    // i14-incr: begin
+    /** The view's own column after LaunchRow's: a live launch's speculation (made for a live trace, removed for an
+     * ordinary one: -1 then). */
+    private int speculatedColumn = -1;
+    private int launchColumn = -1;
+    /**
+     * "Older events are in FILE — Open": made for the first live trace whose window left events out (a hidden link
+     * among the filter bar's controls upset choosing in its combos by keyboard under Xvfb), hidden for other traces.
+     */
+    private org.eclipse.swt.widgets.@Nullable Link older;
+    // i14-incr: end
     /** Counts queries asked; an answer for an older one is dropped. */
     private int generation;
     /** The generation whose answer the table shows. */
@@ -165,6 +176,7 @@ public final class LaunchesView extends ViewPart {
             // under XTest every posted click is within it): each click toggles the order all the same
             col.addListener(SWT.DefaultSelection, e -> sortBy(index));
         }
+        launchColumn = LaunchRow.TABLE.headers().indexOf("launch"); // i14-incr
         // shown first what a person scans for (kernel, GPU time); the columns themselves stay the CLI's
         List<String> headers = LaunchRow.TABLE.headers();
         // the verdict next to the launch, so that choosing an engine shows it without scrolling (hidden without one)
@@ -234,6 +246,18 @@ public final class LaunchesView extends ViewPart {
         for (int c = 0; c < cs.size(); c++) {
             item.setText(c, r == null ? "" : cs.get(c).format(r));
         }
+        // i14-incr: begin (a live trace: the stream's launch numbers, and what was speculated when the launch came)
+        LaunchQuery q = query;
+        if (r != null && q != null && LiveTraces.of(listedTrace) != null) {
+            item.setText(launchColumn, Long.toString(Analysis.session().launchNumber(q.trace(), r.launch())));
+            if (speculatedColumn >= 0) {
+                item.setText(speculatedColumn, org.phos.workbench.internal.ui.attach.LiveAnalysis
+                        .summary(Analysis.session(), q.trace(), r.launch()));
+            }
+        } else if (speculatedColumn >= 0) {
+            item.setText(speculatedColumn, "");
+        }
+        // i14-incr: end
         LaunchVerdict v = r == null ? null : r.verdict();
         if (verdictColumn >= 0) {
             item.setForeground(verdictColumn, v == null ? null : verdictColor(v));
@@ -518,6 +542,69 @@ public final class LaunchesView extends ViewPart {
             sites.setResizable(hasSites);
         }
         // i14-agent: end
+        // i14-incr: begin
+        if (live != null && speculatedColumn < 0) {
+            // made for the first live trace only (a hidden extra column upset choosing in the filter bar's combos by
+            // keyboard under Xvfb in LaunchFiltersUiTest), placed after the verdict
+            TableColumn col = new TableColumn(table, SWT.LEFT);
+            col.setText("speculated");
+            col.setToolTipText("A live trace's launches are speculated as they arrive: per engine, the allocations it "
+                    + "says the launch reads (r) and writes (w); a dash: the engine cannot speak for the launch (the "
+                    + "Accesses view shows the byte ranges)");
+            col.setMoveable(true);
+            col.setWidth(0);
+            speculatedColumn = table.getColumnCount() - 1;
+            int[] now = table.getColumnOrder();
+            int[] order = new int[now.length];
+            int k = 0;
+            for (int c : now) {
+                if (c == speculatedColumn) {
+                    continue;
+                }
+                order[k++] = c;
+                if (c == verdictColumn) {
+                    order[k++] = speculatedColumn;
+                }
+            }
+            if (k == now.length) {
+                table.setColumnOrder(order);
+            }
+        }
+        if (live == null && speculatedColumn >= 0) {
+            // an ordinary trace: the view's columns are the launch table's again (the CLI's, as tests compare)
+            table.getColumn(speculatedColumn).dispose();
+            speculatedColumn = -1;
+        }
+        if (speculatedColumn >= 0) {
+            TableColumn spec = table.getColumn(speculatedColumn);
+            if ((spec.getWidth() > 0) != (live != null)) {
+                spec.setWidth(live != null ? 400 : 0); // five engines: "phos 3r 3w · arg-scan 3r 3w · ..."
+                spec.setResizable(live != null);
+            }
+        }
+        java.nio.file.Path olderFile = live == null ? null : live.olderEventsFile();
+        String olderText = olderFile == null ? "" : "Older events are in " + olderFile + " — <a>Open</a>";
+        org.eclipse.swt.widgets.Link link = older;
+        if (link == null && olderFile != null) {
+            link = new org.eclipse.swt.widgets.Link(status.getParent(), SWT.NONE);
+            link.setData(TracesView.ROLE, "olderEvents");
+            link.moveBelow(status);
+            GridDataFactory.fillDefaults().grab(true, false).applyTo(link);
+            link.addListener(SWT.Selection, e -> {
+                LiveTraces.Session s = LiveTraces.of(current);
+                if (s != null) {
+                    s.openOlderEvents();
+                }
+            });
+            older = link;
+        }
+        if (link != null && (!olderText.equals(link.getText()) || link.getVisible() != (olderFile != null))) {
+            link.setText(olderText);
+            link.setVisible(olderFile != null);
+            ((org.eclipse.swt.layout.GridData) link.getLayoutData()).exclude = olderFile == null;
+            link.getParent().layout(true);
+        }
+        // i14-incr: end
         status.setText(String.format(Locale.ROOT, "%,d of %,d launches of %s%s", n, t.trace().launchCount(),
                 t.name(), engine == null ? "" : "; verdicts under " + engine)
                 + (live == null ? "" : " — " + live.note())); // i14-attachui

@@ -80,6 +80,9 @@ public final class PropertiesView extends ViewPart {
                     for (int i = 0; i < params.size(); i++) {
                         rows.add(new String[] { "param " + i, params.get(i) });
                     }
+                } else if (c.header().equals("launch")) { // i14-incr: a live trace's launch as its stream numbers it
+                    rows.add(new String[] { "launch",
+                            Long.toString(Analysis.session().launchNumber(ls.trace().trace(), ls.launch())) });
                 } else {
                     rows.add(new String[] { c.header(), c.format(found.get(0)) });
                 }
