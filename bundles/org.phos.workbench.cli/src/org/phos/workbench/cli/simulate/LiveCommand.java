@@ -70,7 +70,7 @@ public final class LiveCommand implements Command {
 
 	static final Option<String> POLICY = Option.required("policy", "SPEC",
 			"stop-the-world, soft-cow, soft-recopy, repeated or on-demand-restore, with simulate's parameters (soft-cow:chunk=4MiB,"
-					+ "budget=14GiB,at=launch:N); the live engine copies in pointer order, from or into pinned host "
+					+ "budget=14GiB or budget=auto,at=launch:N); the live engine copies in pointer order, from or into pinned host "
 					+ "memory",
 			ValueParser.text());
 	static final Option<String> AT = Option.optional("at", "launch:N",
