@@ -46,7 +46,7 @@ public final class SimulateCommand implements Command {
 			ValueParser.text());
 	static final Option<String> MACHINE = Option.withDefault("machine", "PRESET[,KNOB=VALUE...]",
 			"machine model: h100 or a800-pcie4, knobs d2h h2d d2d host-copy memset pageable-factor copy-latency "
-					+ "launch-latency default-kernel ctx ctx-pool cpu-state",
+					+ "launch-latency default-kernel ctx ctx-pool cpu-state device-memory copier-rate cow-latency",
 			ValueParser.text(), "h100");
 	static final Option<String> SETS = Option.withDefault("sets", "SOURCE[,SOURCE...]",
 			"launch read/write sets: observed (instrumented trace), placeholder (whole allocations of pointer "
