@@ -129,7 +129,7 @@ public final class LiveCommand implements Command {
 
 	@Override
 	public List<Option<?>> options() {
-		return List.of(POLICY, AT, WINDOW, MACHINE, SETS, OUT, WIDTH, SAVE_AS);
+		return List.of(POLICY, AT, CowBudgetOption.COW_BUDGET, WINDOW, MACHINE, SETS, OUT, WIDTH, SAVE_AS); // i13-cow
 	}
 
 	@Override
@@ -163,7 +163,9 @@ public final class LiveCommand implements Command {
 		} catch (InvalidPathException e) {
 			throw new UsageException("TRACE '" + file + "' is not a valid file name: " + e.getReason());
 		}
-		ExperimentConfig config = new ExperimentConfig(args.get(POLICY), args.find(AT), args.get(MACHINE),
+		ExperimentConfig config = new ExperimentConfig(
+				CowBudgetOption.apply(args.get(POLICY), args.find(CowBudgetOption.COW_BUDGET)), args.find(AT),
+				args.get(MACHINE),
 				args.get(SETS), args.get(WIDTH).intValue());
 		String saveAs = args.find(SAVE_AS);
 		try {

@@ -88,7 +88,7 @@ public final class SimulateCommand implements Command {
 
 	@Override
 	public List<Option<?>> options() {
-		return List.of(POLICY, AT, MACHINE, SETS, OUT, WIDTH);
+		return List.of(POLICY, AT, CowBudgetOption.COW_BUDGET, MACHINE, SETS, OUT, WIDTH); // i13-cow: --cow-budget
 	}
 
 	@Override
@@ -107,7 +107,9 @@ public final class SimulateCommand implements Command {
 
 	@Override
 	public int run(ParsedArguments args, CommandContext context) throws CommandFailedException, UsageException {
-		ExperimentConfig config = new ExperimentConfig(args.get(POLICY), args.find(AT), args.get(MACHINE),
+		ExperimentConfig config = new ExperimentConfig(
+				CowBudgetOption.apply(args.get(POLICY), args.find(CowBudgetOption.COW_BUDGET)), args.find(AT),
+				args.get(MACHINE),
 				args.get(SETS), args.get(WIDTH).intValue());
 		ExperimentPlan plan = plan(config);
 		String file = args.positionals().get(0);
