@@ -11,7 +11,9 @@
 #   sweep    LiveMain sweep: the machine calibrated, then per generated trace (seed 21, 4,000 launches, ALLOC live
 #            allocations: 610 -> 7.9 GB, 1250 -> 16.2 GB, 1900 -> 25.5 GB, 3300 -> 39.7 GB at launch 2000) ROUNDS
 #            interleaved rounds of none / stop-the-world / soft-cow / on-demand-restore and DRIVER_ROUNDS driver
-#            checkpoints (cuCheckpointProcess*), and the simulated twins on the calibrated machine
+#            checkpoints (cuCheckpointProcess*), and the simulated twins on the calibrated machine; soft-cow's budget
+#            is COW_BUDGET (default auto: free device memory at the instant less 2 GiB; simulated: the machine's
+#            device memory less the bytes live at the instant less 2 GiB)
 # Writes $OUT/gpu-test.log, live-sweep.log, live-sweep.csv. Exit status 1 if a part failed.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -34,8 +36,9 @@ printf '<?xml version="1.0"?>\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir><
 export FONTCONFIG_FILE=$WORK/fonts.conf
 ldconfig -p | grep -q 'libfontconfig.so.1 ' || export LD_LIBRARY_PATH=$HERE/fontlibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 CP="$HERE/phos-live.jar:$HERE/lib/*"
+# COW_BUDGET: the sweep's soft-cow copy-on-write budget, live and simulated (auto, or bytes such as 14GiB; i13-cow)
 JVM=(/tmp/jre/bin/java --enable-native-access=ALL-UNNAMED -Xmx24g -Djava.awt.headless=true -Dphos.repo="$ROOT"
-  -Dphos.driverCheckpoint="$HELPER")
+  -Dphos.driverCheckpoint="$HELPER" -Dphos.cowBudget="${COW_BUDGET:-auto}")
 echo "== live-exp $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true
 free -g | head -2

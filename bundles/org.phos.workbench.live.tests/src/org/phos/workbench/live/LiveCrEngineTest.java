@@ -17,10 +17,12 @@ import org.phos.workbench.cr.core.CheckpointInstant;
 import org.phos.workbench.cr.core.Lane;
 import org.phos.workbench.cr.core.Operation;
 import org.phos.workbench.cr.core.OperationKind;
+import org.phos.workbench.cr.core.SoftCheckpointOptions;
 import org.phos.workbench.cr.core.StallCause;
 import org.phos.workbench.cr.core.StallInterval;
 import org.phos.workbench.cr.core.TimelineInterval;
 import org.phos.workbench.cr.core.TimelineModel;
+import org.phos.workbench.cr.core.TimelineSink;
 import org.phos.workbench.cr.core.trace.TraceWorkload;
 import org.phos.workbench.internal.live.JCudaExecutor;
 import org.phos.workbench.trace.core.Trace;
@@ -239,6 +241,39 @@ class LiveCrEngineTest {
 		assertTrue(spoiled >= 3, "without validation the planted write lands in the image: " + spoiled + " of 6");
 		assertTrue(spoiledSecond >= 3, "and the second replay's image shows it: " + spoiledSecond + " of 6");
 	}
+
+	// i13-cow: begin
+	@Test
+	void autoBudgetIsTheFreeDeviceMemoryAtTheInstantLessTheHeadroom() throws Exception {
+		LiveChecks.Subject s = generated(3, 12, 1);
+		LiveCrEngine.Options o = LiveCrEngine.Options.of(LiveCrEngine.Mode.SOFT_COW, CheckpointInstant.atLaunch(100))
+				.withChunk(64 << 10).withBudget(SoftCheckpointOptions.AUTO_BUDGET);
+		// plenty of memory: every first write is a copy-on-write copy, none falls back
+		try (HostLiveDevice d = new HostLiveDevice(11).withMemory(SoftCheckpointOptions.AUTO_BUDGET_HEADROOM
+				+ (1L << 30))) {
+			LiveRunResult r = LiveCrEngine.run(s.trace(), s.workload(), d, o, TimelineSink.NONE);
+			try {
+				List<String> notes = r.notes().stream().filter(n -> n.contains("budget auto")).toList();
+				assertEquals(1, notes.size(), r.notes().toString());
+				assertTrue(notes.get(0).endsWith("less 2 GiB headroom)"), notes.get(0));
+				var c = r.metrics().checkpoints().get(0);
+				assertTrue(c.cowCount() > 0, "copies on write: " + c);
+				assertEquals(0, c.fallbackCount(), "the budget holds every copy: " + c);
+			} finally {
+				r.close();
+			}
+			LiveChecks.Outcome check = LiveChecks.check(11, s, s.workload(), d, o, -1);
+			assertTrue(check.equal(), check.line());
+		}
+		// less free memory than the headroom: budget 0, every first write falls back, the image still right
+		try (HostLiveDevice d = new HostLiveDevice(12).withMemory(1 << 20)) {
+			LiveChecks.Outcome check = LiveChecks.check(12, s, s.workload(), d, o, -1);
+			assertTrue(check.equal(), check.line());
+			assertEquals(0, check.cowCount());
+			assertTrue(check.budgetFallbacks() > 0, check.line());
+		}
+	}
+	// i13-cow: end
 
 	@Test
 	void imageComparisonFindsOneFlippedByte() throws Exception {

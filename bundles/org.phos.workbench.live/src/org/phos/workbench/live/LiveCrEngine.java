@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -27,6 +28,7 @@ import org.phos.workbench.cr.core.Operation;
 import org.phos.workbench.cr.core.OperationKind;
 import org.phos.workbench.cr.core.SimulationMetrics;
 import org.phos.workbench.cr.core.SimulationWorkload;
+import org.phos.workbench.cr.core.SoftCheckpointOptions;
 import org.phos.workbench.cr.core.StallCause;
 import org.phos.workbench.cr.core.StallInterval;
 import org.phos.workbench.cr.core.TimelineInterval;
@@ -132,7 +134,7 @@ public final class LiveCrEngine {
 	public record Options(Mode mode, CheckpointInstant at, long chunkBytes, long budgetBytes, int window,
 			boolean reference, boolean stopAtInstant, boolean validate, long intervalNs) {
 		public Options {
-			if (chunkBytes <= 0 || window < 1 || budgetBytes < 0) {
+			if (chunkBytes <= 0 || window < 1 || (budgetBytes < 0 && budgetBytes != SoftCheckpointOptions.AUTO_BUDGET)) {
 				throw new IllegalArgumentException("chunk " + chunkBytes + ", window " + window + ", budget "
 						+ budgetBytes + ": chunk and window must be positive, the budget not negative");
 			}
@@ -564,7 +566,15 @@ public final class LiveCrEngine {
 		order.sort((a, b) -> Long.compareUnsigned(a.recorded, b.recorded));
 		copierQueue.addAll(order);
 		long total = order.stream().mapToLong(s -> s.size).sum();
-		long want = Math.min(o.budgetBytes(), total);
+		long budget = o.budgetBytes();
+		if (budget == SoftCheckpointOptions.AUTO_BUDGET && pool < 0) {
+			long free = dev.freeMemory();
+			budget = Math.max(0, free - SoftCheckpointOptions.AUTO_BUDGET_HEADROOM);
+			note(String.format(Locale.ROOT, "copy-on-write budget auto: %.2f GiB (%.2f GiB free on the device at the "
+					+ "instant, less %d GiB headroom)", budget / (double) (1L << 30), free / (double) (1L << 30),
+					SoftCheckpointOptions.AUTO_BUDGET_HEADROOM >> 30));
+		}
+		long want = Math.min(budget, total);
 		if (want > 0 && pool < 0) {
 			try {
 				pool = dev.allocateUninitialized(want);

@@ -46,6 +46,11 @@ public interface LiveDevice extends ReplayExecutor {
 	default void destroyEvent(long event) {
 	}
 
+	// i13-cow: begin
+	/** @return device memory free now, bytes (the driver's {@code cuMemGetInfo}): what {@code budget=auto} divides */
+	long freeMemory() throws ReplayException;
+	// i13-cow: end
+
 	/** Waits until everything issued on {@code stream} so far has completed. */
 	void synchronize(long stream) throws ReplayException;
 }

@@ -50,6 +50,26 @@ final class LiveSweep {
 	private static final LiveCrEngine.Mode[] MODES = { LiveCrEngine.Mode.NONE, LiveCrEngine.Mode.STOP_THE_WORLD,
 			LiveCrEngine.Mode.SOFT_COW, LiveCrEngine.Mode.ON_DEMAND_RESTORE };
 
+	// i13-cow: begin
+	/** The soft-cow rounds' copy-on-write budget, live and simulated: {@code -Dphos.cowBudget} (auto, or bytes). */
+	static String cowBudget() {
+		return System.getProperty("phos.cowBudget", "auto");
+	}
+
+	/** copy-on-write copies, budget fallbacks and peak budget used of a run's first checkpoint. */
+	static String cowLine(SimulationMetrics m) {
+		var cp = m.checkpoints();
+		if (cp.isEmpty()) {
+			return "no checkpoint";
+		}
+		var c = cp.get(0);
+		return String.format(Locale.ROOT, "%d CoW copies (%.2f GiB), %d budget fallbacks (%.2f GiB), peak budget %.2f "
+				+ "GiB, image done %.1f ms after the request", c.cowCount(), c.cowBytes() / (double) (1L << 30),
+				c.fallbackCount(), c.fallbackBytes() / (double) (1L << 30), c.peakBudgetBytes() / (double) (1L << 30),
+				(c.completedNs() - c.requestedNs()) / 1e6);
+	}
+	// i13-cow: end
+
 	static int sweep(JCudaExecutor gpu, Path work, String[] specs) throws Exception {
 		MachineCalibration cal = MachineCalibration.measure(gpu, 3);
 		System.out.println("MACHINE " + cal.spec());
@@ -104,7 +124,8 @@ final class LiveSweep {
 				for (int m = 0; m < MODES.length; m++) {
 					LiveCrEngine.Mode mode = MODES[(m + r) % MODES.length];
 					LiveCrEngine.Options o = LiveCrEngine.Options.of(mode, at)
-							.withChunk(mode == LiveCrEngine.Mode.STOP_THE_WORLD ? 64L << 20 : 4L << 20);
+							.withChunk(mode == LiveCrEngine.Mode.STOP_THE_WORLD ? 64L << 20 : 4L << 20)
+							.withBudget(CrPolicies.budget(cowBudget()));
 					LiveRunResult res = LiveChecks.timed(s, gpu, o, mode == LiveCrEngine.Mode.NONE ? null : image);
 					SimulationMetrics mt = res.metrics();
 					int mi = mode.ordinal();
@@ -124,6 +145,12 @@ final class LiveSweep {
 							mode.policyName(), end[mi][r], stall[mi][r], mt.stallByCause(),
 							fk >= 0 ? String.format(Locale.ROOT, ", first kernel %.2f ms, all back %.2f ms", fk, ab)
 									: "");
+					if (mode == LiveCrEngine.Mode.SOFT_COW) {
+						res.notes().stream().filter(x -> x.contains("budget"))
+								.forEach(x -> System.out.println("      " + x));
+						System.out.println("      live soft-cow: " + cowLine(mt) + String.format(Locale.ROOT,
+								", commit %.1f GB/s", res.copyGBps()));
+					}
 				}
 			}
 			for (int r = 0; r < driverRounds && LiveMain.driverHelper(); r++) {
@@ -156,7 +183,9 @@ final class LiveSweep {
 		// the simulated twins, on the machine calibrated in this process (workbench live's defaults for staging)
 		long n = launches / 2;
 		SimulationMetrics simStw = simulate(s, machine, "stop-the-world:at=launch:" + n + ",staging=pinned");
-		SimulationMetrics simCow = simulate(s, machine, "soft-cow:at=launch:" + n + ",chunk=4MiB,staging=pinned");
+		SimulationMetrics simCow = simulate(s, machine,
+				"soft-cow:at=launch:" + n + ",chunk=4MiB,staging=pinned,budget=" + cowBudget());
+		System.out.println("  simulated soft-cow (budget " + cowBudget() + "): " + cowLine(simCow));
 		SimulationMetrics simRestore = simulate(s, machine,
 				"on-demand-restore:at=launch:" + n + ",prefetch=true,staging=pinned");
 		System.out.printf(Locale.ROOT, "SWEEP %.2f GB (%d buffers, %d rounds, medians): stop-the-world stall %.2f ms "

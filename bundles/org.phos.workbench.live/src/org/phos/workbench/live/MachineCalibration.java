@@ -1,5 +1,6 @@
 package org.phos.workbench.live;
 
+import java.util.ArrayDeque;
 import java.util.Locale;
 
 import org.phos.workbench.cr.core.MachineModel;
@@ -19,9 +20,14 @@ import org.phos.workbench.cr.core.MachineModel;
  * @param copyLatencyNs GPU time per 4-byte pinned copy, back to back on one stream
  * @param launchLatencyNs GPU time per one-byte surrogate write kernel (one block), back to back on one stream: the
  *        launch overhead the GPU sees
+ * @param copierRate the live engine's copier, measured: 1 GiB committed to pinned memory in 4 MiB chunks, 4 in
+ *        flight, the host topping the window up between small kernels it issues on another stream (as the engine
+ *        pumps between the application's calls); bytes over host time, bytes/s
+ * @param cowLatencyNs GPU time per 4-byte device-to-device copy, back to back on one stream (the fixed cost of a
+ *        copy-on-write copy queued behind another)
  */
 public record MachineCalibration(String device, double d2h, double h2d, double d2hPageable, double h2dPageable,
-		double d2d, double memset, long copyLatencyNs, long launchLatencyNs) {
+		double d2d, double memset, long copyLatencyNs, long launchLatencyNs, double copierRate, long cowLatencyNs) {
 
 	/** Pageable bandwidth as a fraction of pinned, both directions averaged, in (0, 1]. */
 	public double pageableFactor() {
@@ -33,8 +39,9 @@ public record MachineCalibration(String device, double d2h, double h2d, double d
 	public String spec() {
 		return String.format(Locale.ROOT,
 				"h100,d2h=%.2fGB/s,h2d=%.2fGB/s,d2d=%.1fGB/s,memset=%.1fGB/s,pageable-factor=%.3f,copy-latency=%dns,"
-						+ "launch-latency=%dns",
-				d2h / 1e9, h2d / 1e9, d2d / 1e9, memset / 1e9, pageableFactor(), copyLatencyNs, launchLatencyNs);
+						+ "launch-latency=%dns,copier-rate=%.2fGB/s,cow-latency=%dns",
+				d2h / 1e9, h2d / 1e9, d2d / 1e9, memset / 1e9, pageableFactor(), copyLatencyNs, launchLatencyNs,
+				copierRate / 1e9, cowLatencyNs);
 	}
 
 	/** The spec as a machine model (checks that it parses). */
@@ -63,6 +70,9 @@ public record MachineCalibration(String device, double d2h, double h2d, double d
 		double[] h2dp = new double[rounds];
 		double[] copy = new double[rounds];
 		double[] launch = new double[rounds];
+		double[] copier = new double[rounds];
+		double[] cow = new double[rounds];
+		long s2 = device.createStream(true);
 		int pageable = 256 << 20;
 		byte[] array = new byte[pageable];
 		int small = 1000;
@@ -89,6 +99,12 @@ public record MachineCalibration(String device, double d2h, double h2d, double d
 						device.surrogateWrite(d + i, 1, i, 0, s);
 					}
 				}) / small;
+				cow[r] = timed(device, s, e0, e1, () -> {
+					for (int i = 0; i < small; i++) {
+						device.copyOnDevice(d2 + 64L * i, d + 64L * i, 4, s);
+					}
+				}) / small;
+				copier[r] = big / copierNs(device, d, h, big, s, s2);
 			}
 		} finally {
 			device.free(d);
@@ -98,8 +114,46 @@ public record MachineCalibration(String device, double d2h, double h2d, double d
 		return new MachineCalibration(device.deviceName(), LiveChecks.median(d2h) * 1e9,
 				LiveChecks.median(h2d) * 1e9, LiveChecks.median(d2hp) * 1e9, LiveChecks.median(h2dp) * 1e9,
 				LiveChecks.median(d2d) * 1e9, LiveChecks.median(set) * 1e9, Math.round(LiveChecks.median(copy)),
-				Math.round(LiveChecks.median(launch)));
+				Math.round(LiveChecks.median(launch)), LiveChecks.median(copier) * 1e9,
+				Math.round(LiveChecks.median(cow)));
 	}
+
+	// i13-cow: begin
+	/** Chunk size and chunks in flight of the live engine's copier ({@link LiveCrEngine.Options#of}). */
+	static final long COPIER_CHUNK = 4L << 20;
+	static final int COPIER_WINDOW = 4;
+
+	/**
+	 * Host nanoseconds to commit {@code bytes} of {@code src} into pinned block {@code host} as the live engine's
+	 * copier does: {@link #COPIER_CHUNK} chunks on {@code copier}, {@link #COPIER_WINDOW} in flight, the window topped up
+	 * by the host between one-byte kernels it issues on {@code app} (a call of the application each).
+	 */
+	static double copierNs(LiveDevice device, long src, long host, long bytes, long copier, long app)
+			throws ReplayException {
+		ArrayDeque<Long> inFlight = new ArrayDeque<>();
+		long issued = 0;
+		long calls = 0;
+		long t0 = System.nanoTime();
+		while (issued < bytes || !inFlight.isEmpty()) {
+			device.surrogateWrite(src, 1, calls, 0, app);
+			calls++;
+			while (!inFlight.isEmpty() && device.done(inFlight.peekFirst())) {
+				device.destroyEvent(inFlight.pollFirst());
+			}
+			while (inFlight.size() < COPIER_WINDOW && issued < bytes) {
+				long n = Math.min(COPIER_CHUNK, bytes - issued);
+				device.copyToHostAsync(host, issued, src + issued, n, copier);
+				long e = device.createEvent();
+				device.recordEvent(e, copier);
+				inFlight.addLast(e);
+				issued += n;
+			}
+		}
+		double ns = System.nanoTime() - t0;
+		device.synchronize(app);
+		return ns;
+	}
+	// i13-cow: end
 
 	private interface Work {
 		void run() throws ReplayException;

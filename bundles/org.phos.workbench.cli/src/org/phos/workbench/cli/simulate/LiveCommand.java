@@ -70,7 +70,7 @@ public final class LiveCommand implements Command {
 
 	static final Option<String> POLICY = Option.required("policy", "SPEC",
 			"stop-the-world, soft-cow, soft-recopy, repeated or on-demand-restore, with simulate's parameters (soft-cow:chunk=4MiB,"
-					+ "budget=14GiB,at=launch:N); the live engine copies in pointer order, from or into pinned host "
+					+ "budget=14GiB or budget=auto,at=launch:N); the live engine copies in pointer order, from or into pinned host "
 					+ "memory",
 			ValueParser.text());
 	static final Option<String> AT = Option.optional("at", "launch:N",
@@ -129,7 +129,7 @@ public final class LiveCommand implements Command {
 
 	@Override
 	public List<Option<?>> options() {
-		return List.of(POLICY, AT, WINDOW, MACHINE, SETS, OUT, WIDTH, SAVE_AS);
+		return List.of(POLICY, AT, CowBudgetOption.COW_BUDGET, WINDOW, MACHINE, SETS, OUT, WIDTH, SAVE_AS); // i13-cow
 	}
 
 	@Override
@@ -163,7 +163,9 @@ public final class LiveCommand implements Command {
 		} catch (InvalidPathException e) {
 			throw new UsageException("TRACE '" + file + "' is not a valid file name: " + e.getReason());
 		}
-		ExperimentConfig config = new ExperimentConfig(args.get(POLICY), args.find(AT), args.get(MACHINE),
+		ExperimentConfig config = new ExperimentConfig(
+				CowBudgetOption.apply(args.get(POLICY), args.find(CowBudgetOption.COW_BUDGET)), args.find(AT),
+				args.get(MACHINE),
 				args.get(SETS), args.get(WIDTH).intValue());
 		String saveAs = args.find(SAVE_AS);
 		try {

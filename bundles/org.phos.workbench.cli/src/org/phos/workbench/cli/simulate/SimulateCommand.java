@@ -46,7 +46,7 @@ public final class SimulateCommand implements Command {
 			ValueParser.text());
 	static final Option<String> MACHINE = Option.withDefault("machine", "PRESET[,KNOB=VALUE...]",
 			"machine model: h100 or a800-pcie4, knobs d2h h2d d2d host-copy memset pageable-factor copy-latency "
-					+ "launch-latency default-kernel ctx ctx-pool cpu-state",
+					+ "launch-latency default-kernel ctx ctx-pool cpu-state device-memory copier-rate cow-latency",
 			ValueParser.text(), "h100");
 	static final Option<String> SETS = Option.withDefault("sets", "SOURCE[,SOURCE...]",
 			"launch read/write sets: observed (instrumented trace), placeholder (whole allocations of pointer "
@@ -88,7 +88,7 @@ public final class SimulateCommand implements Command {
 
 	@Override
 	public List<Option<?>> options() {
-		return List.of(POLICY, AT, MACHINE, SETS, OUT, WIDTH);
+		return List.of(POLICY, AT, CowBudgetOption.COW_BUDGET, MACHINE, SETS, OUT, WIDTH); // i13-cow: --cow-budget
 	}
 
 	@Override
@@ -107,7 +107,9 @@ public final class SimulateCommand implements Command {
 
 	@Override
 	public int run(ParsedArguments args, CommandContext context) throws CommandFailedException, UsageException {
-		ExperimentConfig config = new ExperimentConfig(args.get(POLICY), args.find(AT), args.get(MACHINE),
+		ExperimentConfig config = new ExperimentConfig(
+				CowBudgetOption.apply(args.get(POLICY), args.find(CowBudgetOption.COW_BUDGET)), args.find(AT),
+				args.get(MACHINE),
 				args.get(SETS), args.get(WIDTH).intValue());
 		ExperimentPlan plan = plan(config);
 		String file = args.positionals().get(0);

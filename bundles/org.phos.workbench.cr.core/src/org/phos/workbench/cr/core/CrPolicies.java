@@ -10,7 +10,8 @@ import java.util.Set;
  * {@code NAME[:key=value,...]}. Names: {@code none}, {@code stop-the-world}, {@code stop-the-world-restore},
  * {@code soft-cow}, {@code coordinated}, {@code soft-recopy}, {@code on-demand-restore}, {@code repeated}. Keys
  * (where they apply): {@code at} (launch:N, N or a time; default launch:0), {@code order} (pointer, largest-first,
- * smallest-first, first-use), {@code chunk} (bytes, 0 = whole buffers), {@code budget} (bytes, default 14GiB),
+ * smallest-first, first-use), {@code chunk} (bytes, 0 = whole buffers), {@code budget} (bytes, default 14GiB; {@code auto}: the
+ * device memory the instant leaves free less 2 GiB),
  * {@code staging} (pinned, pageable; default pageable for soft policies as in PhOS, pinned for stop-the-world),
  * {@code cow} (true/false), {@code threshold} (recopy, default 2GiB), {@code interval} (repeated), {@code prefetch}
  * (true/false), {@code pool} (context pool, true/false).
@@ -88,8 +89,16 @@ public final class CrPolicies {
             long defaultChunk) {
         return new SoftCheckpointOptions(at, order(take(kv, "order", "pointer")),
                 Units.parseBytes(take(kv, "chunk", Long.toString(defaultChunk))),
-                Units.parseBytes(take(kv, "budget", "14GiB")), staging, bool(take(kv, "cow", "true")));
+                budget(take(kv, "budget", "14GiB")), staging, bool(take(kv, "cow", "true")));
     }
+
+    // i13-cow: begin
+    /** A copy-on-write budget: bytes, or {@code auto} ({@link SoftCheckpointOptions#AUTO_BUDGET}). */
+    public static long budget(String v) {
+        return "auto".equalsIgnoreCase(v.trim()) ? SoftCheckpointOptions.AUTO_BUDGET : Units.parseBytes(v);
+    }
+    // i13-cow: end
+
 
     private static CopierOrder order(String v) {
         try {

@@ -20,10 +20,29 @@ import java.util.Locale;
  * @param contextCreationNs time to create a CUDA context (plus libraries) on restore without a pool
  * @param contextPoolNs time to take a pre-created context from a pool
  * @param cpuStateBytes host-side process state dumped at a checkpoint (copied before GPU state)
+ * @param deviceMemoryBytes the GPU's memory (what {@code budget=auto} of a soft checkpoint divides: this minus the
+ *        bytes live at the instant minus {@link SoftCheckpointOptions#AUTO_BUDGET_HEADROOM})
+ * @param copierCommitBytesPerSec the rate at which a soft checkpoint's background copier commits to the host, 0 for
+ *        the D2H engine's rate; a copier pumped by the host (chunks issued between the application's calls, a few in
+ *        flight) commits slower than the engine copies, and the copy-on-write budget is freed at this rate
+ * @param cowLatencyNs fixed cost of a copy-on-write copy when the copies are queued back to back on the application's
+ *        stream (the cost of all but the first copy before one call overlaps the previous copy); -1: every
+ *        copy-on-write copy pays {@code copyLatencyNs} and the host waits for each (the model before calibration
+ *        measured it)
  */
 public record MachineModel(String name, double d2hBytesPerSec, double h2dBytesPerSec, double d2dBytesPerSec,
         double pageableFactor, double hostCopyBytesPerSec, double memsetBytesPerSec, long copyLatencyNs,
-        long launchLatencyNs, long defaultKernelNs, long contextCreationNs, long contextPoolNs, long cpuStateBytes) {
+        long launchLatencyNs, long defaultKernelNs, long contextCreationNs, long contextPoolNs, long cpuStateBytes,
+        long deviceMemoryBytes, double copierCommitBytesPerSec, long cowLatencyNs) {
+
+    /** A model with PhOS's knobs only: 80 GiB of device memory, the copier at the engine's rate, no CoW overlap. */
+    public MachineModel(String name, double d2hBytesPerSec, double h2dBytesPerSec, double d2dBytesPerSec,
+            double pageableFactor, double hostCopyBytesPerSec, double memsetBytesPerSec, long copyLatencyNs,
+            long launchLatencyNs, long defaultKernelNs, long contextCreationNs, long contextPoolNs, long cpuStateBytes) {
+        this(name, d2hBytesPerSec, h2dBytesPerSec, d2dBytesPerSec, pageableFactor, hostCopyBytesPerSec,
+                memsetBytesPerSec, copyLatencyNs, launchLatencyNs, defaultKernelNs, contextCreationNs, contextPoolNs,
+                cpuStateBytes, 80L << 30, 0, -1);
+    }
 
     public MachineModel {
         positive("d2h", d2hBytesPerSec);
@@ -34,8 +53,12 @@ public record MachineModel(String name, double d2hBytesPerSec, double h2dBytesPe
         if (!(pageableFactor > 0 && pageableFactor <= 1)) {
             throw new IllegalArgumentException("pageable factor must be in (0, 1], was " + pageableFactor);
         }
+        if (!(copierCommitBytesPerSec >= 0) || Double.isInfinite(copierCommitBytesPerSec)) {
+            throw new IllegalArgumentException("machine knob copier-rate must be a rate >= 0 (0: the engine's), was "
+                    + copierCommitBytesPerSec);
+        }
         if (copyLatencyNs < 0 || launchLatencyNs < 0 || defaultKernelNs < 0 || contextCreationNs < 0
-                || contextPoolNs < 0 || cpuStateBytes < 0) {
+                || contextPoolNs < 0 || cpuStateBytes < 0 || deviceMemoryBytes < 0 || cowLatencyNs < -1) {
             throw new IllegalArgumentException("machine '" + name + "': times and sizes must be >= 0");
         }
     }
@@ -48,11 +71,14 @@ public record MachineModel(String name, double d2hBytesPerSec, double h2dBytesPe
 
     /**
      * The H100 80GB HBM3 test machine of this project (PCIe Gen5 x16), measured with 1 GiB pinned copies: D2H 55 GB/s,
-     * H2D 52-55 GB/s (55 used), D2D about 1.4 TB/s one-way. Context creation 3.1 s is PhOS's figure.
+     * H2D 52-55 GB/s (55 used), D2D about 1.4 TB/s one-way. Context creation 3.1 s is PhOS's figure. Device memory
+     * 81,559 MiB (what nvidia-smi reports as total). The copier rate and CoW latency are left to calibration.
      */
+    public static final long H100_MEMORY = 81_559L << 20;
+
     public static MachineModel h100() {
         return new MachineModel("h100", 55e9, 55e9, 1.4e12, 0.5, 10e9, 2.5e12, 2_000, 4_000, 10_000, 3_100_000_000L,
-                1_000_000L, 0);
+                1_000_000L, 0, H100_MEMORY, 0, -1);
     }
 
     /**
@@ -90,56 +116,49 @@ public record MachineModel(String name, double d2hBytesPerSec, double h2dBytesPe
     }
 
     /**
-     * This machine with one knob changed. Knobs: d2h, h2d, d2d, host-copy, memset (rates), pageable-factor,
-     * copy-latency, launch-latency, default-kernel, ctx, ctx-pool (durations), cpu-state (bytes).
+     * This machine with one knob changed. Knobs: d2h, h2d, d2d, host-copy, memset, copier-rate (rates; copier-rate 0:
+     * the D2H engine's rate), pageable-factor, copy-latency, launch-latency, default-kernel, ctx, ctx-pool, cow-latency
+     * (durations; cow-latency -1: each copy-on-write copy pays copy-latency, none overlapped), cpu-state, device-memory
+     * (bytes).
      */
     public MachineModel with(String knob, String value) {
         String n = name.endsWith("*") ? name : name + "*";
+        double d2h = d2hBytesPerSec, h2d = h2dBytesPerSec, d2d = d2dBytesPerSec, pf = pageableFactor,
+                hc = hostCopyBytesPerSec, ms = memsetBytesPerSec, cr = copierCommitBytesPerSec;
+        long cl = copyLatencyNs, ll = launchLatencyNs, dk = defaultKernelNs, cc = contextCreationNs,
+                cp = contextPoolNs, cs = cpuStateBytes, dm = deviceMemoryBytes, cow = cowLatencyNs;
         try {
-            return switch (knob.trim().toLowerCase(Locale.ROOT)) {
-                case "d2h" -> new MachineModel(n, Units.parseRate(value), h2dBytesPerSec, d2dBytesPerSec,
-                        pageableFactor, hostCopyBytesPerSec, memsetBytesPerSec, copyLatencyNs, launchLatencyNs,
-                        defaultKernelNs, contextCreationNs, contextPoolNs, cpuStateBytes);
-                case "h2d" -> new MachineModel(n, d2hBytesPerSec, Units.parseRate(value), d2dBytesPerSec,
-                        pageableFactor, hostCopyBytesPerSec, memsetBytesPerSec, copyLatencyNs, launchLatencyNs,
-                        defaultKernelNs, contextCreationNs, contextPoolNs, cpuStateBytes);
-                case "d2d" -> new MachineModel(n, d2hBytesPerSec, h2dBytesPerSec, Units.parseRate(value),
-                        pageableFactor, hostCopyBytesPerSec, memsetBytesPerSec, copyLatencyNs, launchLatencyNs,
-                        defaultKernelNs, contextCreationNs, contextPoolNs, cpuStateBytes);
-                case "host-copy" -> new MachineModel(n, d2hBytesPerSec, h2dBytesPerSec, d2dBytesPerSec,
-                        pageableFactor, Units.parseRate(value), memsetBytesPerSec, copyLatencyNs, launchLatencyNs,
-                        defaultKernelNs, contextCreationNs, contextPoolNs, cpuStateBytes);
-                case "memset" -> new MachineModel(n, d2hBytesPerSec, h2dBytesPerSec, d2dBytesPerSec, pageableFactor,
-                        hostCopyBytesPerSec, Units.parseRate(value), copyLatencyNs, launchLatencyNs, defaultKernelNs,
-                        contextCreationNs, contextPoolNs, cpuStateBytes);
-                case "pageable-factor" -> new MachineModel(n, d2hBytesPerSec, h2dBytesPerSec, d2dBytesPerSec,
-                        Double.parseDouble(value.trim()), hostCopyBytesPerSec, memsetBytesPerSec, copyLatencyNs,
-                        launchLatencyNs, defaultKernelNs, contextCreationNs, contextPoolNs, cpuStateBytes);
-                case "copy-latency" -> new MachineModel(n, d2hBytesPerSec, h2dBytesPerSec, d2dBytesPerSec,
-                        pageableFactor, hostCopyBytesPerSec, memsetBytesPerSec, Units.parseDurationNs(value),
-                        launchLatencyNs, defaultKernelNs, contextCreationNs, contextPoolNs, cpuStateBytes);
-                case "launch-latency" -> new MachineModel(n, d2hBytesPerSec, h2dBytesPerSec, d2dBytesPerSec,
-                        pageableFactor, hostCopyBytesPerSec, memsetBytesPerSec, copyLatencyNs,
-                        Units.parseDurationNs(value), defaultKernelNs, contextCreationNs, contextPoolNs, cpuStateBytes);
-                case "default-kernel" -> new MachineModel(n, d2hBytesPerSec, h2dBytesPerSec, d2dBytesPerSec,
-                        pageableFactor, hostCopyBytesPerSec, memsetBytesPerSec, copyLatencyNs, launchLatencyNs,
-                        Units.parseDurationNs(value), contextCreationNs, contextPoolNs, cpuStateBytes);
-                case "ctx" -> new MachineModel(n, d2hBytesPerSec, h2dBytesPerSec, d2dBytesPerSec, pageableFactor,
-                        hostCopyBytesPerSec, memsetBytesPerSec, copyLatencyNs, launchLatencyNs, defaultKernelNs,
-                        Units.parseDurationNs(value), contextPoolNs, cpuStateBytes);
-                case "ctx-pool" -> new MachineModel(n, d2hBytesPerSec, h2dBytesPerSec, d2dBytesPerSec, pageableFactor,
-                        hostCopyBytesPerSec, memsetBytesPerSec, copyLatencyNs, launchLatencyNs, defaultKernelNs,
-                        contextCreationNs, Units.parseDurationNs(value), cpuStateBytes);
-                case "cpu-state" -> new MachineModel(n, d2hBytesPerSec, h2dBytesPerSec, d2dBytesPerSec,
-                        pageableFactor, hostCopyBytesPerSec, memsetBytesPerSec, copyLatencyNs, launchLatencyNs,
-                        defaultKernelNs, contextCreationNs, contextPoolNs, Units.parseBytes(value));
+            switch (knob.trim().toLowerCase(Locale.ROOT)) {
+                case "d2h" -> d2h = Units.parseRate(value);
+                case "h2d" -> h2d = Units.parseRate(value);
+                case "d2d" -> d2d = Units.parseRate(value);
+                case "host-copy" -> hc = Units.parseRate(value);
+                case "memset" -> ms = Units.parseRate(value);
+                case "pageable-factor" -> pf = Double.parseDouble(value.trim());
+                case "copy-latency" -> cl = Units.parseDurationNs(value);
+                case "launch-latency" -> ll = Units.parseDurationNs(value);
+                case "default-kernel" -> dk = Units.parseDurationNs(value);
+                case "ctx" -> cc = Units.parseDurationNs(value);
+                case "ctx-pool" -> cp = Units.parseDurationNs(value);
+                case "cpu-state" -> cs = Units.parseBytes(value);
+                // i13-cow: begin
+                case "device-memory" -> dm = Units.parseBytes(value);
+                case "copier-rate" -> cr = "0".equals(value.trim()) ? 0 : Units.parseRate(value);
+                case "cow-latency" -> cow = "-1".equals(value.trim()) ? -1 : Units.parseDurationNs(value);
+                // i13-cow: end
                 default -> throw new IllegalArgumentException("unknown machine knob '" + knob
                         + "' (known: d2h, h2d, d2d, host-copy, memset, pageable-factor, copy-latency, launch-latency,"
-                        + " default-kernel, ctx, ctx-pool, cpu-state)");
-            };
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("machine knob " + knob + ": bad value '" + value + "'", e);
+                        + " default-kernel, ctx, ctx-pool, cpu-state, device-memory, copier-rate, cow-latency)");
+            }
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("unknown machine knob")) {
+                throw e;
+            }
+            throw new IllegalArgumentException("machine knob " + knob + ": bad value '" + value + "'"
+                    + (e instanceof NumberFormatException || e.getMessage() == null ? "" : " (" + e.getMessage() + ")"),
+                    e);
         }
+        return new MachineModel(n, d2h, h2d, d2d, pf, hc, ms, cl, ll, dk, cc, cp, cs, dm, cr, cow);
     }
 
     /** Bandwidth of a device copy direction with the given host staging. */
@@ -157,6 +176,14 @@ public record MachineModel(String name, double d2hBytesPerSec, double h2dBytesPe
     public MachineModel withoutLatencies() {
         return new MachineModel(name.endsWith("*") ? name : name + "*", d2hBytesPerSec, h2dBytesPerSec, d2dBytesPerSec,
                 pageableFactor, hostCopyBytesPerSec, memsetBytesPerSec, 0, 0, defaultKernelNs, contextCreationNs,
-                contextPoolNs, cpuStateBytes);
+                contextPoolNs, cpuStateBytes, deviceMemoryBytes, copierCommitBytesPerSec, cowLatencyNs < 0 ? -1 : 0);
     }
+
+    // i13-cow: begin
+    /** Rate of the soft checkpoint's background copier with this staging: {@code copier-rate}, at most the engine's. */
+    public double copierBandwidth(Staging staging) {
+        double engine = bandwidth(CopyDirection.DEVICE_TO_HOST, staging);
+        return copierCommitBytesPerSec > 0 ? Math.min(engine, copierCommitBytesPerSec) : engine;
+    }
+    // i13-cow: end
 }

@@ -45,6 +45,18 @@ public interface SimulationContext {
     long scheduleCopy(CopyDirection direction, Staging staging, long earliestNs, long bytes, int crLane, String label,
             String category, int buffer);
 
+    // i13-cow: begin
+    /**
+     * As {@link #scheduleCopy(CopyDirection, Staging, long, long, int, String, String, int)}, at {@code bytesPerSec}
+     * with a fixed cost of {@code latencyNs} (a soft checkpoint's copier at its own rate). With {@code onEngine}
+     * false the copy starts at {@code earliestNs} whatever the engine is doing and leaves the engine's queue as it
+     * is: a copy the host queues on the application's stream (a copy-on-write copy), which the GPU runs beside the
+     * engine's other copies.
+     */
+    long scheduleCopy(CopyDirection direction, double bytesPerSec, long latencyNs, boolean onEngine, long earliestNs,
+            long bytes, int crLane, String label, String category, int buffer);
+    // i13-cow: end
+
     /** When the engine of {@code direction} is next free. */
     long engineFreeAt(CopyDirection direction);
 

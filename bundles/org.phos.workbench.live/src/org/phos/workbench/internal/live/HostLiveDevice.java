@@ -137,6 +137,28 @@ public final class HostLiveDevice implements LiveDevice {
 		return a;
 	}
 
+	private long capacity = -1;
+
+	/** Gives this device {@code bytes} of memory: {@link #freeMemory()} is then that less what is allocated. */
+	public HostLiveDevice withMemory(long bytes) {
+		capacity = bytes;
+		return this;
+	}
+
+	/** The capacity given ({@link #withMemory}) less the allocated bytes; else the Java heap not in use. */
+	@Override
+	public long freeMemory() {
+		if (capacity >= 0) {
+			long used = 0;
+			for (byte[] b : memory.values()) {
+				used += b.length;
+			}
+			return capacity - used;
+		}
+		Runtime r = Runtime.getRuntime();
+		return r.maxMemory() - (r.totalMemory() - r.freeMemory());
+	}
+
 	@Override
 	public long allocateUninitialized(long bytes) {
 		long a = allocate(bytes);

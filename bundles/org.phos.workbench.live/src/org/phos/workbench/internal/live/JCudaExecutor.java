@@ -384,6 +384,18 @@ public final class JCudaExecutor implements LiveDevice {
 	}
 
 	@Override
+	public long freeMemory() throws ReplayException {
+		long[] free = new long[1];
+		long[] total = new long[1];
+		try {
+			cuMemGetInfo(free, total);
+		} catch (CudaException e) {
+			throw fail("cuMemGetInfo", e);
+		}
+		return free[0];
+	}
+
+	@Override
 	public long allocateUninitialized(long bytes) throws ReplayException {
 		DevicePointer p = new DevicePointer();
 		try {

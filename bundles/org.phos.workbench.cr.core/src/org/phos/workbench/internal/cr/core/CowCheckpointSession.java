@@ -50,6 +50,9 @@ public final class CowCheckpointSession {
     private final long @Nullable [] firstUse;
 
     private final long requested;
+    /** The copy-on-write budget, {@code budget=auto} resolved against the machine's memory at the instant. */
+    private long budgetBytes;
+
     private long drained;
     private long completed = -1;
     private int limit;
@@ -112,6 +115,7 @@ public final class CowCheckpointSession {
         copierClock = drained;
         ctx.marker(drained, "checkpoint " + number + " instant (drained)", number);
         snapshot();
+        budgetBytes = options.budgetFor(ctx.machine().deviceMemoryBytes() - snapshotBytes);
     }
 
     private void snapshot() {
@@ -252,8 +256,10 @@ public final class CowCheckpointSession {
             setState(start, b, BufferState.COPYING);
             copyStart[b] = start;
         }
-        long end = ctx.scheduleCopy(CopyDirection.DEVICE_TO_HOST, options.staging(), copierClock, bytes,
-                Lane.CR_COMMIT_D2H, label, TimelineInterval.COMMIT, b);
+        // the copier commits at the machine's copier rate (a host-pumped copier is slower than the engine)
+        long end = ctx.scheduleCopy(CopyDirection.DEVICE_TO_HOST, ctx.machine().copierBandwidth(options.staging()),
+                ctx.machine().copyLatencyNs(), true, copierClock, bytes, Lane.CR_COMMIT_D2H, label, TimelineInterval.COMMIT,
+                b);
         copierClock = end;
         lastImageCopyEnd = Math.max(lastImageCopyEnd, end);
         currentDone += bytes;
@@ -336,10 +342,22 @@ public final class CowCheckpointSession {
 
     private void preserve(int b, long opIndex) {
         long now = ctx.now();
-        if (options.budgetBytes() - budgetUsed >= size[b]) {
-            copyStart[b] = Math.max(now, ctx.engineFreeAt(CopyDirection.DEVICE_TO_DEVICE));
-            long end = ctx.scheduleCopy(CopyDirection.DEVICE_TO_DEVICE, Staging.PINNED, now, size[b],
-                    Lane.CR_COW_D2D, "CoW buffer " + b, TimelineInterval.COW, b);
+        if (budgetBytes - budgetUsed >= size[b]) {
+            long end;
+            long cowLatency = ctx.machine().cowLatencyNs();
+            if (cowLatency < 0) {
+                copyStart[b] = Math.max(now, ctx.engineFreeAt(CopyDirection.DEVICE_TO_DEVICE));
+                end = ctx.scheduleCopy(CopyDirection.DEVICE_TO_DEVICE, Staging.PINNED, now, size[b], Lane.CR_COW_D2D,
+                        "CoW buffer " + b, TimelineInterval.COW, b);
+            } else {
+                // calibrated (cow-latency set): queued on the application's stream, as the live engine does, beside
+                // the D2D engine's other copies, not behind them; each copy costs its bytes and the GPU time of a
+                // copy queued back to back (cow-latency), the host's issue cost overlapping the copies before it
+                copyStart[b] = now;
+                end = ctx.scheduleCopy(CopyDirection.DEVICE_TO_DEVICE,
+                        ctx.machine().bandwidth(CopyDirection.DEVICE_TO_DEVICE, Staging.PINNED), cowLatency, false, now,
+                        size[b], Lane.CR_COW_D2D, "CoW buffer " + b, TimelineInterval.COW, b);
+            }
             budgetUsed += size[b];
             peakBudget = Math.max(peakBudget, budgetUsed);
             ctx.counter(now, CounterSample.BUDGET_USED, budgetUsed);
@@ -486,5 +504,10 @@ public final class CowCheckpointSession {
     public CheckpointSummary summary(long completedAt, long recopyBytes, long recomputeNs) {
         return new CheckpointSummary(number, requested, drained, completedAt, snapshotBuffers, snapshotBytes, cowCount,
                 cowBytes, fallbackCount, fallbackBytes, dirtyBytes, recopyBytes, recomputeNs, peakBudget);
+    }
+
+    /** The copy-on-write budget of this checkpoint in bytes ({@code budget=auto} resolved at the instant). */
+    public long budgetBytes() {
+        return budgetBytes;
     }
 }

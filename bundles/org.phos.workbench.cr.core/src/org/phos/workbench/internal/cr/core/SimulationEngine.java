@@ -483,11 +483,20 @@ public final class SimulationEngine implements SimulationContext {
     @Override
     public long scheduleCopy(CopyDirection direction, Staging staging, long earliestNs, long bytes, int crLaneId,
             String label, String category, int buffer) {
+        return scheduleCopy(direction, machine.bandwidth(direction, staging), machine.copyLatencyNs(), true,
+                earliestNs, bytes, crLaneId, label, category, buffer);
+    }
+
+    @Override
+    public long scheduleCopy(CopyDirection direction, double bytesPerSec, long latencyNs, boolean onEngine,
+            long earliestNs, long bytes, int crLaneId, String label, String category, int buffer) {
         int e = direction.ordinal();
-        long start = Math.max(earliestNs, engineFree[e]);
-        long end = start + machine.copyLatencyNs() + Units.transferNs(bytes, machine.bandwidth(direction, staging));
-        engineFree[e] = end;
-        engineLastCr[e] = true;
+        long start = onEngine ? Math.max(earliestNs, engineFree[e]) : earliestNs;
+        long end = start + latencyNs + Units.transferNs(bytes, bytesPerSec);
+        if (onEngine) {
+            engineFree[e] = end;
+            engineLastCr[e] = true;
+        }
         crEnd = Math.max(crEnd, end);
         int engine = engineLane(direction);
         int lane = crLane(crLaneId);
