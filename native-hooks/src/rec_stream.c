@@ -320,7 +320,10 @@ static void accept_readers(void) {
         memset(r, 0, sizeof *r);
         r->fd = fd;
         r->pid = cr.pid;
-        r->pending = 1;   /* a reader, or a control connection if its first line says so (stream_poll) */
+        /* the events of the batch being filled come live: the snapshot covers those before it */
+        snapshot(r, batch_count ? batch_first : ev_index);
+        stream_readers_total++;
+        r->pending = 1;   /* nothing is sent until it is known to be a reader, not a control connection (stream_poll) */
         r->since = mono_ns();
     }
 }
@@ -330,6 +333,8 @@ static void accept_readers(void) {
  * stream: it sends lines and gets one line back for each (the peer check above is the same for both):
  *   checkpoint-prepare  -> "ready WHAT" (CUPTI released: WHAT lists the steps; "ready events ..." when the process
  *                          had no CUPTI timing) or "refused WHY"
+ *   checkpoint-prepare hold  the same, but CUPTI stays released when this connection closes (a lock in one call, the
+ *                          unlock in a later one): until a checkpoint-done on any control connection
  *   checkpoint-done     -> "resumed cupti|events ..." (timing source from now on)
  *   anything else       -> "error unknown command ..."
  * A control connection that closes after prepare without done resumes CUPTI itself. */
@@ -348,17 +353,17 @@ static void ctl_resume(reader_t *r, const char *why) {
 }
 static void ctl_command(reader_t *r, const char *cmd) {
     char what[256], out[400];
-    if (!strcmp(cmd, "checkpoint-prepare")) {
+    if (!strcmp(cmd, "checkpoint-prepare") || !strcmp(cmd, "checkpoint-prepare hold")) {
+        /* "hold": released until a checkpoint-done on any control connection (a lock now, the unlock in a later call) */
         int rc = cupti_release(what, sizeof what);
-        if (rc == 0) r->prepared = 1;
+        if (rc == 0 && !strchr(cmd, ' ')) r->prepared = 1;
         if (rc < 0) snprintf(out, sizeof out, "refused %s", what);
         else snprintf(out, sizeof out, "ready %s", rc == 0 ? what : "events (nothing to release)");
     } else if (!strcmp(cmd, "checkpoint-done")) {
-        if (r->prepared) {
-            int rc = cupti_resume(what, sizeof what);
+        if (atomic_load(&cupti_released)) {
+            cupti_resume(what, sizeof what);
             r->prepared = 0;
-            snprintf(out, sizeof out, "resumed %s; operations between prepare and done were timed by CUDA events%s",
-                     what, rc < 0 ? "" : "");
+            snprintf(out, sizeof out, "resumed %s; operations between prepare and done were timed by CUDA events", what);
         } else snprintf(out, sizeof out, "resumed events (nothing was released)");
     } else {
         snprintf(out, sizeof out, "error unknown command \"%.60s\" (checkpoint-prepare, checkpoint-done)", cmd);
@@ -394,15 +399,20 @@ static int settle(reader_t *r) {
         recv(r->fd, b, hl, MSG_DONTWAIT);
         r->pending = 0;
         r->ctl = 1;
+        free(r->cur_mem);   /* not a reader: what was queued for it goes */
+        r->cur_mem = NULL;
+        r->cur = NULL;
+        for (qchunk *q = r->qh, *n; q; q = n) { n = q->next; free(q); }
+        r->qh = r->qt = NULL;
+        r->q_bytes = r->q_event_bytes = 0;
+        r->meta_next = r->meta_end;
+        stream_readers_total--;
         DBG("attach: control connection from pid %d", (int)r->pid);
         return 1;
     }
     int undecided = k > 0 ? !memcmp(b, CTL_HELLO, (size_t)k) : (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR));
     if (undecided && mono_ns() - r->since < CTL_WAIT_NS) return 0;
-    r->pending = 0;
-    /* the events of the batch being filled come live: the snapshot covers those before it */
-    snapshot(r, batch_count ? batch_first : ev_index);
-    stream_readers_total++;
+    r->pending = 0;   /* a reader: its snapshot and what came since go out now */
     DBG("attach: reader pid %d connected at event %llu", (int)r->pid, (unsigned long long)ev_index);
     return 1;
 }
@@ -459,7 +469,7 @@ void stream_chunk(uint16_t type, const uint8_t *p, size_t n, uint64_t off, int i
     }
     for (int i = 0; i < n_readers; i++) {
         reader_t *r = &readers[i];
-        if (r->dead || r->pending || r->ctl) continue;   /* i14-cupti: a pending reader gets it in its snapshot */
+        if (r->dead || r->ctl) continue;   /* i14-cupti: a control connection gets no stream */
         if (type == PHOS_CHUNK_EVENTS) {
             if (r->q_event_bytes + n > event_limit) {
                 if (!r->gap_count) r->gap_first = first;
@@ -478,8 +488,9 @@ void stream_chunk(uint16_t type, const uint8_t *p, size_t n, uint64_t off, int i
         } else {
             continue;
         }
-        /* into the socket now, as into the file: what a SIGKILL leaves the reader is what the file has */
-        if (reader_pump(r) < 0) r->dead = 1;
+        /* into the socket now, as into the file: what a SIGKILL leaves the reader is what the file has (a connection
+           not yet known to be a reader gets it queued: i14-cupti) */
+        if (!r->pending && reader_pump(r) < 0) r->dead = 1;
     }
 }
 

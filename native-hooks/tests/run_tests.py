@@ -1109,6 +1109,17 @@ def test_checkpoint_cupti(env):
         rc, out, _ = helper_run(env, app.pid, "lock", fake_dir)
         check(rc == 1 and any(l.endswith("code 801 CUDA_ERROR_NOT_SUPPORTED") for l in out),
               "cupti checkpoint: a control connection closed without done resumes CUPTI (%s)" % out)
+        # "hold": the lock in one call, the unlock in a later one (attach --checkpoint --steps lock, then unlock)
+        c3 = ControlConnection(app.sock)
+        check(c3.ask("checkpoint-prepare hold").startswith("ready cupti"), "cupti checkpoint: prepare hold")
+        c3.close()
+        time.sleep(0.3)
+        rc, out, _ = helper_run(env, app.pid, "lock", fake_dir)
+        check(rc == 0 and states_of(out)[-1] == "locked", "cupti checkpoint: held release survives its connection (%s)" % out)
+        rc, out, _ = helper_run(env, app.pid, "unlock", fake_dir)
+        c4 = ControlConnection(app.sock)
+        check(rc == 0 and c4.ask("checkpoint-done").startswith("resumed cupti;"), "cupti checkpoint: done on another connection (%s)" % out)
+        c4.close()
         # a stream reader beside the control connection still gets the trace
         r = StreamReader(app.sock)
         time.sleep(0.3)
@@ -1120,8 +1131,8 @@ def test_checkpoint_cupti(env):
           "cupti checkpoint: the recorder timed by CUPTI and released it (stderr)")
     t = pr.read_trace(app.out)
     gaps = t.end.get("timing_gaps", [])
-    check(len(gaps) == 2 and all(g["source"] == "events" and g["reason"] == "checkpoint" and 0 < g["start_ns"] < g["end_ns"] for g in gaps),
-          "cupti checkpoint: TraceEnd names the two intervals timed by CUDA events (%s)" % gaps)
+    check(len(gaps) == 3 and all(g["source"] == "events" and g["reason"] == "checkpoint" and 0 < g["start_ns"] < g["end_ns"] for g in gaps),
+          "cupti checkpoint: TraceEnd names the three intervals timed by CUDA events (%s)" % gaps)
     evs = [e for e in t.events if "launch" in e]
     timed = [e for e in evs if 0 < e["launch"].get("gpu_start_ns", 0) < e["launch"].get("gpu_end_ns", 0)]
     inside = [e for e in timed if gaps and gaps[0]["start_ns"] <= e.get("host_ns", 0) <= gaps[0]["end_ns"]]

@@ -55,6 +55,10 @@ class AttachCheckpointCommandTest {
 
 	@BeforeEach
 	void startApp() throws Exception {
+		startApp(Map.of());
+	}
+
+	private void startApp(Map<String, String> extra) throws Exception {
 		Path xdg = tmp.resolve("xdg");
 		Files.createDirectories(xdg);
 		Files.setPosixFilePermissions(xdg, PosixFilePermissions.fromString("rwx------"));
@@ -67,6 +71,7 @@ class AttachCheckpointCommandTest {
 		env.put("PHOS_TRACE_OUT", tmp.resolve("app.phos").toString());
 		env.put("XDG_RUNTIME_DIR", xdg.toString());
 		env.put("PHOS_FAKE_CKPT_MS", "80");
+		env.putAll(extra);
 		pb.redirectError(ProcessBuilder.Redirect.DISCARD);
 		app = pb.start();
 		stdin = new OutputStreamWriter(app.getOutputStream(), StandardCharsets.UTF_8);
@@ -189,4 +194,62 @@ class AttachCheckpointCommandTest {
 			sleeper.destroyForcibly();
 		}
 	}
+
+	// i14-cupti: begin
+	/**
+	 * A recording with CUPTI timing (the fake libcuda answers CUPTI's calls; PHOS_CUPTI points the recorder at it): the
+	 * fake driver, like driver 580 on the H100, refuses the Lock while CUPTI activity is on; with the recorder's
+	 * socket directory the command asks the recorder to let go of CUPTI first and to take it up after the unlock,
+	 * on every path (done, refused, one step at a time).
+	 */
+	@Test
+	void aRecordingWithCuptiTimingIsPreparedBeforeTheLockAndResumedAfter() throws Exception {
+		stop();
+		startApp(Map.of("PHOS_TIMING", "1", "PHOS_TIMING_SOURCE", "auto", "PHOS_CUPTI",
+				build.resolve("fake").resolve("libcuda.so.1").toString()));
+		String dir = "--dir=" + tmp.resolve("xdg").resolve("phos");
+		assertEquals("ok 9", command("launch 5"));
+		// without the recorder's socket (another directory): no prepare, and the driver refuses as on the H100
+		CliRun bare = checkpoint();
+		assertEquals(ExitCode.FAILURE, bare.exit(), bare.toString());
+		assertFalse(bare.out().contains("recorder"), bare.out());
+		assertTrue(bare.err().contains("Lock (cuCheckpointProcessLock) refused: 801 CUDA_ERROR_NOT_SUPPORTED."), bare.err());
+		// with it: prepare (before the helper reaches the driver: the first line), the four phases, done
+		CliRun r = checkpoint(dir);
+		assertEquals(ExitCode.OK, r.exit(), r.toString());
+		String out = r.out();
+		int prepare = out.indexOf("  recorder    prepare  ready cupti flushed,kinds-off,unsubscribed,finalized\n");
+		int lock = out.indexOf("\n  lock "), unlock = out.indexOf("\n  unlock ");
+		int done = out.indexOf("  recorder    done     resumed cupti; operations between prepare and done were timed by "
+				+ "CUDA events\n");
+		assertTrue(prepare == 0 && lock > prepare && unlock > lock && done > unlock, out);
+		assertTrue(ms(out, "stall") >= ms(out, "checkpoint"), out);
+		assertEquals("ok 12", command("launch 3"), "the process goes on after the checkpoint");
+		// one step at a time: the lock's prepare holds until the unlock's call says done
+		CliRun lockOnly = checkpoint(dir, "--steps", "lock");
+		assertEquals(ExitCode.OK, lockOnly.exit(), lockOnly.toString());
+		assertTrue(lockOnly.out().contains("recorder    prepare  ready cupti") && !lockOnly.out().contains("done "),
+				lockOnly.out());
+		CliRun rest = checkpoint(dir, "--steps", "checkpoint,restore,unlock");
+		assertEquals(ExitCode.OK, rest.exit(), rest.toString());
+		assertTrue(!rest.out().contains("recorder    prepare") && rest.out().contains("recorder    done     resumed cupti;"),
+				rest.out());
+		// a refusal after the lock: unlocked again, and CUPTI resumed
+		assertEquals("ok 12", command("refuse checkpoint:801"));
+		CliRun refused = checkpoint(dir);
+		assertEquals(ExitCode.FAILURE, refused.exit(), refused.toString());
+		assertTrue(refused.out().contains("unlocked again after the refusal")
+				&& refused.out().contains("recorder    done     resumed cupti;"), refused.out());
+		// the driver refuses the lock although CUPTI was let go: the words the issue asks for
+		assertEquals("ok 12", command("refuse lock:801"));
+		CliRun still = checkpoint(dir);
+		assertEquals(ExitCode.FAILURE, still.exit(), still.toString());
+		assertTrue(still.out().contains("recorder    done     resumed cupti;"), still.out());
+		assertTrue(still.err().contains("Lock (cuCheckpointProcessLock) refused: 801 CUDA_ERROR_NOT_SUPPORTED. The "
+				+ "process was recorded with CUPTI timing; record with PHOS_TIMING_SOURCE=events to checkpoint"),
+				still.err());
+		assertEquals("ok 12", command("refuse"));
+		assertEquals("ok 13", command("launch 1"), "the process goes on");
+	}
+	// i14-cupti: end
 }
