@@ -497,7 +497,9 @@ API CUresult cuGetProcAddress(const char *sym, void **pfn, int ver, cuuint64_t f
  * long the Checkpoint takes; the Restore takes half, Lock and Unlock about 1 ms. */
 typedef struct {
     _Atomic int state;      /* CUprocessState */
-    _Atomic int cupti;      /* i14-cupti: CUPTI activity kinds enabled in the process (Lock refuses: 801) */
+    _Atomic int cupti;      /* i14-cupti: CUPTI activity kinds enabled + 1 while subscribed (Lock refuses: 801) */
+    _Atomic int cupti_used; /* i14-cupti: CUPTI was subscribed or recording once: driver 580 refuses the Lock for good */
+    int cupti_releasable;   /* PHOS_FAKE_CUPTI_RELEASABLE=1: a driver that locks again once CUPTI is released */
     int pid;
     int ckpt_ms;
     _Atomic long checkpoints, restores;
@@ -535,6 +537,8 @@ static void ckpt_publish(void) {
     const char *r = getenv("PHOS_FAKE_CKPT_REFUSE");
     snprintf(p->refuse, sizeof p->refuse, "%s", r ? r : "");
     atomic_store(&p->state, CU_PROCESS_STATE_RUNNING);
+    const char *rel = getenv("PHOS_FAKE_CUPTI_RELEASABLE");
+    p->cupti_releasable = rel && !strcmp(rel, "1");
     my_page = p;
     act_publish();
     atexit(ckpt_unpublish);
@@ -583,7 +587,8 @@ static CUresult step(int pid, const char *name, int from, int to, int ms, unsign
     if (r) return r;
     int code = refusal(p, name);
     /* i14-cupti: as driver 580 on the H100, a process with CUPTI activity recording on is not locked */
-    if (code == 0 && !strcmp(name, "lock") && atomic_load(&p->cupti) && !getenv("PHOS_FAKE_CUPTI_LOCK_OK")) code = CUDA_ERROR_NOT_SUPPORTED;
+    if (code == 0 && !strcmp(name, "lock") && (atomic_load(&p->cupti) || (atomic_load(&p->cupti_used) && !p->cupti_releasable)))
+        code = CUDA_ERROR_NOT_SUPPORTED;
     if (code == 0 && atomic_load(&p->state) != from) code = CUDA_ERROR_ILLEGAL_STATE;
     if (code == CUDA_ERROR_NOT_READY) sleep_ms((int)timeout_ms);
     if (code == -1) { sleep_ms(ms); atomic_store(&p->state, CU_PROCESS_STATE_FAILED); code = CUDA_ERROR_UNKNOWN; }
@@ -649,8 +654,11 @@ API CUresult cuGetErrorString(CUresult e, const char **s) {
  * CUPTI's activity API, enough for the recorder's CUPTI timing (rec_timing.c): kinds switched on and off, a record
  * per launch (CONCURRENT_KERNEL, its correlation id the one the driver-API callback saw, start/end on
  * cuptiGetTimestamp's clock = CLOCK_MONOTONIC) delivered through the registered buffer callbacks at
- * cuptiActivityFlushAll, cuptiFinalize. The number of kinds enabled is published in the checkpoint page: a Lock is
- * refused with 801 while it is not 0 (PHOS_FAKE_CUPTI_LOCK_OK in the controller's environment lifts that). */
+ * cuptiActivityFlushAll, cuptiFinalize. Like driver 580 on the H100 (measured, docs/gpu-checks.md block i14-cupti:
+ * a process that called cuptiSubscribe or cuptiActivityEnable is refused the Lock with 801, and still so after its
+ * kinds are disabled, it unsubscribed and CUPTI was finalized), the checkpoint page says whether CUPTI is on and
+ * whether it ever was, and the Lock is refused with 801 when it ever was. PHOS_FAKE_CUPTI_RELEASABLE=1 in the
+ * target's environment models a driver that lets go: then only while kinds are on or a subscriber is there. */
 static CUpti_BuffersCallbackRequestFunc act_req;
 static CUpti_BuffersCallbackCompleteFunc act_done;
 static _Atomic int act_on[64];
@@ -658,7 +666,12 @@ static pthread_mutex_t act_mu = PTHREAD_MUTEX_INITIALIZER;
 static CUpti_ActivityKernel10 *act_q;
 static size_t act_n, act_cap;
 static int act_kinds(void) { int n = 0; for (int i = 0; i < 64; i++) n += atomic_load(&act_on[i]) != 0; return n; }
-static void act_publish(void) { if (my_page) atomic_store(&my_page->cupti, act_kinds()); }
+static void act_publish(void) {
+    if (!my_page) return;
+    int n = act_kinds() + (cb_fn != NULL);
+    atomic_store(&my_page->cupti, n);
+    if (n) atomic_store(&my_page->cupti_used, 1);
+}
 static uint64_t act_now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec; }
 static void act_launch(const char *name, uint32_t corr) {
     if (!atomic_load(&act_on[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]) || !strncmp(name, "cuLaunchHostFunc", 16)) return;

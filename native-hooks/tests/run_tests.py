@@ -1078,8 +1078,25 @@ class ControlConnection:
 def test_checkpoint_cupti(env):
     fake_dir = tempfile.mkdtemp(prefix="fakecuda-", dir=env.tmp)
     fake = os.path.join(env.build, "fake", "libcuda.so.1")
+    # first as driver 580 on the H100: a process that used CUPTI is refused the Lock even after the release; the
+    # recorder answers prepare and done all the same, and the process runs on
+    sticky = LiveApp(env, "ckpt-cupti-580", {"PHOS_FAKE_CUDA_DIR": fake_dir, "PHOS_TIMING": "1", "PHOS_TIMING_SOURCE": "auto",
+                                             "PHOS_CUPTI": fake})
+    try:
+        check(sticky.cmd("launch 2") == 6, "cupti 580: runs")
+        c = ControlConnection(sticky.sock)
+        check(c.ask("checkpoint-prepare").startswith("ready cupti"), "cupti 580: prepare")
+        rc, out, _ = helper_run(env, sticky.pid, "lock,checkpoint,restore,unlock", fake_dir)
+        check(rc == 1 and any(l.endswith("code 801 CUDA_ERROR_NOT_SUPPORTED") for l in out) and states_of(out)[-1] == "running",
+              "cupti 580: the Lock is refused after the release too, as measured on the H100 (%s)" % out)
+        check(c.ask("checkpoint-done").startswith("resumed cupti;"), "cupti 580: done")
+        check(sticky.cmd("launch 1") == 7, "cupti 580: runs on")
+        c.close()
+    finally:
+        sticky.finish()
+    # then a driver that lets go of a process once CUPTI is released (PHOS_FAKE_CUPTI_RELEASABLE)
     app = LiveApp(env, "ckpt-cupti", {"PHOS_FAKE_CUDA_DIR": fake_dir, "PHOS_FAKE_CKPT_MS": "50", "PHOS_TIMING": "1", "PHOS_TIMING_SOURCE": "auto",
-                                      "PHOS_CUPTI": fake})
+                                      "PHOS_CUPTI": fake, "PHOS_FAKE_CUPTI_RELEASABLE": "1"})
     err = ""
     try:
         check(app.cmd("launch 10") == 14, "cupti checkpoint: the recording process runs")

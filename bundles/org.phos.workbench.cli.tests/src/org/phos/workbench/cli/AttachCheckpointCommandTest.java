@@ -196,58 +196,74 @@ class AttachCheckpointCommandTest {
 	}
 
 	// i14-cupti: begin
-	/**
-	 * A recording with CUPTI timing (the fake libcuda answers CUPTI's calls; PHOS_CUPTI points the recorder at it): the
-	 * fake driver, like driver 580 on the H100, refuses the Lock while CUPTI activity is on; with the recorder's
-	 * socket directory the command asks the recorder to let go of CUPTI first and to take it up after the unlock,
-	 * on every path (done, refused, one step at a time).
-	 */
-	@Test
-	void aRecordingWithCuptiTimingIsPreparedBeforeTheLockAndResumedAfter() throws Exception {
+	private void startWithCupti(boolean releasable) throws Exception {
 		stop();
 		startApp(Map.of("PHOS_TIMING", "1", "PHOS_TIMING_SOURCE", "auto", "PHOS_CUPTI",
-				build.resolve("fake").resolve("libcuda.so.1").toString()));
-		String dir = "--dir=" + tmp.resolve("xdg").resolve("phos");
+				build.resolve("fake").resolve("libcuda.so.1").toString(), "PHOS_FAKE_CUPTI_RELEASABLE",
+				releasable ? "1" : "0"));
+	}
+
+	private static final String PREPARED = "  recorder    prepare  ready cupti flushed,kinds-off,unsubscribed,finalized\n";
+	private static final String RESUMED = "  recorder    done     resumed cupti; operations between prepare and done were "
+			+ "timed by CUDA events\n";
+
+	/**
+	 * A recording with CUPTI timing (the fake libcuda answers CUPTI's calls; PHOS_CUPTI points the recorder at it) on a
+	 * driver that behaves as driver 580 did on the H100: the Lock is refused with 801 once the process used CUPTI, even
+	 * after the recorder let go of it. The command asks the recorder all the same (prepare, then done after the
+	 * refusal) and says what to do in the words of the issue.
+	 */
+	@Test
+	void cuptiTimingOnDriver580IsRefusedWithTheWayOut() throws Exception {
+		startWithCupti(false);
 		assertEquals("ok 9", command("launch 5"));
-		// without the recorder's socket (another directory): no prepare, and the driver refuses as on the H100
+		// without the recorder's socket (another directory): no prepare, the driver's plain refusal
 		CliRun bare = checkpoint();
 		assertEquals(ExitCode.FAILURE, bare.exit(), bare.toString());
 		assertFalse(bare.out().contains("recorder"), bare.out());
-		assertTrue(bare.err().contains("Lock (cuCheckpointProcessLock) refused: 801 CUDA_ERROR_NOT_SUPPORTED."), bare.err());
+		assertTrue(bare.err().contains("Lock (cuCheckpointProcessLock) refused: 801 CUDA_ERROR_NOT_SUPPORTED. The "
+				+ "driver will not lock this process: it uses CUPTI"), bare.err());
+		CliRun r = checkpoint("--dir=" + tmp.resolve("xdg").resolve("phos"));
+		assertEquals(ExitCode.FAILURE, r.exit(), r.toString());
+		int prepare = r.out().indexOf(PREPARED), lock = r.out().indexOf("\n  lock "), done = r.out().indexOf(RESUMED);
+		assertTrue(prepare == 0 && lock > prepare && done > lock, r.out());
+		assertTrue(r.out().contains("REFUSED 801 CUDA_ERROR_NOT_SUPPORTED"), r.out());
+		assertTrue(r.err().contains("Lock (cuCheckpointProcessLock) refused: 801 CUDA_ERROR_NOT_SUPPORTED. The process "
+				+ "was recorded with CUPTI timing; record with PHOS_TIMING_SOURCE=events to checkpoint"), r.err());
+		assertEquals("ok 10", command("launch 1"), "the process goes on");
+	}
+
+	/**
+	 * The same on a driver that locks a process once CUPTI is released (PHOS_FAKE_CUPTI_RELEASABLE): prepare before the
+	 * lock, done after the unlock, on every path (done, one step at a time, refused after the lock).
+	 */
+	@Test
+	void cuptiTimingIsPreparedBeforeTheLockAndResumedAfter() throws Exception {
+		startWithCupti(true);
+		String dir = "--dir=" + tmp.resolve("xdg").resolve("phos");
+		assertEquals("ok 9", command("launch 5"));
 		// with it: prepare (before the helper reaches the driver: the first line), the four phases, done
 		CliRun r = checkpoint(dir);
 		assertEquals(ExitCode.OK, r.exit(), r.toString());
 		String out = r.out();
-		int prepare = out.indexOf("  recorder    prepare  ready cupti flushed,kinds-off,unsubscribed,finalized\n");
-		int lock = out.indexOf("\n  lock "), unlock = out.indexOf("\n  unlock ");
-		int done = out.indexOf("  recorder    done     resumed cupti; operations between prepare and done were timed by "
-				+ "CUDA events\n");
+		int prepare = out.indexOf(PREPARED), lock = out.indexOf("\n  lock "), unlock = out.indexOf("\n  unlock ");
+		int done = out.indexOf(RESUMED);
 		assertTrue(prepare == 0 && lock > prepare && unlock > lock && done > unlock, out);
 		assertTrue(ms(out, "stall") >= ms(out, "checkpoint"), out);
 		assertEquals("ok 12", command("launch 3"), "the process goes on after the checkpoint");
 		// one step at a time: the lock's prepare holds until the unlock's call says done
 		CliRun lockOnly = checkpoint(dir, "--steps", "lock");
 		assertEquals(ExitCode.OK, lockOnly.exit(), lockOnly.toString());
-		assertTrue(lockOnly.out().contains("recorder    prepare  ready cupti") && !lockOnly.out().contains("done "),
-				lockOnly.out());
+		assertTrue(lockOnly.out().contains(PREPARED) && !lockOnly.out().contains("recorder    done"), lockOnly.out());
 		CliRun rest = checkpoint(dir, "--steps", "checkpoint,restore,unlock");
 		assertEquals(ExitCode.OK, rest.exit(), rest.toString());
-		assertTrue(!rest.out().contains("recorder    prepare") && rest.out().contains("recorder    done     resumed cupti;"),
-				rest.out());
+		assertTrue(!rest.out().contains("recorder    prepare") && rest.out().contains(RESUMED), rest.out());
 		// a refusal after the lock: unlocked again, and CUPTI resumed
 		assertEquals("ok 12", command("refuse checkpoint:801"));
 		CliRun refused = checkpoint(dir);
 		assertEquals(ExitCode.FAILURE, refused.exit(), refused.toString());
-		assertTrue(refused.out().contains("unlocked again after the refusal")
-				&& refused.out().contains("recorder    done     resumed cupti;"), refused.out());
-		// the driver refuses the lock although CUPTI was let go: the words the issue asks for
-		assertEquals("ok 12", command("refuse lock:801"));
-		CliRun still = checkpoint(dir);
-		assertEquals(ExitCode.FAILURE, still.exit(), still.toString());
-		assertTrue(still.out().contains("recorder    done     resumed cupti;"), still.out());
-		assertTrue(still.err().contains("Lock (cuCheckpointProcessLock) refused: 801 CUDA_ERROR_NOT_SUPPORTED. The "
-				+ "process was recorded with CUPTI timing; record with PHOS_TIMING_SOURCE=events to checkpoint"),
-				still.err());
+		assertTrue(refused.out().contains("unlocked again after the refusal") && refused.out().contains(RESUMED),
+				refused.out());
 		assertEquals("ok 12", command("refuse"));
 		assertEquals("ok 13", command("launch 1"), "the process goes on");
 	}
