@@ -116,9 +116,15 @@ public final class ProcessCheckpoint {
 		return List.copyOf(recorderAnswers);
 	}
 
-	/** The recorder's part of the last run in one line ("" when the process has no recorder socket). */
+	/**
+	 * The recorder's part of the last run in one line: "" when the process has no recorder socket or its recorder had
+	 * nothing to let go of (timing by CUDA events: "ready events (nothing to release)").
+	 */
 	public String recorderText() {
 		StringBuilder b = new StringBuilder();
+		if (recorderAnswers.stream().allMatch(a -> a.ok() && a.text().contains("(nothing"))) {
+			return "";
+		}
 		for (CheckpointEvent.RecorderAnswer a : recorderAnswers) {
 			b.append(b.length() == 0 ? "Recorder: " : "; ").append(a.what()).append(" \u2192 ").append(a.text());
 		}
