@@ -270,7 +270,7 @@ class CheckpointUiTest {
             assertEquals(msg, live.checkpointPanel().recorderText());
             assertEquals(ProcessState.RUNNING, m.state());
             assertEquals(4 + 20 + 5, app.command("launch 5"), "the process goes on");
-            shot("checkpoint-cupti-done");
+            zoomed("checkpoint-cupti-done-editor");
         }
         window.getActivePage().closeAllEditors(false);
         cupti.put("PHOS_FAKE_CUPTI_RELEASABLE", "0");
@@ -293,6 +293,7 @@ class CheckpointUiTest {
             assertEquals(ProcessState.RUNNING, m.state());
             assertEquals(4 + 20 + 1, app.command("launch 1"), "the process goes on after the refusal");
             shot("checkpoint-cupti-refused");
+            zoomed("checkpoint-cupti-refused-editor");
         }
     }
     // i14-cupti: end
