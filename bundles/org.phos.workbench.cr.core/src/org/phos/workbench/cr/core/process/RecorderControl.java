@@ -42,9 +42,18 @@ public final class RecorderControl implements AutoCloseable {
 		return new RecorderControl(ch);
 	}
 
-	/** Sends one command and returns the recorder's one-line answer. */
+	/** How long an answer may take: the recorder's writer thread answers within a few ms unless it waits in a CUDA call. */
+	public static final long ANSWER_MS = 5_000;
+
+	/**
+	 * Sends one command and returns the recorder's one-line answer; an IOException after {@link #ANSWER_MS} without
+	 * one (the writer thread waits in a CUDA call, e.g. of a process that is locked already).
+	 */
 	public String ask(String command) throws IOException {
+		channel.configureBlocking(true);
 		channel.write(ByteBuffer.wrap((command + "\n").getBytes(StandardCharsets.US_ASCII)));
+		channel.configureBlocking(false);
+		long deadline = System.nanoTime() + ANSWER_MS * 1_000_000L;
 		for (;;) {
 			int nl = pending.indexOf("\n");
 			if (nl >= 0) {
@@ -53,8 +62,22 @@ public final class RecorderControl implements AutoCloseable {
 				return line;
 			}
 			in.clear();
-			if (channel.read(in) < 0) {
+			int n = channel.read(in);
+			if (n < 0) {
 				throw new IOException("the recording process closed its control connection");
+			}
+			if (n == 0) {
+				if (System.nanoTime() > deadline) {
+					throw new IOException("the recorder did not answer \"" + command + "\" in " + ANSWER_MS + " ms (its "
+							+ "writer thread may wait in a CUDA call of a locked process)");
+				}
+				try {
+					Thread.sleep(2);
+				} catch (InterruptedException e) {
+					Thread.currentThread().interrupt();
+					throw new IOException("interrupted while waiting for the recorder's answer", e);
+				}
+				continue;
 			}
 			in.flip();
 			pending.append(StandardCharsets.UTF_8.decode(in));
