@@ -294,6 +294,15 @@ class CheckpointUiTest {
             assertEquals(4 + 20 + 1, app.command("launch 1"), "the process goes on after the refusal");
             shot("checkpoint-cupti-refused");
             zoomed("checkpoint-cupti-refused-editor");
+            var handlers = window.getService(IHandlerService.class);
+            try {
+                handlers.executeCommand(SwitchThemeHandler.DARK_COMMAND, null);
+                robot.spin(800);
+                zoomed("checkpoint-cupti-refused-dark-editor");
+            } finally {
+                handlers.executeCommand(SwitchThemeHandler.LIGHT_COMMAND, null);
+                robot.spin(300);
+            }
         }
     }
     // i14-cupti: end
