@@ -24,6 +24,7 @@ uint64_t ref_mono;
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 static CUevent *pool;
 static size_t pool_n, pool_cap;
+static void gate_setup(void);
 
 int timing_setup(void) {
     pthread_mutex_lock(&pool_mu);
@@ -45,6 +46,7 @@ int timing_setup(void) {
             p_evrecord(ref_event, ref_stream) == CUDA_SUCCESS && p_evsync(ref_event) == CUDA_SUCCESS) {
             ref_mono = mono_ns();
             ok = 1;
+            gate_setup();
         }
         atomic_store(&timing_state, ok ? 1 : -1);
         DBG("GPU timing %s", ok ? "on" : "unavailable");
@@ -464,3 +466,91 @@ void timing_gaps_end(pbuf *end) {
     pb_free(&g);
 }
 /* i14-cupti: end */
+
+/* ------------------------------------------------------------------ stream gate for event timing (i15-cost2)
+ * Events around a launch on a CPU-bound loop measure the host's submission gap too: the GPU reaches the start event
+ * as soon as it is queued and waits there for the kernel (docs/benchmarks.md, block i15-cost: +104%). With sampled
+ * event timing each timed launch is gated: cuStreamWaitValue32 on a word of host-mapped pinned memory is queued
+ * before the start event, and after the end event is recorded a plain host store opens it, so start event, kernel and
+ * end event are all queued when the GPU reaches them and the span is the kernel's own plus the events' own cost. That
+ * cost (PHOS_TIMING_EVENT_BIAS: "auto" measures the median span of 31 gated empty event pairs at setup, a number in
+ * ns sets it, 0 keeps the raw span) is taken off by the writer. PHOS_TIMING_GATE=0 switches the gate off. The word
+ * only grows (a cyclic >= compare); with several threads one thread's store may open another's gate a little early.
+ * The gate cannot deadlock the stream: what is queued behind it is two event records and one launch, and the host
+ * thread that opens it does not wait for the GPU in between. */
+typedef CUresult (*pfn_hostalloc)(void **, size_t, unsigned);
+typedef CUresult (*pfn_hostdptr)(CUdeviceptr *, void *, unsigned);
+typedef CUresult (*pfn_waitv32)(CUstream, CUdeviceptr, cuuint32_t, unsigned);
+static pfn_waitv32 p_waitv32;
+static uint32_t *gate_word;
+static CUdeviceptr gate_dptr;
+static _Atomic uint32_t gate_seq;
+int timing_gate_on;
+int64_t timing_event_bias_ns;
+static atomic_int gate_failed;
+
+uint32_t timing_gate_close(CUstream st) {
+    uint32_t v = atomic_fetch_add_explicit(&gate_seq, 1, memory_order_relaxed) + 1;
+    if (!v) v = atomic_fetch_add_explicit(&gate_seq, 1, memory_order_relaxed) + 1;   /* 0 means "not gated" */
+    CUresult r = p_waitv32(st, gate_dptr, v, CU_STREAM_WAIT_VALUE_GEQ);
+    if (r != CUDA_SUCCESS) {
+        if (!atomic_exchange(&gate_failed, 1)) DBG("cuStreamWaitValue32 failed (%d): this launch is timed ungated", (int)r);
+        return 0;
+    }
+    return v;
+}
+void timing_gate_open(uint32_t v) {
+    uint32_t cur = __atomic_load_n(gate_word, __ATOMIC_RELAXED);
+    while ((int32_t)(v - cur) > 0 && !__atomic_compare_exchange_n(gate_word, &cur, v, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {}
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* under pool_mu, from timing_setup, with timing_ctx current */
+static void gate_setup(void) {
+    timing_sample_init();
+    if (!tsp.sampled || cfg.timing_source == 1 || !phos_env_u64("PHOS_TIMING_GATE", 1)) return;
+    pfn_hostalloc halloc = (pfn_hostalloc)own_real("cuMemHostAlloc");
+    pfn_hostdptr hdptr = (pfn_hostdptr)own_real("cuMemHostGetDevicePointer_v2");
+    if (!hdptr) hdptr = (pfn_hostdptr)own_real("cuMemHostGetDevicePointer");
+    p_waitv32 = (pfn_waitv32)own_real("cuStreamWaitValue32_v2");
+    if (!p_waitv32) p_waitv32 = (pfn_waitv32)own_real("cuStreamWaitValue32");
+    void *hp = NULL;
+    if (!halloc || !hdptr || !p_waitv32 || halloc(&hp, 64, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP) != CUDA_SUCCESS || !hp ||
+        hdptr(&gate_dptr, hp, 0) != CUDA_SUCCESS) {
+        DBG("stream gate unavailable (cuMemHostAlloc/cuMemHostGetDevicePointer/cuStreamWaitValue32): event timing ungated");
+        return;
+    }
+    gate_word = hp;
+    *gate_word = 0;
+    /* the events' own span: gated empty pairs on the reference stream */
+    const char *bs = getenv("PHOS_TIMING_EVENT_BIAS");
+    int64_t bias = 0;
+    if (bs && *bs && strcmp(bs, "auto")) bias = (int64_t)strtoll(bs, NULL, 10);
+    else {
+        CUevent a = NULL, b = NULL;
+        int64_t sp[31];
+        int n = 0;
+        if (p_evcreate(&a, CU_EVENT_DEFAULT) == CUDA_SUCCESS && p_evcreate(&b, CU_EVENT_DEFAULT) == CUDA_SUCCESS) {
+            for (int i = 0; i < 31; i++) {
+                uint32_t v = timing_gate_close(ref_stream);
+                if (!v) break;
+                int ok = p_evrecord(a, ref_stream) == CUDA_SUCCESS && p_evrecord(b, ref_stream) == CUDA_SUCCESS;
+                timing_gate_open(v);
+                float ms = 0;
+                if (!ok || p_evsync(b) != CUDA_SUCCESS || p_evel(&ms, a, b) != CUDA_SUCCESS) break;
+                sp[n++] = (int64_t)((double)ms * 1e6);
+            }
+        }
+        if (n < 31) { DBG("stream gate: calibration failed after %d pairs: event timing ungated", n); return; }
+        qsort(sp, (size_t)n, sizeof *sp, cmp_i64);
+        bias = sp[n / 2];
+        DBG("stream gate: gated empty event pair spans min %lld, median %lld, max %lld ns", (long long)sp[0], (long long)sp[n / 2], (long long)sp[n - 1]);
+    }
+    timing_event_bias_ns = bias < 0 ? 0 : bias;
+    timing_gate_on = 1;
+    DBG("sampled event timing: launches gated by cuStreamWaitValue32, event bias %lld ns", (long long)timing_event_bias_ns);
+}

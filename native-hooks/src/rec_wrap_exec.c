@@ -22,6 +22,7 @@ static inline CUresult launch_common(int lkind, CUfunction f, const unsigned *di
         fill_params(s, fr, kp, extra);
         s->e0 = ts.e0;
         s->e1 = ts.e1;
+        s->gated = ts.gate != 0 && ts.e1;
         s->corr = ts.corr;
         slot_commit(pos, s);
         phos_launch_hook_fn hook = atomic_load_explicit(&launch_hook, memory_order_acquire);

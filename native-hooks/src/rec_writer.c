@@ -211,6 +211,10 @@ static int encode_slot(slot_t *s, int force) {
             if (now - head_wait_since < 3000000000ull) return 0;
         }
         if (q == CUDA_SUCCESS) { g0 = gpu_ns(s->e0); g1 = gpu_ns(s->e1); }
+        /* i15-cost2: a gated launch's events span the kernel plus the events' own cost, measured at setup */
+        if (s->gated && g0 && g1 > g0 && timing_event_bias_ns > 0)
+            g1 = (int64_t)(g1 - g0) > 2 * timing_event_bias_ns ? g1 - (uint64_t)timing_event_bias_ns : g0 + (g1 - g0) / 2;
+        s->gated = 0;
         pool_put(s->e0);
         pool_put(s->e1);
         s->e0 = s->e1 = NULL;

@@ -301,6 +301,7 @@ typedef struct slot {
     void *ptr;
     CUevent e0, e1;
     uint32_t corr;  /* CUPTI correlation id when CUPTI times this operation */
+    uint8_t gated;  /* i15-cost2: a launch timed by events behind a stream gate (the writer takes the event bias off) */
     uint32_t dlen;
     uint8_t *dext;
     uint8_t din[INLINE_BYTES];
@@ -350,6 +351,7 @@ static inline slot_t *slot_at(uint64_t pos) {
     slot_t *s = &ring[pos & (RING_CAP - 1)];
     while (atomic_load_explicit(&s->seq, memory_order_acquire) != pos) sched_yield();
     s->type = s->kind = s->async = s->lkind = 0;
+    s->gated = 0;
     s->a0 = s->a1 = s->a2 = s->stream = 0;
     memset(s->u, 0, sizeof s->u);
     s->ptr = NULL;
@@ -482,7 +484,7 @@ static inline CUstream rstream(CUstream s, int ptsz) { return (!s && ptsz) ? CU_
 
 /* timing around one operation: begin notes a start (CUPTI: clears the correlation id; events: records a start event),
  * end completes it (CUPTI: keeps the id the callback noted; events: records the end event) */
-typedef struct { CUevent e0, e1; CUstream st; uint32_t corr; int cupti; int win; uint64_t cost; } tspan;
+typedef struct { CUevent e0, e1; CUstream st; uint32_t corr; int cupti; int win; uint64_t cost; uint32_t gate; } tspan;
 static inline void t_begin(tspan *t, CUstream st) {
     t->e0 = t->e1 = NULL;
     t->st = st;
@@ -518,6 +520,13 @@ int timing_sample_launch(const void *fn, const unsigned *dims);
 void timing_sample_cost(uint64_t ns);
 void timing_sample_header(pbuf *h);
 int cupti_window(int open);   /* 0: kernel records could not be switched on */
+/* i15-cost2: the stream gate of a launch timed by events (rec_timing.c): close queues a wait on a host-mapped word
+ * before the start event, open (a plain host store) lets the GPU go on once start event, kernel and end event are all
+ * queued; close returns the value open must store, 0 when not gated */
+extern int timing_gate_on;          /* 1 gates work (PHOS_TIMING_GATE, on by default with sampled event timing) */
+extern int64_t timing_event_bias_ns; /* subtracted from a gated launch's event span (PHOS_TIMING_EVENT_BIAS) */
+uint32_t timing_gate_close(CUstream st);
+void timing_gate_open(uint32_t v);
 /* a launch: timed only when the sampling policy picks it (then as t_begin/t_end, inside a CUPTI window) */
 static inline void t_begin_launch(tspan *t, CUstream st, const void *fn, const unsigned *dims) {
     t->win = 0;
@@ -526,15 +535,20 @@ static inline void t_begin_launch(tspan *t, CUstream st, const void *fn, const u
         t->e0 = t->e1 = NULL; t->corr = 0; t->cupti = 0;
         return;
     }
+    t->gate = 0;
     if (!tsp.sampled) { t_begin(t, st); return; }
     uint64_t c0 = mono_ns();
     if (cupti_windowed && atomic_load_explicit(&cupti_ready, memory_order_acquire)) t->win = cupti_window(1) ? 1 : 2;
+    else if (!t_replay && cfg.timing_source != 1 && !atomic_load_explicit(&cupti_ready, memory_order_acquire) &&
+             (atomic_load_explicit(&timing_state, memory_order_acquire) == 1 || timing_setup()) && timing_gate_on)
+        t->gate = timing_gate_close(st);   /* i15-cost2: start event, kernel, end event queued before the GPU runs them */
     t_begin(t, st);
     t->cost = mono_ns() - c0;
 }
 static inline void t_end_launch(tspan *t, CUresult r) {
     uint64_t c0 = t->cost ? mono_ns() : 0;
     t_end(t, r);
+    if (t->gate) timing_gate_open(t->gate);
     if (t->win == 2) t->corr = 0;   /* no kernel record will come: the writer must not wait for one */
     if (t->win) cupti_window(0);
     if (c0) timing_sample_cost(t->cost + (mono_ns() - c0));

@@ -364,7 +364,7 @@ int main(int argc, char **argv) {
                 if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st)) { fprintf(stderr, "fake_app: exec child failed\n"); failures++; }
             }
         }
-        fprintf(ex, ", \"launches\": %ld}\n", n_iter);
+        fprintf(ex, ", \"launches\": %ld, \"stream_waits\": %ld}\n", n_iter, calls ? calls("cuStreamWaitValue32_v2") : -1L);
         fclose(ex);
         ex = NULL;
         if (!strcmp(mode, "crash")) { fflush(stdout); raise(SIGSEGV); }

@@ -248,7 +248,12 @@ static int nstreams;
 static fgraph graphs[8];
 static int ngraphs;
 static uint64_t fake_clock;
-typedef struct { uint64_t t; } fevent;
+typedef struct { uint64_t t; volatile uint32_t *gate; uint32_t gate_val; } fevent;
+/* i15-cost2: cuStreamWaitValue32 (GEQ, cyclic) on host-mapped memory: an event recorded behind a wait whose word is
+ * still below the value is not complete (cuEventQuery NOT_READY, cuEventSynchronize waits up to 2 s) until the host
+ * stores the value; FAKE_CUDA_NO_STREAM_MEMOPS=1 answers CUDA_ERROR_NOT_SUPPORTED */
+static struct { CUstream s; volatile uint32_t *addr; uint32_t val; } swait[16];
+static int gate_open_(volatile uint32_t *a, uint32_t v) { return !a || (int32_t)(*a - v) >= 0; }
 
 FAKE_CB(cuStreamCreate, (CUstream *s, unsigned f), (s, f)) { hit("cuStreamCreate"); streams[nstreams].id = nstreams + 1; *s = (CUstream)&streams[nstreams++]; return CUDA_SUCCESS; }
 FAKE_CB(cuStreamDestroy_v2, (CUstream s), (s)) { return CUDA_SUCCESS; }
@@ -271,7 +276,38 @@ FAKE_CB(cuStreamSynchronize, (CUstream s), (s)) { hit("cuStreamSynchronize"); re
 FAKE_CB(cuStreamWaitEvent, (CUstream s, CUevent e, unsigned f), (s, e, f)) { hit("cuStreamWaitEvent"); return CUDA_SUCCESS; }
 FAKE_CB(cuEventCreate, (CUevent *e, unsigned f), (e, f)) { *e = (CUevent)calloc(1, sizeof(fevent)); return CUDA_SUCCESS; }
 FAKE_CB(cuEventDestroy_v2, (CUevent e), (e)) { free(e); return CUDA_SUCCESS; }
-FAKE_CB(cuEventRecord, (CUevent e, CUstream s), (e, s)) { ((fevent *)e)->t = ++fake_clock * 1000; return CUDA_SUCCESS; }
+FAKE_CB(cuEventRecord, (CUevent e, CUstream s), (e, s)) {
+    fevent *fe = (fevent *)e;
+    fe->t = ++fake_clock * 1000;
+    fe->gate = NULL;
+    for (int i = 0; i < 16; i++)
+        if (swait[i].addr && swait[i].s == s) {
+            if (gate_open_(swait[i].addr, swait[i].val)) swait[i].addr = NULL;
+            else { fe->gate = swait[i].addr; fe->gate_val = swait[i].val; }
+        }
+    return CUDA_SUCCESS;
+}
+FAKE_CB(cuStreamWaitValue32_v2, (CUstream s, CUdeviceptr a, cuuint32_t v, unsigned f), (s, a, v, f)) {
+    hit("cuStreamWaitValue32_v2");
+    if (getenv("FAKE_CUDA_NO_STREAM_MEMOPS")) return CUDA_ERROR_NOT_SUPPORTED;
+    if (f != CU_STREAM_WAIT_VALUE_GEQ || !a) return CUDA_ERROR_INVALID_VALUE;
+    for (int i = 0; i < 16; i++)
+        if (!swait[i].addr || swait[i].s == s || gate_open_(swait[i].addr, swait[i].val)) {
+            swait[i].s = s; swait[i].addr = (volatile uint32_t *)(uintptr_t)a; swait[i].val = v;
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_OUT_OF_MEMORY;
+}
+API CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags) {
+    hit("cuMemHostAlloc");
+    *p = calloc(1, n ? n : 1);
+    return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+API CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *d, void *p, unsigned flags) {
+    hit("cuMemHostGetDevicePointer_v2");
+    *d = (CUdeviceptr)(uintptr_t)p;   /* unified addressing: the same address */
+    return CUDA_SUCCESS;
+}
 FAKE_CB(cuEventQuery, (CUevent e), (e)) {
     static int blocked;
     hit("cuEventQuery");
@@ -281,9 +317,12 @@ FAKE_CB(cuEventQuery, (CUevent e), (e)) {
         struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
     }
-    return CUDA_SUCCESS;
+    return gate_open_(((fevent *)e)->gate, ((fevent *)e)->gate_val) ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
-FAKE_CB(cuEventSynchronize, (CUevent e), (e)) { return CUDA_SUCCESS; }
+FAKE_CB(cuEventSynchronize, (CUevent e), (e)) {
+    for (int i = 0; i < 2000 && !gate_open_(((fevent *)e)->gate, ((fevent *)e)->gate_val); i++) usleep(1000);
+    return gate_open_(((fevent *)e)->gate, ((fevent *)e)->gate_val) ? CUDA_SUCCESS : CUDA_ERROR_LAUNCH_TIMEOUT;
+}
 FAKE_CB(cuEventElapsedTime_v2, (float *ms, CUevent a, CUevent b), (ms, a, b)) {
     *ms = (float)((double)((int64_t)((fevent *)b)->t - (int64_t)((fevent *)a)->t) / 1e6);
     return CUDA_SUCCESS;

@@ -410,6 +410,35 @@ def test_timing_sample(env):
     check(len(set(gaps)) > 10, "sampled: the gaps between timed launches vary (random draws, no fixed stride): %d distinct" % len(set(gaps)))
     check(all(0 < l["gpu_start_ns"] < l["gpu_end_ns"] for l in ls if l.get("gpu_start_ns")) and
           all("gpu_end_ns" not in l for l in ls if not l.get("gpu_start_ns")), "sampled: timed launches have start < end, the others no times")
+    # i15-cost2: sampled timing by events gates each timed launch's stream (cuStreamWaitValue32 before the start event,
+    # opened by a host store after the end event); the fake's events behind a closed gate never complete, so a gate
+    # left closed leaves the timed launches without GPU times
+    for gate in ("1", "0", "nosupport"):
+        out = env.trace_path("gated%s.phos" % gate)
+        exf = env.trace_path("gated%s.json" % gate)
+        e = {"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_TIMING_SOURCE": "events", "PHOS_TIMING_NMIN": "10",
+             "PHOS_TIMING_NMAX": "10", "PHOS_TIMING_FIRST": "5", "PHOS_TIMING_GATE": "0" if gate == "0" else "1"}
+        if gate == "nosupport":
+            e["FAKE_CUDA_NO_STREAM_MEMOPS"] = "1"
+        r = env.run([env.app, "many", exf, "3000"], env=e)
+        check(r.returncode == 0, "gated %s: exit 0 (%s)" % (gate, r.stderr))
+        ls = launches_of(pr.read_trace(out))
+        timed = [l for l in ls if l.get("gpu_start_ns", 0) > 0]
+        waits = json.load(open(exf))["stream_waits"]
+        check(len(ls) == 3000 and 200 <= len(timed) <= 420 and all(0 < l["gpu_start_ns"] < l["gpu_end_ns"] for l in timed),
+              "gated %s: about 1 in 10 launches timed, start < end (%d of %d)" % (gate, len(timed), len(ls)))
+        if gate == "1":
+            # 31 calibration pairs at setup, then one wait per timed launch
+            check(waits == len(timed) + 31, "gate on: one stream wait per timed launch plus 31 for calibration (%d waits, %d timed)" % (waits, len(timed)))
+            # fake events tick 1000 ns per record: an empty gated pair spans 1000 ns, a launch's pair 1000 ns too: the
+            # bias rule keeps half of a span under twice the bias (+-3 ns: the float milliseconds of cuEventElapsedTime)
+            spans = {l["gpu_end_ns"] - l["gpu_start_ns"] for l in timed}
+            check(spans and all(497 <= x <= 503 for x in spans), "gate on: the writer takes the measured event bias off (spans %s)" % sorted(spans)[:5])
+        elif gate == "0":
+            check(waits == 0, "PHOS_TIMING_GATE=0: no stream waits (%d)" % waits)
+            check(all(997 <= l["gpu_end_ns"] - l["gpu_start_ns"] <= 1003 for l in timed), "PHOS_TIMING_GATE=0: raw event spans (about 1000 ns)")
+        else:
+            check(waits == 1, "cuStreamWaitValue32 unsupported: tried once at setup, then ungated (%d calls)" % waits)
     out = env.trace_path("every.phos")
     r = env.run([env.app, "many", "/dev/null", "2000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "0"})
     t = pr.read_trace(out)

@@ -19,7 +19,7 @@ import org.phos.workbench.trace.core.Trace;
  * view exports the same table, so its file equals {@code validate --csv}'s.
  *
  * @param engine the engine's name as the report gives it (a combination expanded: {@code best} is
- *        {@code ptx-flow/arg-scan+indirect})
+ *        {@code ptx-flow/arg-scan+indirect+blocks})
  * @param kernel the kernel's demangled name, or {@link #ALL_KERNELS}
  * @param functionId its function id, -1 for the total
  * @param accuracy the figures

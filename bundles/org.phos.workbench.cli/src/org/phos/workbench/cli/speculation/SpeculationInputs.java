@@ -24,7 +24,9 @@ final class SpeculationInputs {
 
 	static final Option<String> ENGINE = Option.withDefault("engine", "NAME[,NAME]",
 			"engines to run side by side: phos, arg-scan, ptx-flow, combinations A/B (A where it covers the launch, "
-					+ "else B) and X+indirect, or best (" + EngineRegistry.BEST_SPEC + ")",
+					+ "else B), X+indirect, X+blocks (whole allocations narrowed to the allocator block a pointer names, "
+					+ "bounded by the launch's other pointers), X+past-blocks (and by earlier launches' pointers and "
+					+ "copies), or best (" + EngineRegistry.BEST_SPEC + ")",
 			ValueParser.text(), "phos,arg-scan,ptx-flow/arg-scan,best");
 	static final Option<Path> CSV = Option.optional("csv", "FILE", "also write the per-kernel table as CSV",
 			ValueParser.path());

@@ -82,6 +82,56 @@ class ChartBuildersTest {
                 Arrays.asList(((SymbolAxis) chart.getXYPlot().getDomainAxis()).getSymbols()));
     }
 
+    /**
+     * A window over a lane of out-of-order, overlapping intervals of several categories with some long ones: the
+     * chart's bars (read from the model's columns, the window found by binary search) are those of the plain way,
+     * every interval filtered by the window and decimated per category in the order of their first appearance.
+     */
+    @Test
+    void windowedBarsAreThoseOfFilteringEveryInterval() {
+        java.util.Random r = new java.util.Random(7);
+        TimelineModel m = new TimelineModel();
+        m.lane(Lane.forStream(0));
+        List<TimelineInterval> all = new ArrayList<>();
+        String[] categories = { TimelineInterval.KERNEL, TimelineInterval.COPY, TimelineInterval.SET };
+        for (int n = 0; n < 20_000; n++) {
+            long start = r.nextInt(10_000_000);
+            long length = r.nextInt(50) == 0 ? r.nextInt(2_000_000) : 1 + r.nextInt(3_000);
+            TimelineInterval i = new TimelineInterval(Lane.FIRST_STREAM, start, start + length, "k",
+                    categories[r.nextInt(categories.length)], -1, 0, n);
+            all.add(i);
+            m.interval(i);
+        }
+        all.sort(java.util.Comparator.comparingLong(TimelineInterval::startNs));
+        for (long[] w : new long[][] { { 4_000_000, 4_100_000 }, { 0, 500 }, { 9_990_000, 12_000_000 },
+                { 2_500_000, 7_000_000 } }) {
+            int width = 1000;
+            JFreeChart chart = new TimelineChartBuilder(ChartPalette.LIGHT).widthPx(width).window(w[0], w[1])
+                    .build(m);
+            XYIntervalSeriesCollection data = (XYIntervalSeriesCollection) chart.getXYPlot().getDataset();
+            long resolution = (w[1] - w[0]) / (width - 220);
+            Map<String, IntervalDecimator> expected = new LinkedHashMap<>();
+            for (TimelineInterval i : all) {
+                if (i.endNs() >= w[0] && i.startNs() <= w[1]) {
+                    expected.computeIfAbsent(i.category(), c -> new IntervalDecimator(resolution)).add(i.startNs(),
+                            i.endNs());
+                }
+            }
+            assertEquals(List.copyOf(expected.keySet()), seriesKeys(data), "window " + Arrays.toString(w));
+            TimeUnitScale unit = TimeUnitScale.forSpan(w[1] - w[0]);
+            int s = 0;
+            for (IntervalDecimator d : expected.values()) {
+                List<IntervalDecimator.Bar> bars = d.bars();
+                assertEquals(bars.size(), data.getItemCount(s), "bars of " + data.getSeriesKey(s));
+                for (int k = 0; k < bars.size(); k++) {
+                    assertEquals(unit.of(bars.get(k).startNs()), data.getStartYValue(s, k));
+                    assertEquals(unit.of(bars.get(k).endNs()), data.getEndYValue(s, k));
+                }
+                s++;
+            }
+        }
+    }
+
     @Test
     void manyIntervalsAreDecimatedToAtMostAboutOneBarPerPixel() {
         TimelineModel m = new TimelineModel();

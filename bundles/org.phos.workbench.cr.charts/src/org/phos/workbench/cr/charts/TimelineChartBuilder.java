@@ -23,10 +23,10 @@ import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.xy.XYIntervalSeries;
 import org.jfree.data.xy.XYIntervalSeriesCollection;
 import org.phos.workbench.cr.core.Lane;
+import org.phos.workbench.cr.core.LaneIntervals;
 import org.phos.workbench.cr.core.Marker;
 import org.phos.workbench.cr.core.StallCause;
 import org.phos.workbench.cr.core.StallInterval;
-import org.phos.workbench.cr.core.TimelineInterval;
 import org.phos.workbench.cr.core.TimelineModel;
 
 /**
@@ -95,9 +95,10 @@ public final class TimelineChartBuilder {
         }
         for (Lane lane : model.lanes()) {
             if (lane.kind() == org.phos.workbench.cr.core.LaneKind.CHECKPOINT_RESTORE) {
-                for (TimelineInterval i : model.intervals(lane.id())) {
-                    from = Math.min(from, i.startNs());
-                    to = Math.max(to, i.endNs());
+                LaneIntervals l = model.laneIntervals(lane.id());
+                for (int i = 0; i < l.size(); i++) {
+                    from = Math.min(from, l.startNs(i));
+                    to = Math.max(to, l.endNs(i));
                 }
             }
         }
@@ -121,26 +122,32 @@ public final class TimelineChartBuilder {
     private record StallGroup(StallCause cause, int lane) {
     }
 
+    /** A lane's intervals within the chart's window: indices {@code [from, to)} of its sorted columns. */
+    private record Shown(LaneIntervals intervals, int from, int to) {
+    }
+
     public JFreeChart build(TimelineModel model) {
-        // rows: the lanes with something to show, in the model's order; stalls may hit a lane without intervals
-        Map<Integer, List<TimelineInterval>> intervals = new LinkedHashMap<>();
+        // rows: the lanes with something to show, in the model's order; stalls may hit a lane without intervals.
+        // A lane's intervals are read through their columns (sorted once by the model) and a window is found by
+        // binary search: a million-interval lane costs one sequential pass over two arrays, not a copy, a sort and
+        // a visit of every interval object for each chart
+        Map<Integer, Shown> intervals = new LinkedHashMap<>();
         List<StallInterval> stalls = model.stalls().stream()
                 .filter(st -> windowToNs < 0 || (st.endNs() >= windowFromNs && st.startNs() <= windowToNs)).toList();
         Map<Integer, Integer> row = new LinkedHashMap<>();
         List<String> names = new ArrayList<>();
         long span = 1;
         for (Lane lane : model.lanes()) {
-            List<TimelineInterval> l = inWindow(model.intervals(lane.id()));
+            Shown l = inWindow(model.laneIntervals(lane.id()));
+            long end = lastEnd(l);
             boolean stalled = stalls.stream().anyMatch(s -> s.lane() == lane.id());
-            if (l.isEmpty() && !stalled) {
+            if (end == Long.MIN_VALUE && !stalled) {
                 continue;
             }
             intervals.put(lane.id(), l);
             row.put(lane.id(), row.size());
             names.add(lane.name());
-            for (TimelineInterval i : l) {
-                span = Math.max(span, i.endNs());
-            }
+            span = Math.max(span, end);
         }
         for (StallInterval s : stalls) {
             if (!row.containsKey(s.lane())) {
@@ -163,14 +170,30 @@ public final class TimelineChartBuilder {
 
         Map<String, List<IntervalDecimator.Bar>> bySeries = new LinkedHashMap<>();
         Map<String, List<Integer>> rowsBySeries = new LinkedHashMap<>();
-        for (Map.Entry<Integer, List<TimelineInterval>> lane : intervals.entrySet()) {
-            Map<String, IntervalDecimator> perCategory = new LinkedHashMap<>();
-            for (TimelineInterval i : lane.getValue()) {
-                perCategory.computeIfAbsent(i.category(), c -> new IntervalDecimator(resolution)).add(i.startNs(),
-                        i.endNs());
+        for (Map.Entry<Integer, Shown> lane : intervals.entrySet()) {
+            Shown l = lane.getValue();
+            LaneIntervals li = l.intervals();
+            // one decimator per category, in the order of the categories' first interval in the window
+            IntervalDecimator[] perCategory = new IntervalDecimator[li.categories().size()];
+            int[] order = new int[perCategory.length];
+            int categories = 0;
+            for (int i = l.from(); i < l.to(); i++) {
+                if (windowToNs >= 0 && li.endNs(i) < windowFromNs) {
+                    continue;
+                }
+                int k = li.categoryIndex(i);
+                IntervalDecimator d = perCategory[k];
+                if (d == null) {
+                    d = new IntervalDecimator(resolution);
+                    perCategory[k] = d;
+                    order[categories++] = k;
+                }
+                d.add(li.startNs(i), li.endNs(i));
             }
             int r = row.get(lane.getKey());
-            perCategory.forEach((category, d) -> collect(bySeries, rowsBySeries, category, r, d.bars()));
+            for (int c = 0; c < categories; c++) {
+                collect(bySeries, rowsBySeries, li.categories().get(order[c]), r, perCategory[order[c]].bars());
+            }
         }
         Map<StallGroup, IntervalDecimator> stallDecimators = new LinkedHashMap<>();
         for (StallInterval s : stalls) {
@@ -243,11 +266,25 @@ public final class TimelineChartBuilder {
         return STALL_PREFIX + cause.name().toLowerCase(Locale.ROOT).replace('_', ' ');
     }
 
-    private List<TimelineInterval> inWindow(List<TimelineInterval> all) {
+    /** The candidates of the window (all of the lane without one); ends before the window are still to skip. */
+    private Shown inWindow(LaneIntervals all) {
         if (windowToNs < 0) {
-            return all;
+            return new Shown(all, 0, all.size());
         }
-        return all.stream().filter(i -> i.endNs() >= windowFromNs && i.startNs() <= windowToNs).toList();
+        return new Shown(all, all.firstMayEndFrom(windowFromNs), all.endAfterStartsUpTo(windowToNs));
+    }
+
+    /** The latest end of the lane's intervals in the window; {@link Long#MIN_VALUE} when there is none. */
+    private long lastEnd(Shown l) {
+        long end = Long.MIN_VALUE;
+        LaneIntervals li = l.intervals();
+        for (int i = l.from(); i < l.to(); i++) {
+            long e = li.endNs(i);
+            if (windowToNs < 0 || e >= windowFromNs) {
+                end = Math.max(end, e);
+            }
+        }
+        return end;
     }
 
     private static void collect(Map<String, List<IntervalDecimator.Bar>> bySeries,

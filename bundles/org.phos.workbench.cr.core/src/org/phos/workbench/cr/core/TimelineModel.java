@@ -1,11 +1,12 @@
 package org.phos.workbench.cr.core;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.eclipse.jdt.annotation.Nullable;
 
 /**
  * A whole timeline in memory, in the shape charts want: lanes in order, each lane's intervals sorted by start, stalls,
@@ -15,11 +16,42 @@ import java.util.Map;
 public final class TimelineModel implements TimelineSink {
     private final boolean includeApplicationIntervals;
     private final Map<Integer, Lane> lanes = new LinkedHashMap<>();
-    private final Map<Integer, List<TimelineInterval>> intervals = new LinkedHashMap<>();
+    private final Map<Integer, Added> intervals = new LinkedHashMap<>();
     private final List<StallInterval> stalls = new ArrayList<>();
     private final List<Marker> markers = new ArrayList<>();
     private final List<BufferStateChange> stateChanges = new ArrayList<>();
     private final Map<String, List<CounterSample>> counters = new LinkedHashMap<>();
+
+    /**
+     * A lane's intervals as they come, whether they came in start order (the simulator's lanes do), and their sorted
+     * form once asked for: built once per change, not per call (a chart, its zoom and the runs file all ask for the
+     * same million-interval lanes).
+     */
+    private static final class Added {
+        final List<TimelineInterval> list = new ArrayList<>();
+        long lastStart = Long.MIN_VALUE;
+        boolean inOrder = true;
+        @Nullable
+        LaneIntervals sorted;
+
+        void add(TimelineInterval i) {
+            list.add(i);
+            if (i.startNs() < lastStart) {
+                inOrder = false;
+            }
+            lastStart = Math.max(lastStart, i.startNs());
+            sorted = null;
+        }
+
+        synchronized LaneIntervals sorted() {
+            LaneIntervals s = sorted;
+            if (s == null) {
+                s = LaneIntervals.of(list, inOrder);
+                sorted = s;
+            }
+            return s;
+        }
+    }
 
     public TimelineModel() {
         this(true);
@@ -32,13 +64,13 @@ public final class TimelineModel implements TimelineSink {
     @Override
     public void lane(Lane lane) {
         lanes.putIfAbsent(lane.id(), lane);
-        intervals.computeIfAbsent(lane.id(), k -> new ArrayList<>());
+        intervals.computeIfAbsent(lane.id(), k -> new Added());
     }
 
     @Override
     public void interval(TimelineInterval interval) {
         if (!interval.isApplication() || includeApplicationIntervals) {
-            intervals.computeIfAbsent(interval.lane(), k -> new ArrayList<>()).add(interval);
+            intervals.computeIfAbsent(interval.lane(), k -> new Added()).add(interval);
         }
     }
 
@@ -74,12 +106,22 @@ public final class TimelineModel implements TimelineSink {
         return l;
     }
 
-    /** Intervals of one lane sorted by start time. */
+    /**
+     * Intervals of one lane sorted by start time (equal starts in the order they were added); unmodifiable. Sorted
+     * once per change of the lane, so repeated calls cost nothing.
+     */
     public List<TimelineInterval> intervals(int laneId) {
-        List<TimelineInterval> l = intervals.getOrDefault(laneId, List.of());
-        List<TimelineInterval> sorted = new ArrayList<>(l);
-        sorted.sort(Comparator.comparingLong(TimelineInterval::startNs));
-        return Collections.unmodifiableList(sorted);
+        return laneIntervals(laneId).list();
+    }
+
+    /**
+     * Intervals of one lane sorted by start time, with their times and categories as columns (for passes over long
+     * lanes, such as charts); empty for an unknown lane. Safe to call from several threads once the model no longer
+     * grows.
+     */
+    public LaneIntervals laneIntervals(int laneId) {
+        Added a = intervals.get(laneId);
+        return a == null ? LaneIntervals.empty() : a.sorted();
     }
 
     public List<StallInterval> stalls() {
@@ -121,8 +163,8 @@ public final class TimelineModel implements TimelineSink {
     /** How many intervals the model holds, all lanes together. */
     public long intervalCount() {
         long n = 0;
-        for (List<TimelineInterval> l : intervals.values()) {
-            n += l.size();
+        for (Added a : intervals.values()) {
+            n += a.list.size();
         }
         return n;
     }

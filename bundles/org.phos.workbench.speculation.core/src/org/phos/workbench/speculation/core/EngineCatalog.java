@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import org.phos.workbench.internal.speculation.core.engines.ArgScanEngine;
+import org.phos.workbench.internal.speculation.core.engines.BlockEngine;
 import org.phos.workbench.internal.speculation.core.engines.FallbackEngine;
 import org.phos.workbench.internal.speculation.core.engines.IndirectEngine;
 import org.phos.workbench.internal.speculation.core.engines.TensorMapEngine;
@@ -24,7 +25,10 @@ import org.phos.workbench.trace.core.Trace;
  * <li>{@code X+indirect}: X plus the allocations reachable through pointers copied into device memory;</li>
  * <li>{@code X+tma}: X plus the exact byte ranges of the tensor maps (TMA descriptors) the launch takes by value
  * ({@code tma} alone speaks only for launches that take one);</li>
- * <li>{@code best}: {@code ptx-flow/arg-scan+indirect}.</li>
+ * <li>{@code X+blocks}: X with whole-allocation accesses narrowed to the caching allocator's block the pointer
+ * names, bounded by the launch's other pointers ({@code X+past-blocks}: and by those of earlier launches and
+ * copies);</li>
+ * <li>{@code best}: {@code ptx-flow/arg-scan+indirect+blocks}.</li>
  * </ul>
  * Engines hold per-trace state, so {@link #create} makes a new one per trace.
  */
@@ -135,30 +139,41 @@ public final class EngineCatalog {
 			inner.addAll(modifiers);
 			modifiers = inner;
 		}
+		modifiers = oneBlockModifier(modifiers);
 		List<SpeculationEngine> chain = new ArrayList<>();
 		for (String part : text.split("/", -1)) {
 			Function<Trace, SpeculationEngine> factory = factories.get(part);
 			if (factory == null) {
 				throw new IllegalArgumentException("unknown engine '" + part + "' in '" + spec + "'; known: "
 						+ String.join(", ", factories.keySet()) + ", combined as A/B (A, else B), X" + IndirectEngine.SUFFIX
-						+ ", or " + BEST + " (" + BEST_SPEC + ")");
+						+ ", X" + BlockEngine.SUFFIX + ", X" + BlockEngine.PAST_SUFFIX + ", or " + BEST + " ("
+						+ BEST_SPEC + ")");
 			}
 			chain.add(factory.apply(trace));
 		}
 		SpeculationEngine engine = chain.size() == 1 ? chain.get(0) : new FallbackEngine(chain);
 		for (String m : modifiers) {
+			if (m.equals(BlockEngine.SUFFIX) || m.equals(BlockEngine.PAST_SUFFIX)) { // i15-prec
+				engine = new BlockEngine(engine, trace, m.equals(BlockEngine.PAST_SUFFIX));
+				continue;
+			}
 			engine = m.equals(IndirectEngine.SUFFIX) ? new IndirectEngine(engine, trace) // i15-val: directions from the trace
 					: new TensorMapEngine(trace, engine);
 		}
 		return engine;
 	}
 
-	/** Removes the trailing {@code +indirect} / {@code +tma} modifiers; {@code into} gets them innermost first. */
+	/**
+	 * Removes the trailing {@code +indirect} / {@code +tma} / {@code +blocks} / {@code +past-blocks} modifiers;
+	 * {@code into} gets them innermost first.
+	 */
 	private static String stripModifiers(String text, List<String> into) {
 		String t = text;
 		for (;;) {
 			String m = t.endsWith(IndirectEngine.SUFFIX) ? IndirectEngine.SUFFIX
-					: t.endsWith(TensorMapEngine.SUFFIX) ? TensorMapEngine.SUFFIX : null;
+					: t.endsWith(TensorMapEngine.SUFFIX) ? TensorMapEngine.SUFFIX
+					: t.endsWith(BlockEngine.SUFFIX) ? BlockEngine.SUFFIX // i15-prec
+					: t.endsWith(BlockEngine.PAST_SUFFIX) ? BlockEngine.PAST_SUFFIX : null;
 			if (m == null) {
 				return t;
 			}
@@ -166,4 +181,34 @@ public final class EngineCatalog {
 			t = t.substring(0, t.length() - m.length());
 		}
 	}
+
+	// i15-prec: begin
+	/**
+	 * At most one block modifier, the outermost, in place of the first: {@code best+past-blocks} is {@code best}
+	 * with {@code +past-blocks} instead of its {@code +blocks}, {@code best+blocks} is {@code best}.
+	 */
+	private static List<String> oneBlockModifier(List<String> modifiers) {
+		String last = null;
+		for (String m : modifiers) {
+			if (m.equals(BlockEngine.SUFFIX) || m.equals(BlockEngine.PAST_SUFFIX)) {
+				last = m;
+			}
+		}
+		if (last == null) {
+			return modifiers;
+		}
+		List<String> out = new ArrayList<>();
+		boolean placed = false;
+		for (String m : modifiers) {
+			boolean block = m.equals(BlockEngine.SUFFIX) || m.equals(BlockEngine.PAST_SUFFIX);
+			if (!block) {
+				out.add(m);
+			} else if (!placed) {
+				out.add(last);
+				placed = true;
+			}
+		}
+		return out;
+	}
+	// i15-prec: end
 }

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.Function;
 
 import org.phos.workbench.internal.speculation.core.engines.ArgScanEngine;
+import org.phos.workbench.internal.speculation.core.engines.BlockEngine;
 import org.phos.workbench.internal.speculation.core.engines.IndirectEngine;
 import org.phos.workbench.internal.speculation.core.engines.PtxFlowEngine;
 import org.phos.workbench.trace.core.Trace;
@@ -14,6 +15,7 @@ import org.phos.workbench.trace.core.Trace;
  * <li>a base engine: {@code phos}, {@code arg-scan}, {@code ptx-flow};</li>
  * <li>{@code A/B}: engine A where it covers the launch, else B ({@code ptx-flow/arg-scan});</li>
  * <li>{@code X+indirect}: X plus the allocations reachable through pointers copied into device memory;</li>
+ * <li>{@code X+blocks}, {@code X+past-blocks}: X narrowed to caching-allocator blocks (see {@link EngineCatalog});</li>
  * <li>{@code best}: {@code ptx-flow/arg-scan+indirect}.</li>
  * </ul>
  * Engines hold per-trace state, so {@link #create} makes a new one per trace. The static entry points delegate to
@@ -33,7 +35,8 @@ public final class EngineRegistry {
 	/** The alias for the most accurate combination. */
 	public static final String BEST = "best";
 	/** What {@link #BEST} stands for. */
-	public static final String BEST_SPEC = PtxFlowEngine.NAME + "/" + ArgScanEngine.NAME + IndirectEngine.SUFFIX;
+	public static final String BEST_SPEC = PtxFlowEngine.NAME + "/" + ArgScanEngine.NAME + IndirectEngine.SUFFIX
+			+ BlockEngine.SUFFIX; // i15-prec: +blocks (0 unsafe launches on every sample, docs/accuracy.md)
 
 	private EngineRegistry() {
 	}

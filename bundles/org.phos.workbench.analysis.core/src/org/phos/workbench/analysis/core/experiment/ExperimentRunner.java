@@ -142,16 +142,20 @@ public final class ExperimentRunner {
 			pm.subTask("metrics and charts");
 			writeCsv(folder, "metrics.csv", w -> MetricsCsvWriter.write(w, metrics));
 			writeCsv(folder, "violations.csv", w -> MetricsCsvWriter.writeViolations(w, metrics));
-			// JFreeChart draws a chart in one call (seconds for a 1M-launch timeline): on a worker thread, so that
-			// progress goes on and a cancel returns at once; the trace's SHA-256 (and the sidecar) on a second one
+			// JFreeChart draws a chart in one call: on a worker thread, so that progress goes on and a cancel returns
+			// at once; the trace's SHA-256 (and the sidecar) on a second one. Both report into halves of the phase,
+			// so that the phase says how far it is until its last part (the hash or the runs file, often) is done
 			TraceIdentity identity = Background.call("charts", pm, 1.5 * UNITS, true, m -> {
+				m.beginTask("charts", 2);
 				CompletableFuture<TraceIdentity> side = new CompletableFuture<>();
+				ProgressSlice sideShare = new ProgressSlice(m, 1);
+				sideShare.beginTask(null, 100);
 				Thread hashing = new Thread(() -> {
 					try {
-						IProgressMonitor quiet = new CancelOnly(m);
-						TraceIdentity id = TraceIdentity.of(traceFile, trace, quiet);
+						TraceIdentity id = TraceIdentity.of(traceFile, trace,
+								new WorkOnly(new ProgressSlice(sideShare, sidecar == null ? 100 : 30)));
 						if (sidecar != null) {
-							sidecar.write(crRuns, id, quiet);
+							sidecar.write(crRuns, id, new WorkOnly(new ProgressSlice(sideShare, 70)));
 						}
 						side.complete(id);
 					} catch (Throwable t) {
@@ -161,7 +165,7 @@ public final class ExperimentRunner {
 				hashing.setDaemon(true);
 				hashing.start();
 				ExperimentCharts.write(folder, traceChartName(), plan.machine(), runs, metrics,
-						plan.config().widthPx(), m);
+						plan.config().widthPx(), new ProgressSlice(m, 1));
 				try {
 					return side.get();
 				} catch (ExecutionException e) {
@@ -190,12 +194,30 @@ public final class ExperimentRunner {
 		}
 	}
 
-	/** A monitor that only passes cancellation on (for work beside another that reports progress). */
-	private static final class CancelOnly extends NullProgressMonitor {
+	/**
+	 * A monitor for work beside another on the same phase: passes work and cancellation on, not task names (the
+	 * phase keeps the name of its main work).
+	 */
+	private static final class WorkOnly extends NullProgressMonitor {
 		private final IProgressMonitor of;
 
-		CancelOnly(IProgressMonitor of) {
+		WorkOnly(IProgressMonitor of) {
 			this.of = of;
+		}
+
+		@Override
+		public void beginTask(String name, int totalWork) {
+			of.beginTask(null, totalWork);
+		}
+
+		@Override
+		public void internalWorked(double work) {
+			of.internalWorked(work);
+		}
+
+		@Override
+		public void worked(int work) {
+			of.worked(work);
 		}
 
 		@Override

@@ -219,7 +219,7 @@ public final class ReportCommand implements Command {
 		if (!session.catalog().canCreate(name)) {
 			throw new UsageException(option + " " + name + ": unknown engine (known: " + String.join(", ",
 					session.catalog().engines().stream().map(e -> e.name()).toList())
-					+ ", combinations A/B and X+indirect, best)");
+					+ ", combinations A/B, X+indirect, X+blocks, best)");
 		}
 	}
 }

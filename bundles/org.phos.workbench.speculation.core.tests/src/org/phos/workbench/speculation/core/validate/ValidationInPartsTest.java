@@ -58,7 +58,7 @@ class ValidationInPartsTest {
 		}
 		List<SpeculationEngine> engines = engines(trace, names);
 		ValidationReport report = SpeculationValidator.validate(trace, engines, null, parts, null,
-				(engine, v) -> verdicts[names.indexOf(engine.equals("ptx-flow/arg-scan+indirect") ? "best" : engine)]
+				(engine, v) -> verdicts[names.indexOf(engine.equals(EngineRegistry.BEST_SPEC) ? "best" : engine)]
 						.add(v));
 		for (int e = 0; e < names.size(); e++) {
 			Accuracy total = report.engines().get(e).total();

@@ -24,13 +24,24 @@ public sealed interface AccessRange {
 	/**
 	 * Bytes {@code [low, high)} relative to the pointer.
 	 *
-	 * @param low the first byte (may be negative)
+	 * @param lowBound the first byte (may be negative), possibly depending on scalar arguments (a slice
+	 *        {@code base[off .. off + n)} with {@code off} passed by value)
 	 * @param high one past the last byte, possibly depending on scalar arguments
 	 */
-	record Bounded(long low, LinearBound high) implements AccessRange {
+	record Bounded(LinearBound lowBound, LinearBound high) implements AccessRange {
+		/** A range whose low end is a constant. */
+		public Bounded(long low, LinearBound high) {
+			this(LinearBound.of(low), high);
+		}
+
+		/** @return the constant part of the low end (the whole low end when {@link #lowBound()} is constant) */
+		public long low() {
+			return lowBound.constant();
+		}
+
 		@Override
 		public String toString() {
-			return "[" + low + ", " + high + ")";
+			return "[" + lowBound + ", " + high + ")";
 		}
 	}
 

@@ -23,6 +23,12 @@ public final class Background {
 	static final long POLL_MS = 40;
 	/** Without word from the worker for this long, the bar creeps (a share of what is left of the phase). */
 	static final long QUIET_NANOS = 60_000_000L;
+	/**
+	 * The share of the phase the worker's own reports can fill; the rest is sent when it returns. A worker that says
+	 * it is done before it returns (its last step still drawing, or waiting for a helper thread) then still leaves
+	 * room for the creep, instead of a silent bar until it returns.
+	 */
+	static final double WORKER_SHARE = 0.95;
 
 	private Background() {
 	}
@@ -70,7 +76,7 @@ public final class Background {
 					}
 				}
 				long now = System.nanoTime();
-				double target = units * worker.fraction();
+				double target = units * Math.min(worker.fraction(), WORKER_SHARE);
 				String task = worker.takeSubTask();
 				if (task != null) {
 					monitor.subTask(task);

@@ -78,35 +78,56 @@ public final class PtxFlowEngine implements SpeculationEngine {
 	}
 
 	/**
-	 * A range relative to the pointer: whole allocation, or {@code [low, high)} with high linear in scalar arguments.
+	 * A range relative to the pointer: whole allocation, or {@code [low, high)} with both ends linear in scalar
+	 * arguments (the low end has terms for a slice {@code base[off ..)} with {@code off} passed by value).
 	 */
-	record Range(boolean whole, long low, long constant, int[] termOffset, int[] termSize, boolean[] termSigned,
-			long[] termCoefficient) {
+	record Range(boolean whole, Linear low, Linear high) {
 
-		static final Range WHOLE = new Range(true, 0, 0, new int[0], new int[0], new boolean[0], new long[0]);
+		static final Linear ZERO = new Linear(0, new int[0], new int[0], new boolean[0], new long[0]);
+		static final Range WHOLE = new Range(true, ZERO, ZERO);
 
 		static @Nullable Range of(AccessRange r) {
 			if (r instanceof AccessRange.Bounded b) {
-				LinearBound h = b.high();
-				int n = h.terms().size();
-				int[] off = new int[n];
-				int[] size = new int[n];
-				boolean[] signed = new boolean[n];
-				long[] coefficient = new long[n];
-				for (int i = 0; i < n; i++) {
-					LinearBound.Term t = h.terms().get(i);
-					off[i] = (int) t.paramOffset();
-					size[i] = t.size();
-					signed[i] = t.signed();
-					coefficient[i] = t.coefficient();
-				}
-				return new Range(false, b.low(), h.constant(), off, size, signed, coefficient);
+				return new Range(false, Linear.of(b.lowBound()), Linear.of(b.high()));
 			}
 			return r instanceof AccessRange.Whole ? WHOLE : null;
 		}
 
 		/** The exclusive upper bound for a launch, relative to the pointer. */
 		long high(LaunchContext launch) {
+			return high.evaluate(launch);
+		}
+
+		/** The first byte for a launch, relative to the pointer. */
+		long low(LaunchContext launch) {
+			return low.evaluate(launch);
+		}
+	}
+
+	/** {@code constant + sum(coefficient * parameter)}, parameters read from the launch's buffer. */
+	record Linear(long constant, int[] termOffset, int[] termSize, boolean[] termSigned, long[] termCoefficient) {
+
+		static Linear of(LinearBound bound) {
+			int n = bound.terms().size();
+			int[] off = new int[n];
+			int[] size = new int[n];
+			boolean[] signed = new boolean[n];
+			long[] coefficient = new long[n];
+			for (int i = 0; i < n; i++) {
+				LinearBound.Term t = bound.terms().get(i);
+				off[i] = (int) t.paramOffset();
+				size[i] = t.size();
+				signed[i] = t.signed();
+				coefficient[i] = t.coefficient();
+			}
+			return new Linear(bound.constant(), off, size, signed, coefficient);
+		}
+
+		boolean constantOnly() {
+			return termOffset.length == 0;
+		}
+
+		long evaluate(LaunchContext launch) {
 			long value = constant;
 			for (int i = 0; i < termOffset.length; i++) {
 				long raw = launch.paramLong(termOffset[i]);
@@ -119,6 +140,26 @@ public final class PtxFlowEngine implements SpeculationEngine {
 				value += termCoefficient[i] * v;
 			}
 			return value;
+		}
+
+		/**
+		 * @return whether a term's value reads differently as signed and as unsigned (its top bit set): PTX loads
+		 *         an {@code int} as {@code .u32} and sign-extends it later, so such a value is not trusted
+		 */
+		boolean ambiguous(LaunchContext launch) {
+			for (int i = 0; i < termOffset.length; i++) {
+				long raw = launch.paramLong(termOffset[i]);
+				boolean top = switch (termSize[i]) {
+					case 1 -> (raw & 0x80) != 0;
+					case 2 -> (raw & 0x8000) != 0;
+					case 4 -> (raw & 0x8000_0000L) != 0;
+					default -> raw < 0;
+				};
+				if (top) {
+					return true;
+				}
+			}
+			return false;
 		}
 	}
 
@@ -214,7 +255,11 @@ public final class PtxFlowEngine implements SpeculationEngine {
 			sink.access(id, base, base, end, mode | WHOLE_ALLOCATION, param, offset);
 			return;
 		}
-		long from = Math.max(base, pointer + range.low());
+		if (!range.low().constantOnly() && range.low().ambiguous(launch)) { // i15-prec: a slice's offset
+			sink.access(id, base, base, end, mode | WHOLE_ALLOCATION, param, offset);
+			return;
+		}
+		long from = Math.max(base, pointer + range.low(launch));
 		long to = Math.min(end, pointer + range.high(launch));
 		if (to > from) {
 			sink.access(id, base, from, to, mode, param, offset);

@@ -359,14 +359,20 @@ public final class FlowAnalysis {
 			RangeFinder ranges) {
 		Set<Origin> origins = originsOf(address);
 		long direct = origins.stream().filter(o -> o.kind() == Kind.DIRECT).count();
+		// i15-prec: base[off + i] with off by value: only the base is a pointer, off bounds its range
+		Origin base = direct > 1 ? ranges.baseOrigin(address, origins) : null;
 		for (Origin o : origins) {
+			if (base != null && !o.equals(base)) {
+				continue;
+			}
 			switch (o.kind()) {
 				case DIRECT -> forEachWord(o, w -> {
 					w.pointer = true;
 					w.read |= read;
 					w.written |= write;
 					w.atomic |= atomic;
-					AccessRange range = direct == 1 && size > 0 ? ranges.rangeOf(index, address, size, o)
+					AccessRange range = (direct == 1 || base != null) && size > 0
+							? ranges.rangeOf(index, address, size, o)
 							: AccessRange.WHOLE;
 					if (range == AccessRange.WHOLE && direct > 1) {
 						w.note("address mixes several parameters");

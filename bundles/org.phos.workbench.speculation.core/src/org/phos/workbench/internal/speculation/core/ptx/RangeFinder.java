@@ -140,6 +140,11 @@ final class RangeFinder {
 					}
 				}
 			}
+			case "or" -> { // i15-prec: Triton's offsets (pid << 10 | (tid << 2) & 508, then | 512): disjoint bits add
+				if (ops.size() == 3 && (possibleBits(ops.get(1), 0) & possibleBits(ops.get(2), 0)) == 0) {
+					return decompose(ops.get(1), depth + 1).plus(decompose(ops.get(2), depth + 1));
+				}
+			}
 			case "mad" -> {
 				if (def.has(".lo") || def.has(".wide")) {
 					Long k = FlowAnalysis.immediate(ops.get(2));
@@ -153,6 +158,126 @@ final class RangeFinder {
 			}
 		}
 		return Affine.atom(reg);
+	}
+
+	/** The bits a value may have set (-1: any), from masks, shifts and disjoint ors; registers of one definition. */
+	private long possibleBits(PtxOperand operand, int depth) {
+		Long k = FlowAnalysis.immediate(operand);
+		if (k != null) {
+			return k;
+		}
+		if (!(operand instanceof PtxOperand.Register r) || depth > MAX_DEPTH) {
+			return -1;
+		}
+		Instruction def = singleDefinition(r.name());
+		if (def == null || def.guard() != null || paramLoaded(def) != null) {
+			return -1;
+		}
+		List<PtxOperand> ops = def.operands();
+		switch (def.baseOpcode()) {
+			case "and" -> {
+				return ops.size() == 3 ? possibleBits(ops.get(1), depth + 1) & possibleBits(ops.get(2), depth + 1) : -1;
+			}
+			case "or" -> {
+				return ops.size() == 3 ? possibleBits(ops.get(1), depth + 1) | possibleBits(ops.get(2), depth + 1) : -1;
+			}
+			case "shl" -> {
+				Long shift = ops.size() == 3 ? FlowAnalysis.immediate(ops.get(2)) : null;
+				if (shift == null || shift < 0 || shift >= 32) {
+					return -1;
+				}
+				long bits = possibleBits(ops.get(1), depth + 1);
+				long width = def.has(".b32") || def.has(".u32") || def.has(".s32") ? 0xffff_ffffL : -1L;
+				return bits == -1 ? ~((1L << shift) - 1) & width : (bits << shift) & width;
+			}
+			case "mov" -> {
+				return ops.size() == 2 ? possibleBits(ops.get(1), depth + 1) : -1;
+			}
+			default -> {
+				return -1;
+			}
+		}
+	}
+
+	/**
+	 * i15-prec: the access's own guard ({@code @p st [base + c * S + k]} with {@code p = S < n}, Triton's masked
+	 * loads and stores): when the address's index terms are {@code c} times those of the compared value {@code S}
+	 * and all are non-negative, the offset runs over {@code [k, c * (n - 1 - s0) + k + size)}, {@code s0} being
+	 * {@code S}'s constant.
+	 */
+	private @Nullable AccessRange guardedRange(int index, Affine expr, List<LinearBound.Term> offsets, long size) {
+		Instruction at = instructions.get(index);
+		if (at.guard() == null || at.guardNegated() || expr.terms.isEmpty()) {
+			return null;
+		}
+		Instruction setp = singleDefinition(at.guard());
+		if (setp == null || !setp.baseOpcode().equals("setp") || setp.operands().size() != 3 || setp.guard() != null
+				|| setp.opcode().contains(".f")) {
+			return null;
+		}
+		String[] parts = setp.opcode().split("\\.");
+		if (parts.length < 3) {
+			return null;
+		}
+		PtxOperand small;
+		PtxOperand big;
+		long extra;
+		switch (parts[1]) {
+			case "lt", "lo" -> {
+				small = setp.operands().get(1);
+				big = setp.operands().get(2);
+				extra = 0;
+			}
+			case "le", "ls" -> {
+				small = setp.operands().get(1);
+				big = setp.operands().get(2);
+				extra = 1;
+			}
+			case "gt", "hi" -> {
+				small = setp.operands().get(2);
+				big = setp.operands().get(1);
+				extra = 0;
+			}
+			case "ge", "hs" -> {
+				small = setp.operands().get(2);
+				big = setp.operands().get(1);
+				extra = 1;
+			}
+			default -> {
+				return null;
+			}
+		}
+		Affine compared = decompose(small, 0);
+		if (!compared.params.isEmpty() || !compared.terms.keySet().equals(expr.terms.keySet())) {
+			return null;
+		}
+		long c = 0;
+		for (Map.Entry<String, Long> t : expr.terms.entrySet()) {
+			List<Integer> defs = definitions.get(t.getKey());
+			if (defs != null && defs.size() > 1) { // a loop variable: its value at the setp may not be the access's
+				return null;
+			}
+			long inCompare = compared.terms.get(t.getKey());
+			if (inCompare <= 0 || t.getValue() <= 0 || t.getValue() % inCompare != 0) {
+				return null;
+			}
+			long ratio = t.getValue() / inCompare;
+			if (c != 0 && ratio != c || !nonNegative(t.getKey(), 0)) {
+				return null;
+			}
+			c = ratio;
+		}
+		LinearBound bound = boundOf(big, extra);
+		if (bound == null) {
+			return null;
+		}
+		List<LinearBound.Term> terms = new ArrayList<>(offsets);
+		for (LinearBound.Term term : bound.terms()) {
+			terms.add(new LinearBound.Term(term.paramName(), term.paramOffset(), term.size(), term.signed(),
+					term.coefficient() * c));
+		}
+		long high = c * (bound.constant() - 1 - compared.constant) + expr.constant + size;
+		return new AccessRange.Bounded(new LinearBound(expr.constant, offsets), new LinearBound(high, terms));
 	}
 
 	private static boolean isNarrowing(Instruction cvt) {
@@ -170,13 +295,33 @@ final class RangeFinder {
 			return AccessRange.WHOLE;
 		}
 		Affine expr = decompose(a.base(), 0).plus(Affine.constant(a.offset()));
-		// exactly one loaded parameter word with coefficient 1 is the base pointer
-		if (expr.params.size() != 1 || expr.params.values().iterator().next() != 1) {
+		// the base pointer: the origin's parameter word with coefficient 1 (else the only parameter, coefficient 1)
+		String base = registerOf(expr, origin);
+		if (base == null && expr.params.size() == 1) {
+			base = expr.params.keySet().iterator().next();
+		}
+		if (base == null || expr.params.get(base) != 1) {
 			return AccessRange.WHOLE;
+		}
+		// i15-prec: other parameter words are scalar offsets (base[off + i]): in both ends of the range
+		List<LinearBound.Term> offsets = new ArrayList<>();
+		for (Map.Entry<String, Long> p : expr.params.entrySet()) {
+			if (p.getKey().equals(base)) {
+				continue;
+			}
+			LinearBound.Term term = scalarTerm(p.getKey(), p.getValue());
+			if (term == null) {
+				return AccessRange.WHOLE;
+			}
+			offsets.add(term);
+		}
+		AccessRange guarded = guardedRange(index, expr, offsets, size);
+		if (guarded != null) {
+			return guarded;
 		}
 		long low = expr.constant;
 		long highConstant = expr.constant + size;
-		List<LinearBound.Term> terms = new ArrayList<>();
+		List<LinearBound.Term> terms = new ArrayList<>(offsets);
 		for (Map.Entry<String, Long> t : expr.terms.entrySet()) {
 			long coefficient = t.getValue();
 			if (coefficient <= 0 || !nonNegative(t.getKey(), 0)) {
@@ -193,7 +338,74 @@ final class RangeFinder {
 						term.coefficient() * coefficient));
 			}
 		}
-		return new AccessRange.Bounded(low, new LinearBound(highConstant, terms));
+		return new AccessRange.Bounded(new LinearBound(low, offsets), new LinearBound(highConstant, terms));
+	}
+
+	/** The register among the affine's parameter loads that loads the origin's parameter word, or null. */
+	private @Nullable String registerOf(Affine expr, Origin origin) {
+		String found = null;
+		for (String reg : expr.params.keySet()) {
+			Instruction def = singleDefinition(reg);
+			Integer param = def == null ? null : paramLoaded(def);
+			if (param != null && param == origin.param() && def.operands().get(1) instanceof PtxOperand.Address at
+					&& Math.floorDiv(at.offset(), 8) * 8 == origin.word()) {
+				if (found != null) {
+					return null;
+				}
+				found = reg;
+			}
+		}
+		return found;
+	}
+
+	/** A by-value parameter loaded into {@code reg}, as a term with its coefficient, or null. */
+	private LinearBound.@Nullable Term scalarTerm(String reg, long coefficient) {
+		Instruction def = singleDefinition(reg);
+		if (def == null || !(def.operands().get(1) instanceof PtxOperand.Address address)
+				|| !(address.base() instanceof PtxOperand.Symbol symbol)) {
+			return null;
+		}
+		Integer index = paramIndex.get(symbol.name());
+		int size = PtxTypes.sizeOf(def.elementType());
+		if (index == null || size < 1 || size > 8 || def.elementType().startsWith(".f")) {
+			return null;
+		}
+		PtxParam param = function.params().get(index);
+		return new LinearBound.Term(param.name(), param.offset() + address.offset(), size,
+				def.elementType().startsWith(".s"), coefficient);
+	}
+
+	/**
+	 * Of an address's parameter origins, the one that is its base pointer: the only 8-byte parameter load with
+	 * coefficient 1 when every other origin is a scalar parameter added to it ({@code base + 4 * (off + i)}).
+	 *
+	 * @return the base's origin, or null when there is no single one
+	 */
+	@Nullable Origin baseOrigin(PtxOperand address, java.util.Set<Origin> origins) {
+		if (!(address instanceof PtxOperand.Address a)) {
+			return null;
+		}
+		Affine expr = decompose(a.base(), 0);
+		Origin found = null;
+		for (Origin o : origins) {
+			if (o.kind() != Origin.Kind.DIRECT) {
+				return null;
+			}
+			String reg = registerOf(expr, o);
+			if (reg == null) {
+				return null;
+			}
+			Instruction def = singleDefinition(reg);
+			if (expr.params.get(reg) == 1 && def != null && PtxTypes.sizeOf(def.elementType()) == 8) {
+				if (found != null) {
+					return null;
+				}
+				found = o;
+			} else if (scalarTerm(reg, expr.params.get(reg)) == null) {
+				return null;
+			}
+		}
+		return found;
 	}
 
 	private boolean nonNegative(String reg, int depth) {
@@ -201,10 +413,35 @@ final class RangeFinder {
 				|| reg.startsWith("%laneid") || reg.startsWith("%warpid") || reg.startsWith("%smid")) {
 			return true;
 		}
+		List<Integer> defs = definitions.get(reg);
+		if (defs != null && defs.size() > 1 && depth <= MAX_DEPTH) {
+			// i15-prec: a loop variable (i = start; i += stride): non-negative when every definition is, assuming
+			// the variable itself is (induction over the definitions' order; overflow is not considered)
+			if (!assumedNonNegative.add(reg)) {
+				return true;
+			}
+			try {
+				for (int d : defs) {
+					if (instructions.get(d).guard() != null || !nonNegativeDefinition(instructions.get(d), depth)) {
+						return false;
+					}
+				}
+				return true;
+			} finally {
+				assumedNonNegative.remove(reg);
+			}
+		}
 		Instruction def = singleDefinition(reg);
 		if (def == null || depth > MAX_DEPTH || def.guard() != null) {
 			return false;
 		}
+		return nonNegativeDefinition(def, depth);
+	}
+
+	/** Registers assumed non-negative while their definitions are checked (loop variables). */
+	private final java.util.Set<String> assumedNonNegative = new java.util.HashSet<>();
+
+	private boolean nonNegativeDefinition(Instruction def, int depth) {
 		String op = def.baseOpcode();
 		List<PtxOperand> ops = def.operands();
 		if (paramLoaded(def) != null) {
@@ -250,6 +487,10 @@ final class RangeFinder {
 
 	/** An exclusive upper bound on {@code reg} that holds at instruction {@code index}, or null. */
 	private @Nullable LinearBound upperBound(int index, String reg) {
+		List<Integer> defs = definitions.get(reg);
+		if (defs != null && defs.size() > 1) {
+			return loopBound(index, reg);
+		}
 		Instruction at = instructions.get(index);
 		if (at.guard() != null) {
 			LinearBound b = boundFromPredicate(at.guard(), at.guardNegated(), reg);
@@ -287,6 +528,76 @@ final class RangeFinder {
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * i15-prec: an exclusive upper bound on a register with several definitions (a grid-stride loop's index) at
+	 * instruction {@code index}: no definition of it precedes the access in its block, and every edge into the block
+	 * carries the same bound, either as the condition of the branch ending the predecessor (evaluated after that
+	 * predecessor's last definition of the register: the loop's back edge {@code i += s; if (i < n) goto body}) or,
+	 * for a predecessor that falls through without defining it, as what holds on every edge into that one (the
+	 * pre-check {@code if (i >= n) goto exit}).
+	 */
+	private @Nullable LinearBound loopBound(int index, String reg) {
+		int block = flow.blockOf[index];
+		if (definedIn(block, reg, flow.blockRange.get(block)[0], index)) {
+			return null;
+		}
+		return entryBound(block, reg, new java.util.HashSet<>());
+	}
+
+	private boolean definedIn(int block, String reg, int from, int to) {
+		List<Integer> defs = definitions.get(reg);
+		for (int d : defs) {
+			if (d >= from && d < to && flow.blockOf[d] == block) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private @Nullable LinearBound entryBound(int block, String reg, java.util.Set<Integer> visiting) {
+		if (!visiting.add(block) || flow.predecessors.get(block).isEmpty()) {
+			return null;
+		}
+		LinearBound common = null;
+		for (int p : flow.predecessors.get(block)) {
+			LinearBound b = edgeBound(p, block, reg, visiting);
+			if (b == null || common != null && !common.equals(b)) {
+				return null;
+			}
+			common = b;
+		}
+		return common;
+	}
+
+	private @Nullable LinearBound edgeBound(int from, int to, String reg, java.util.Set<Integer> visiting) {
+		int[] range = flow.blockRange.get(from);
+		int lastIndex = flow.lastInstruction(from);
+		Instruction last = instructions.get(lastIndex);
+		if (last.baseOpcode().equals("bra") && last.guard() != null && flow.successors.get(from).size() == 2) {
+			Instruction setp = singleDefinition(last.guard());
+			List<Integer> setpDefs = definitions.get(last.guard());
+			if (setp == null || setpDefs == null) {
+				return null;
+			}
+			int setpIndex = setpDefs.get(0);
+			// the comparison must see the register's last value in this block: set after its last definition here
+			if (flow.blockOf[setpIndex] != from || definedIn(from, reg, setpIndex, lastIndex + 1)) {
+				return null;
+			}
+			boolean taken = to != flow.fallThrough(from);
+			boolean conditionHolds = taken != last.guardNegated();
+			LinearBound b = boundFromPredicate(last.guard(), !conditionHolds, reg);
+			if (b != null || definedIn(from, reg, range[0], lastIndex + 1)) {
+				return b;
+			}
+			return entryBound(from, reg, visiting);
+		}
+		if (last.baseOpcode().equals("bra") && last.guard() != null || definedIn(from, reg, range[0], range[1])) {
+			return null;
+		}
+		return entryBound(from, reg, visiting);
 	}
 
 	/**
@@ -385,11 +696,13 @@ final class RangeFinder {
 			}
 			AccessRange.Bounded b = (AccessRange.Bounded) r;
 			if (result instanceof AccessRange.Bounded acc) {
-				if (!acc.high().terms().equals(b.high().terms())) {
+				if (!acc.high().terms().equals(b.high().terms())
+						|| !acc.lowBound().terms().equals(b.lowBound().terms())) {
 					return AccessRange.WHOLE;
 				}
-				result = new AccessRange.Bounded(Math.min(acc.low(), b.low()), new LinearBound(
-						Math.max(acc.high().constant(), b.high().constant()), acc.high().terms()));
+				result = new AccessRange.Bounded(
+						new LinearBound(Math.min(acc.low(), b.low()), acc.lowBound().terms()), new LinearBound(
+								Math.max(acc.high().constant(), b.high().constant()), acc.high().terms()));
 			} else {
 				result = b;
 			}

@@ -1,0 +1,215 @@
+package org.phos.workbench.internal.speculation.core.engines;
+
+import static org.phos.workbench.speculation.core.SpeculatedAccess.WHOLE_ALLOCATION;
+
+import java.util.List;
+
+import org.eclipse.jdt.annotation.Nullable;
+import org.phos.workbench.speculation.core.AccessSink;
+import org.phos.workbench.speculation.core.LaunchContext;
+import org.phos.workbench.speculation.core.SpeculationEngine;
+import org.phos.workbench.trace.core.EventKind;
+import org.phos.workbench.trace.core.Trace;
+
+/**
+ * Narrows the whole-allocation accesses another engine speculates through a pointer parameter to the block of a
+ * caching allocator's segment (PyTorch, CuPy, Triton: tensors carved out of 2-64 MiB {@code cudaMalloc} segments)
+ * that the pointer names. An access from parameter word {@code w} holding pointer {@code p} becomes
+ * {@code [p, block end)}; accesses the base engine already bounded (PTX ranges) and accesses without a parameter
+ * (through stored pointers, {@code +indirect}) pass unchanged. Two modifiers, by what bounds a block:
+ * <ul>
+ * <li>{@code +blocks}: the other pointers of the same launch. Every parameter word the base engine takes for a
+ * pointer into the same allocation above {@code p} starts something that is live now, so the block ends at the
+ * nearest one, else at the allocation's end (words the base engine does not take for pointers do not count: it
+ * would not cover what lies behind them). It remembers nothing ({@link Memory} of the base engine), and can be wrong only when
+ * a kernel writes through {@code p} past the start of another argument (two views of one tensor).</li>
+ * <li>{@code +past-blocks}: also the pointer values of every earlier launch and the extents of earlier copies and
+ * fills, kept per segment by {@link SegmentBlocks}. More precise, but the caching allocator frees and merges blocks
+ * without any event in the trace, so a boundary seen earlier can lie inside a block handed out later: on PyTorch's
+ * samples this misses writes (a workspace freed after a convolution is re-used as a larger activation a few
+ * launches later). It is kept to measure that, not as a default.</li>
+ * </ul>
+ * Neither looks at observed accesses, and both use only what is known before the launch runs, so either could run
+ * live. Where they are wrong the speculation misses bytes and {@code validate} reports missed reads or writes.
+ */
+public final class BlockEngine implements SpeculationEngine {
+
+	/** The suffix naming the modifier that bounds blocks by the launch's own pointers. */
+	public static final String SUFFIX = "+blocks";
+	/** The suffix naming the modifier that also uses the pointers and copies of earlier launches. */
+	public static final String PAST_SUFFIX = "+past-blocks";
+
+	private final SpeculationEngine base;
+	private final Trace trace;
+	private final String name;
+	/** The segments' boundaries seen so far ({@code +past-blocks}), else null. */
+	private final @Nullable SegmentBlocks past;
+	/** The first event not yet read into {@link #past}. */
+	private int nextEvent;
+	/** The pointers of the launch's accesses. */
+	private long[] words = new long[64];
+	private int wordCount;
+	/** The accesses the base engine gave for the launch, held until all its pointers are known. */
+	private int buffered;
+	private long[] ranges = new long[64];
+	private int[] modes = new int[16];
+	private int[] params = new int[16];
+	private int[] offsets = new int[16];
+	private final AccessSink collect = this::collect;
+
+	/**
+	 * @param base the engine whose accesses are narrowed
+	 * @param trace the trace both speculate
+	 * @param usePast whether earlier launches and copies bound blocks too ({@code +past-blocks})
+	 */
+	public BlockEngine(SpeculationEngine base, Trace trace, boolean usePast) {
+		this.base = base;
+		this.trace = trace;
+		this.past = usePast ? new SegmentBlocks() : null;
+		this.name = base.name() + (usePast ? PAST_SUFFIX : SUFFIX);
+	}
+
+	@Override
+	public String name() {
+		return name;
+	}
+
+	@Override
+	public Memory memory() {
+		return past != null ? Memory.EVERY_LAUNCH : base.memory();
+	}
+
+	@Override
+	public boolean usesStoredPointers() {
+		return base.usesStoredPointers();
+	}
+
+	@Override
+	public List<String> notes() {
+		return base.notes(); // no counts: the notes of a walk in parts must equal those of one walk
+	}
+
+	@Override
+	public boolean speculate(LaunchContext launch, AccessSink sink) {
+		int event = launch.event();
+		SegmentBlocks blocks = past;
+		if (blocks != null) {
+			for (int i = nextEvent; i < event; i++) {
+				observe(trace, i, blocks);
+			}
+			nextEvent = Math.max(nextEvent, event);
+		}
+		buffered = 0;
+		boolean covered = base.speculate(launch, collect);
+		// the pointers the base engine took for pointers: each starts something the launch uses
+		if (words.length < buffered) {
+			words = new long[Math.max(buffered, words.length * 2)];
+		}
+		int n = 0;
+		for (int k = 0; k < buffered; k++) {
+			if (offsets[k] >= 0) {
+				words[n++] = launch.paramLong(offsets[k]);
+			}
+		}
+		wordCount = n;
+		for (int k = 0; k < buffered; k++) {
+			int o = k * 4;
+			narrow(launch, sink, ranges[o], ranges[o + 1], ranges[o + 2], ranges[o + 3], modes[k], params[k],
+					offsets[k]);
+		}
+		return covered;
+	}
+
+	private void collect(long id, long allocationBase, long begin, long end, int mode, int param, int offset) {
+		if (buffered == modes.length) {
+			int more = buffered * 2;
+			modes = java.util.Arrays.copyOf(modes, more);
+			params = java.util.Arrays.copyOf(params, more);
+			offsets = java.util.Arrays.copyOf(offsets, more);
+			ranges = java.util.Arrays.copyOf(ranges, more * 4);
+		}
+		int o = buffered * 4;
+		ranges[o] = id;
+		ranges[o + 1] = allocationBase;
+		ranges[o + 2] = begin;
+		ranges[o + 3] = end;
+		modes[buffered] = mode;
+		params[buffered] = param;
+		offsets[buffered++] = offset;
+	}
+
+	/**
+	 * What one event tells {@code +past-blocks}: allocations and frees delimit segments, launch parameter words are
+	 * pointers, copies and fills are extents.
+	 *
+	 * @param trace the trace
+	 * @param i an event index
+	 * @param blocks the inference to feed
+	 */
+	public static void observe(Trace trace, int i, SegmentBlocks blocks) {
+		EventKind kind = trace.kind(i);
+		switch (kind) {
+			case ALLOC -> blocks.allocated(trace.address(i), trace.size(i));
+			case FREE -> blocks.freed(trace.address(i));
+			case LAUNCH -> {
+				int length = trace.paramLength(i);
+				for (int offset = 0; offset + 8 <= length; offset += 8) {
+					long value = trace.paramLong(i, offset);
+					if (value != 0) {
+						blocks.pointerSeen(value, i);
+					}
+				}
+			}
+			case MEMCPY -> {
+				long n = trace.bytes(i);
+				blocks.extentSeen(trace.dst(i), trace.dst(i) + n, i);
+				blocks.extentSeen(trace.src(i), trace.src(i) + n, i);
+			}
+			case MEMSET -> blocks.extentSeen(trace.dst(i), trace.dst(i) + trace.bytes(i), i);
+			default -> {
+				// syncs and graph launches say nothing about blocks
+			}
+		}
+	}
+
+	/**
+	 * @param pointer a pointer of the launch
+	 * @param end the end of its allocation
+	 * @param words the launch's non-zero parameter words
+	 * @param count how many
+	 * @return the nearest word in {@code (pointer, end)}, else {@code end}
+	 */
+	public static long nextPointer(long pointer, long end, long[] words, int count) {
+		long next = end;
+		for (int i = 0; i < count; i++) {
+			long w = words[i];
+			if (Long.compareUnsigned(w, pointer) > 0 && Long.compareUnsigned(w, next) < 0) {
+				next = w;
+			}
+		}
+		return next;
+	}
+
+	private void narrow(LaunchContext context, AccessSink sink, long id, long allocationBase, long begin, long end,
+			int mode, int param, int offset) {
+		if ((mode & WHOLE_ALLOCATION) == 0 || offset < 0) {
+			sink.access(id, allocationBase, begin, end, mode, param, offset);
+			return;
+		}
+		long pointer = context.paramLong(offset);
+		if (Long.compareUnsigned(pointer, begin) < 0 || Long.compareUnsigned(pointer, end) >= 0) {
+			sink.access(id, allocationBase, begin, end, mode, param, offset);
+			return;
+		}
+		long blockEnd = nextPointer(pointer, end, words, wordCount);
+		SegmentBlocks blocks = past;
+		if (blocks != null) {
+			blockEnd = blocks.blockEnd(pointer, blockEnd);
+		}
+		if (pointer == begin && blockEnd == end) { // the block is the whole allocation: say so
+			sink.access(id, allocationBase, begin, end, mode, param, offset);
+			return;
+		}
+		sink.access(id, allocationBase, pointer, blockEnd, mode & ~WHOLE_ALLOCATION, param, offset);
+	}
+}

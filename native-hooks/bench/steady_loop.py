@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""i15-cost2: the training loop of sample-traces/programs/pytorch/torch_train.py (same model, data and steps),
+measured in WINDOWS windows of ITERS iterations after WARMUP iterations, in one process: prints each window's it/s
+and their median, so one process gives a steady-state figure with its own spread.
+
+    steady_loop.py --windows 6 --iters 150 --warmup 30
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sample-traces", "programs", "pytorch"))
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+from torch_train import SmallCNN  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--windows", type=int, default=6)
+    ap.add_argument("--iters", type=int, default=150)
+    ap.add_argument("--warmup", type=int, default=30)
+    ap.add_argument("--batch", type=int, default=64)
+    a = ap.parse_args()
+    if a.windows < 1 or a.iters < 1 or a.warmup < 0:
+        sys.exit("steady_loop.py: --windows and --iters must be >= 1, --warmup >= 0")
+    torch.manual_seed(0)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    torch.backends.cudnn.benchmark = False
+    dev = torch.device("cuda")
+    model = SmallCNN().to(dev)
+    opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    g = torch.Generator().manual_seed(1)
+    data = torch.randn(4, a.batch, 3, 32, 32, generator=g)
+    labels = torch.randint(0, 10, (4, a.batch), generator=g)
+
+    def step(it):
+        x = data[it % 4].to(dev, non_blocking=True)
+        y = labels[it % 4].to(dev, non_blocking=True)
+        opt.zero_grad(set_to_none=True)
+        loss = nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss.detach()
+
+    it = 0
+    for _ in range(a.warmup):
+        step(it); it += 1
+    rates = []
+    for _ in range(a.windows):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(a.iters):
+            loss = step(it); it += 1
+        torch.cuda.synchronize()
+        rates.append(a.iters / (time.perf_counter() - t0))
+    print("windows %s it/s" % " ".join("%.1f" % r for r in rates))
+    print("steady %.1f it/s (median of %d windows of %d iterations), final loss %.6f" % (statistics.median(rates), a.windows, a.iters, loss.item()))
+
+
+if __name__ == "__main__":
+    main()
