@@ -47,6 +47,12 @@ typedef struct {
     uint64_t gap_first, gap_count;   /* events dropped for this reader, not yet announced by an EventGap */
     uint64_t missed;                 /* events dropped for this reader in all */
     int dead;                        /* a send failed: closed at the next poll */
+    int pending;                     /* i14-cupti: connected, its first bytes not seen yet (reader or control?) */
+    int ctl;                         /* i14-cupti: a control connection (said "phos-ctl 1"), not a reader */
+    int prepared;                    /* i14-cupti: this connection released CUPTI (checkpoint-prepare) */
+    uint64_t since;
+    char line[256];
+    size_t line_n;
 } reader_t;
 
 typedef struct {
@@ -133,7 +139,9 @@ void stream_init(void) {
 int stream_active(void) { return stream_on; }
 
 /* ------------------------------------------------------------------ per-reader queues */
+static void ctl_resume(reader_t *r, const char *why);
 static void reader_close(reader_t *r, const char *why) {
+    if (r->prepared) ctl_resume(r, why ? why : "the control connection closed before checkpoint-done");
     if (r->missed || why) DBG("attach: reader pid %d %s (%llu events dropped for it)", (int)r->pid, why ? why : "left",
                               (unsigned long long)r->missed);
     close(r->fd);
@@ -315,9 +323,100 @@ static void accept_readers(void) {
         /* the events of the batch being filled come live: the snapshot covers those before it */
         snapshot(r, batch_count ? batch_first : ev_index);
         stream_readers_total++;
-        DBG("attach: reader pid %d connected at event %llu", (int)cr.pid, (unsigned long long)ev_index);
+        r->pending = 1;   /* nothing is sent until it is known to be a reader, not a control connection (stream_poll) */
+        r->since = mono_ns();
     }
 }
+
+/* i14-cupti: begin
+ * Control connections. A connection whose first bytes (within CTL_WAIT_NS of connecting) are "phos-ctl 1\n" gets no
+ * stream: it sends lines and gets one line back for each (the peer check above is the same for both):
+ *   checkpoint-prepare  -> "ready WHAT" (CUPTI released: WHAT lists the steps; "ready events ..." when the process
+ *                          had no CUPTI timing) or "refused WHY"
+ *   checkpoint-prepare hold  the same, but CUPTI stays released when this connection closes (a lock in one call, the
+ *                          unlock in a later one): until a checkpoint-done on any control connection
+ *   checkpoint-done     -> "resumed cupti|events ..." (timing source from now on)
+ *   anything else       -> "error unknown command ..."
+ * A control connection that closes after prepare without done resumes CUPTI itself. */
+#define CTL_HELLO "phos-ctl 1\n"
+#define CTL_WAIT_NS 30000000ull
+static void ctl_reply(reader_t *r, const char *line) {
+    char b[512];
+    int n = snprintf(b, sizeof b, "%s\n", line);
+    if (n > 0 && send(r->fd, b, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) != n) r->dead = 1;
+}
+static void ctl_resume(reader_t *r, const char *why) {
+    char what[256];
+    cupti_resume(what, sizeof what);
+    r->prepared = 0;
+    DBG("attach: checkpoint-done by pid %d (%s): timing by %s", (int)r->pid, why, what);
+}
+static void ctl_command(reader_t *r, const char *cmd) {
+    char what[256], out[400];
+    if (!strcmp(cmd, "checkpoint-prepare") || !strcmp(cmd, "checkpoint-prepare hold")) {
+        /* "hold": released until a checkpoint-done on any control connection (a lock now, the unlock in a later call) */
+        int rc = cupti_release(what, sizeof what);
+        if (rc == 0 && !strchr(cmd, ' ')) r->prepared = 1;
+        if (rc < 0) snprintf(out, sizeof out, "refused %s", what);
+        else snprintf(out, sizeof out, "ready %s", rc == 0 ? what : "events (nothing to release)");
+    } else if (!strcmp(cmd, "checkpoint-done")) {
+        if (atomic_load(&cupti_released)) {
+            cupti_resume(what, sizeof what);
+            r->prepared = 0;
+            snprintf(out, sizeof out, "resumed %s; operations between prepare and done were timed by CUDA events", what);
+        } else snprintf(out, sizeof out, "resumed events (nothing was released)");
+    } else {
+        snprintf(out, sizeof out, "error unknown command \"%.60s\" (checkpoint-prepare, checkpoint-done)", cmd);
+    }
+    ctl_reply(r, out);
+}
+/* reads what a control connection sent; -1 when it closed */
+static int ctl_read(reader_t *r) {
+    for (;;) {
+        ssize_t k = recv(r->fd, r->line + r->line_n, sizeof r->line - 1 - r->line_n, MSG_DONTWAIT);
+        if (k == 0) return -1;
+        if (k < 0) return (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) ? 0 : -1;
+        r->line_n += (size_t)k;
+        char *nl;
+        while ((nl = memchr(r->line, '\n', r->line_n))) {
+            *nl = 0;
+            if (nl > r->line && nl[-1] == '\r') nl[-1] = 0;
+            ctl_command(r, r->line);
+            size_t used = (size_t)(nl + 1 - r->line);
+            memmove(r->line, nl + 1, r->line_n - used);
+            r->line_n -= used;
+        }
+        if (r->line_n == sizeof r->line - 1) return -1;   /* a line longer than any command */
+    }
+}
+/* a new connection: a control connection, a reader (snapshot now), 0 still undecided, -1 gone */
+static int settle(reader_t *r) {
+    char b[sizeof CTL_HELLO];
+    ssize_t k = recv(r->fd, b, sizeof CTL_HELLO - 1, MSG_PEEK | MSG_DONTWAIT);
+    if (k == 0) return -1;
+    size_t hl = sizeof CTL_HELLO - 1;
+    if (k > 0 && (size_t)k >= hl && !memcmp(b, CTL_HELLO, hl)) {
+        recv(r->fd, b, hl, MSG_DONTWAIT);
+        r->pending = 0;
+        r->ctl = 1;
+        free(r->cur_mem);   /* not a reader: what was queued for it goes */
+        r->cur_mem = NULL;
+        r->cur = NULL;
+        for (qchunk *q = r->qh, *n; q; q = n) { n = q->next; free(q); }
+        r->qh = r->qt = NULL;
+        r->q_bytes = r->q_event_bytes = 0;
+        r->meta_next = r->meta_end;
+        stream_readers_total--;
+        DBG("attach: control connection from pid %d", (int)r->pid);
+        return 1;
+    }
+    int undecided = k > 0 ? !memcmp(b, CTL_HELLO, (size_t)k) : (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR));
+    if (undecided && mono_ns() - r->since < CTL_WAIT_NS) return 0;
+    r->pending = 0;   /* a reader: its snapshot and what came since go out now */
+    DBG("attach: reader pid %d connected at event %llu", (int)r->pid, (unsigned long long)ev_index);
+    return 1;
+}
+/* i14-cupti: end */
 
 /* ------------------------------------------------------------------ the writer's calls */
 /* each writer turn: new readers, what the sockets take, readers that left */
@@ -326,6 +425,13 @@ void stream_poll(void) {
     accept_readers();
     for (int i = 0; i < n_readers;) {
         reader_t *r = &readers[i];
+        if (r->pending && settle(r) < 0) { reader_close(r, NULL); continue; }   /* i14-cupti */
+        if (r->pending) { i++; continue; }
+        if (r->ctl) {
+            if (r->dead || ctl_read(r) < 0) { reader_close(r, NULL); continue; }
+            i++;
+            continue;
+        }
         if (r->q_bytes > READER_HARD_LIMIT) { reader_close(r, "disconnected: it read nothing while its queue grew past the limit"); continue; }
         if (r->dead || reader_pump(r) < 0) { reader_close(r, NULL); continue; }
         if (reader_idle(r)) {
@@ -363,7 +469,7 @@ void stream_chunk(uint16_t type, const uint8_t *p, size_t n, uint64_t off, int i
     }
     for (int i = 0; i < n_readers; i++) {
         reader_t *r = &readers[i];
-        if (r->dead) continue;
+        if (r->dead || r->ctl) continue;   /* i14-cupti: a control connection gets no stream */
         if (type == PHOS_CHUNK_EVENTS) {
             if (r->q_event_bytes + n > event_limit) {
                 if (!r->gap_count) r->gap_first = first;
@@ -382,8 +488,9 @@ void stream_chunk(uint16_t type, const uint8_t *p, size_t n, uint64_t off, int i
         } else {
             continue;
         }
-        /* into the socket now, as into the file: what a SIGKILL leaves the reader is what the file has */
-        if (reader_pump(r) < 0) r->dead = 1;
+        /* into the socket now, as into the file: what a SIGKILL leaves the reader is what the file has (a connection
+           not yet known to be a reader gets it queued: i14-cupti) */
+        if (!r->pending && reader_pump(r) < 0) r->dead = 1;
     }
 }
 

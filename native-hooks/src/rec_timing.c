@@ -133,10 +133,14 @@ static CUptiResult (*c_encb)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDom
 static CUpti_SubscriberHandle c_sub;
 static uint32_t launch_cbids[64];
 static int n_launch_cbids;
+static CUptiResult (*c_unsub)(CUpti_SubscriberHandle), (*c_final)(void);   /* i14-cupti */
+static CUptiResult (*c_endom)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain);
+static int c_kinds;   /* the activity kinds cupti_init enabled (PHOS_CUPTI_KINDS bits) */
 
 /* called on the writer thread; on success operations issued from now on are timed through CUPTI */
 void cupti_init(void) {
     if (!cfg.timing || cfg.timing_source == 2) return;
+    n_launch_cbids = 0;   /* again after a checkpoint (cupti_resume) */
     void *h = NULL;
     const char *env = getenv("PHOS_CUPTI");
     if (env && *env) h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
@@ -148,6 +152,9 @@ void cupti_init(void) {
     CUptiResult (*sub)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *) = d(h, "cuptiSubscribe");
     CUptiResult (*encb)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId) = d(h, "cuptiEnableCallback");
     CUptiResult (*cbname)(CUpti_CallbackDomain, uint32_t, const char **) = d(h, "cuptiGetCallbackName");
+    c_unsub = d(h, "cuptiUnsubscribe");   /* i14-cupti: what checkpoint-prepare releases */
+    c_endom = d(h, "cuptiEnableDomain");
+    c_final = d(h, "cuptiFinalize");
     CUptiResult (*ts)(uint64_t *) = d(h, "cuptiGetTimestamp");
     c_flush = d(h, "cuptiActivityFlushAll");
     c_next = d(h, "cuptiActivityGetNextRecord");
@@ -225,6 +232,7 @@ void cupti_init(void) {
         n_launch_cbids = 0;
     }
     cupti_windowed = windowed;
+    c_kinds = kinds;
     if (windowed) DBG("sampled GPU timing: kernel activity records only in the windows of timed launches (%d launch callbacks)", n_launch_cbids);
     atomic_store(&cupti_ready, 1);
     DBG("GPU timing by CUPTI activity records (%d driver callbacks)", n);
@@ -369,6 +377,95 @@ int cupti_window(int open) {
     return ok;
 }
 
+/* i14-cupti: begin
+ * CUPTI and the driver's checkpoint: on the H100 (driver 580) cuCheckpointProcessLock refuses a process that records
+ * with CUPTI activity records (801 CUDA_ERROR_NOT_SUPPORTED; measured, docs/gpu-checks.md blocks i14-ckpt and
+ * i14-cupti). A reader on the attach socket asks for "checkpoint-prepare" before the Lock (rec_stream.c): operations
+ * issued from then on are timed by CUDA events (t_begin falls back to them when cupti_ready is 0), CUPTI's buffered
+ * records are flushed, its activity kinds switched off, the subscriber removed and CUPTI finalized
+ * (PHOS_CKPT_RELEASE=disable|unsub|finalize stops earlier, for the diagnosis). "checkpoint-done" sets CUPTI up again.
+ * Each such interval is a TimingGap in TraceEnd (field 5, docs/trace-format.md): the launches in it carry GPU times
+ * from CUDA events, and launches whose CUPTI records had not come when CUPTI was released stay without GPU times. */
+atomic_int cupti_released;
+static pthread_mutex_t gap_mu = PTHREAD_MUTEX_INITIALIZER;
+#define MAX_GAPS 256
+static struct { uint64_t t0, t1; int released; } gaps[MAX_GAPS];
+static int n_gaps;
+uint64_t cupti_lost;   /* operations whose CUPTI records did not come before the release: written untimed */
+
+/* 0: CUPTI released (what in `done`); 1: nothing to release (timing by events or off); -1: failed (why) */
+int cupti_release(char *what, size_t n) {
+    if (!atomic_load(&cupti_ready)) {
+        snprintf(what, n, atomic_load(&cupti_released) ? "already released" : "no CUPTI in this process: timing by CUDA events");
+        return 1;
+    }
+    const char *m = getenv("PHOS_CKPT_RELEASE");
+    int mode = (m && !strcmp(m, "disable")) ? 1 : (m && !strcmp(m, "unsub")) ? 2 : 3;
+    atomic_store(&cupti_ready, 0);       /* new operations: CUDA events */
+    atomic_store(&cupti_released, 1);
+    for (int i = 0; i < 100; i++) {      /* a timed launch inside its CUPTI window finishes it first */
+        pthread_mutex_lock(&win_mu);
+        int open = win_open_n;
+        pthread_mutex_unlock(&win_mu);
+        if (!open) break;
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    struct timespec ts = {0, 2000000};   /* calls between t_begin and t_end note their correlation id */
+    nanosleep(&ts, NULL);
+    int bad = 0;
+    if (c_flush && c_flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) != CUPTI_SUCCESS) bad |= 1;
+    if (c_disable) {
+        if ((c_kinds & 1) && !cupti_windowed) c_disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        if (cupti_windowed) c_disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        if (c_kinds & 2) c_disable(CUPTI_ACTIVITY_KIND_MEMCPY);
+        if (c_kinds & 4) c_disable(CUPTI_ACTIVITY_KIND_MEMSET);
+    } else bad |= 2;
+    if (mode >= 2) {
+        if (c_endom) c_endom(0, c_sub, CUPTI_CB_DOMAIN_DRIVER_API);
+        if (!c_unsub || c_unsub(c_sub) != CUPTI_SUCCESS) bad |= 4;
+    }
+    if (mode >= 3 && (!c_final || c_final() != CUPTI_SUCCESS)) bad |= 8;
+    pthread_mutex_lock(&gap_mu);
+    if (n_gaps < MAX_GAPS) { gaps[n_gaps].t0 = mono_ns(); gaps[n_gaps].t1 = 0; gaps[n_gaps].released = 1; n_gaps++; }
+    pthread_mutex_unlock(&gap_mu);
+    snprintf(what, n, "cupti %s%s%s%s%s", mode == 1 ? "flushed,kinds-off" : mode == 2 ? "flushed,kinds-off,unsubscribed" :
+             "flushed,kinds-off,unsubscribed,finalized", (bad & 1) ? " (flush failed)" : "", (bad & 2) ? " (no cuptiActivityDisable)" : "",
+             (bad & 4) ? " (unsubscribe failed)" : "", (bad & 8) ? " (finalize failed)" : "");
+    DBG("checkpoint-prepare: %s; operations from now on timed by CUDA events", what);
+    return 0;
+}
+
+/* after the checkpoint: CUPTI timing again; what: "cupti" or why not */
+int cupti_resume(char *what, size_t n) {
+    if (!atomic_load(&cupti_released)) { snprintf(what, n, "nothing to resume"); return 1; }
+    pthread_mutex_lock(&gap_mu);
+    if (n_gaps && !gaps[n_gaps - 1].t1) gaps[n_gaps - 1].t1 = mono_ns();
+    pthread_mutex_unlock(&gap_mu);
+    cupti_init();
+    atomic_store(&cupti_released, 0);
+    int ok = atomic_load(&cupti_ready);
+    snprintf(what, n, ok ? "cupti" : "events (CUPTI could not be set up again)");
+    DBG("checkpoint-done: GPU timing by %s", what);
+    return ok ? 0 : -1;
+}
+
+/* TraceEnd field 5: TimingGap {1 start, 2 end (trace clock, ns), 3 source of the GPU times in it} */
+void timing_gaps_end(pbuf *end) {
+    pbuf g = {0};
+    pthread_mutex_lock(&gap_mu);
+    for (int i = 0; i < n_gaps; i++) {
+        pb_reset(&g);
+        pb_u64(&g, 1, gaps[i].t0 - g_start_mono);
+        pb_u64(&g, 2, (gaps[i].t1 ? gaps[i].t1 : mono_ns()) - g_start_mono);
+        pb_str(&g, 3, "events");
+        pb_str(&g, 4, "checkpoint");
+        pb_msg(end, 5, &g);
+    }
+    pthread_mutex_unlock(&gap_mu);
+    pb_free(&g);
+}
+/* i14-cupti: end */
 
 /* ------------------------------------------------------------------ stream gate for event timing (i15-cost2)
  * Events around a launch on a CPU-bound loop measure the host's submission gap too: the GPU reaches the start event

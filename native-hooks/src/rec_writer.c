@@ -230,6 +230,7 @@ static int encode_slot(slot_t *s, int force) {
             if (!head_wait_since) head_wait_since = now;
             static uint64_t last_flush_call, last_forced;
             int again = 0;
+            if (atomic_load(&cupti_released)) { s->corr = 0; cupti_lost++; goto untimed; }   /* i14-cupti: CUPTI is off for a checkpoint */
             if (force && now - last_forced > 200000000ull) { c_flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); last_forced = last_flush_call = now; again = 1; }
             else if (!force && cupti_flush_ns && now - last_flush_call > cupti_flush_ns) { c_flush(0); last_flush_call = now; again = 1; }
             if (again) {
@@ -247,6 +248,7 @@ static int encode_slot(slot_t *s, int force) {
         }
         s->corr = 0;
     }
+untimed:
     head_wait_since = 0;
     const uint8_t *data = s->dext ? s->dext : s->din;
     if (s->type == EV_MODULE) { write_module(s->ptr); return 1; }
@@ -407,6 +409,7 @@ void *writer_main(void *arg) {
         pb_msg(&tmpb, 4, &uc);
     }
     pb_free(&uc);
+    timing_gaps_end(&tmpb);   /* i14-cupti */
     write_chunk(PHOS_CHUNK_END, &tmpb, 0);
     stream_finish();
     return NULL;

@@ -462,6 +462,13 @@ extern CUptiResult (*c_flush)(uint32_t);
 extern uint64_t cupti_records, cupti_matched;
 extern uint64_t cupti_flush_ns;
 void cupti_init(void);
+/* i14-cupti: begin */
+extern atomic_int cupti_released;
+extern uint64_t cupti_lost;
+int cupti_release(char *what, size_t n);
+int cupti_resume(char *what, size_t n);
+void timing_gaps_end(pbuf *end);
+/* i14-cupti: end */
 int stream_capturing(CUstream st);
 int is_device_ptr(uint64_t p);
 int copy_kind(int sdev, int ddev);

@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,7 +47,10 @@ static CUpti_CallbackFunc cb_fn;
 static void *cb_ud;
 static unsigned char cb_on[CUPTI_DRIVER_TRACE_CBID_SIZE];
 static uint32_t cb_corr;
+static void act_launch(const char *name, uint32_t corr);   /* i14-cupti */
+static void act_publish(void);
 static void cb_site(CUpti_ApiCallbackSite site, CUpti_CallbackId id, const char *name, void *params, CUresult *ret, uint32_t corr) {
+    if (site == CUPTI_API_EXIT && !strncmp(name, "cuLaunch", 8)) act_launch(name, corr);
     if (!cb_fn || id >= CUPTI_DRIVER_TRACE_CBID_SIZE || !cb_on[id]) return;
     CUpti_CallbackData d;
     memset(&d, 0, sizeof d);
@@ -74,9 +78,10 @@ API CUptiResult cuptiSubscribe(CUpti_SubscriberHandle *s, CUpti_CallbackFunc f, 
     cb_fn = f;
     cb_ud = ud;
     *s = (CUpti_SubscriberHandle)&cb_fn;
+    act_publish();
     return CUPTI_SUCCESS;
 }
-API CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle s) { cb_fn = NULL; memset(cb_on, 0, sizeof cb_on); return CUPTI_SUCCESS; }
+API CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle s) { cb_fn = NULL; memset(cb_on, 0, sizeof cb_on); act_publish(); return CUPTI_SUCCESS; }
 API CUptiResult cuptiEnableCallback(uint32_t en, CUpti_SubscriberHandle s, CUpti_CallbackDomain d, CUpti_CallbackId id) {
     if (d != CUPTI_CB_DOMAIN_DRIVER_API || id >= CUPTI_DRIVER_TRACE_CBID_SIZE || s != (CUpti_SubscriberHandle)&cb_fn) return CUPTI_ERROR_INVALID_PARAMETER;
     cb_on[id] = (unsigned char)(en != 0);
@@ -531,6 +536,9 @@ API CUresult cuGetProcAddress(const char *sym, void **pfn, int ver, cuuint64_t f
  * long the Checkpoint takes; the Restore takes half, Lock and Unlock about 1 ms. */
 typedef struct {
     _Atomic int state;      /* CUprocessState */
+    _Atomic int cupti;      /* i14-cupti: CUPTI activity kinds enabled + 1 while subscribed (Lock refuses: 801) */
+    _Atomic int cupti_used; /* i14-cupti: CUPTI was subscribed or recording once: driver 580 refuses the Lock for good */
+    int cupti_releasable;   /* PHOS_FAKE_CUPTI_RELEASABLE=1: a driver that locks again once CUPTI is released */
     int pid;
     int ckpt_ms;
     _Atomic long checkpoints, restores;
@@ -568,7 +576,10 @@ static void ckpt_publish(void) {
     const char *r = getenv("PHOS_FAKE_CKPT_REFUSE");
     snprintf(p->refuse, sizeof p->refuse, "%s", r ? r : "");
     atomic_store(&p->state, CU_PROCESS_STATE_RUNNING);
+    const char *rel = getenv("PHOS_FAKE_CUPTI_RELEASABLE");
+    p->cupti_releasable = rel && !strcmp(rel, "1");
     my_page = p;
+    act_publish();
     atexit(ckpt_unpublish);
 }
 /* the target side: a CUDA call waits while the process is locked or checkpointed (FAILED: it stays blocked, too) */
@@ -614,6 +625,9 @@ static CUresult step(int pid, const char *name, int from, int to, int ms, unsign
     CUresult r = target(pid, &p);
     if (r) return r;
     int code = refusal(p, name);
+    /* i14-cupti: as driver 580 on the H100, a process with CUPTI activity recording on is not locked */
+    if (code == 0 && !strcmp(name, "lock") && (atomic_load(&p->cupti) || (atomic_load(&p->cupti_used) && !p->cupti_releasable)))
+        code = CUDA_ERROR_NOT_SUPPORTED;
     if (code == 0 && atomic_load(&p->state) != from) code = CUDA_ERROR_ILLEGAL_STATE;
     if (code == CUDA_ERROR_NOT_READY) sleep_ms((int)timeout_ms);
     if (code == -1) { sleep_ms(ms); atomic_store(&p->state, CU_PROCESS_STATE_FAILED); code = CUDA_ERROR_UNKNOWN; }
@@ -674,3 +688,105 @@ API CUresult cuGetErrorString(CUresult e, const char **s) {
     return CUDA_ERROR_INVALID_VALUE;
 }
 /* i14-ckpt: end */
+
+/* i14-cupti: begin
+ * CUPTI's activity API, enough for the recorder's CUPTI timing (rec_timing.c): kinds switched on and off, a record
+ * per launch (CONCURRENT_KERNEL, its correlation id the one the driver-API callback saw, start/end on
+ * cuptiGetTimestamp's clock = CLOCK_MONOTONIC) delivered through the registered buffer callbacks at
+ * cuptiActivityFlushAll, cuptiFinalize. Like driver 580 on the H100 (measured, docs/gpu-checks.md block i14-cupti:
+ * a process that called cuptiSubscribe or cuptiActivityEnable is refused the Lock with 801, and still so after its
+ * kinds are disabled, it unsubscribed and CUPTI was finalized), the checkpoint page says whether CUPTI is on and
+ * whether it ever was, and the Lock is refused with 801 when it ever was. PHOS_FAKE_CUPTI_RELEASABLE=1 in the
+ * target's environment models a driver that lets go: then only while kinds are on or a subscriber is there. */
+static CUpti_BuffersCallbackRequestFunc act_req;
+static CUpti_BuffersCallbackCompleteFunc act_done;
+static _Atomic int act_on[64];
+static pthread_mutex_t act_mu = PTHREAD_MUTEX_INITIALIZER;
+static CUpti_ActivityKernel10 *act_q;
+static size_t act_n, act_cap;
+static int act_kinds(void) { int n = 0; for (int i = 0; i < 64; i++) n += atomic_load(&act_on[i]) != 0; return n; }
+static void act_publish(void) {
+    if (!my_page) return;
+    int n = act_kinds() + (cb_fn != NULL);
+    atomic_store(&my_page->cupti, n);
+    if (n) atomic_store(&my_page->cupti_used, 1);
+}
+static uint64_t act_now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec; }
+static void act_launch(const char *name, uint32_t corr) {
+    if (!atomic_load(&act_on[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL]) || !strncmp(name, "cuLaunchHostFunc", 16)) return;
+    pthread_mutex_lock(&act_mu);
+    if (act_n == act_cap) {
+        size_t nc = act_cap ? act_cap * 2 : 256;
+        CUpti_ActivityKernel10 *nq = realloc(act_q, nc * sizeof *nq);
+        if (nq) { act_q = nq; act_cap = nc; }
+    }
+    if (act_n < act_cap) {
+        CUpti_ActivityKernel10 *k = &act_q[act_n++];
+        memset(k, 0, sizeof *k);
+        k->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+        k->start = act_now();
+        k->end = k->start + 5000;
+        k->correlationId = corr;
+    }
+    pthread_mutex_unlock(&act_mu);
+}
+API CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc req, CUpti_BuffersCallbackCompleteFunc done) {
+    act_req = req; act_done = done;
+    return CUPTI_SUCCESS;
+}
+API CUptiResult cuptiActivityEnable(CUpti_ActivityKind k) {
+    if ((int)k <= 0 || (int)k >= 64) return CUPTI_ERROR_INVALID_KIND;
+    atomic_store(&act_on[k], 1); act_publish();
+    return CUPTI_SUCCESS;
+}
+API CUptiResult cuptiActivityDisable(CUpti_ActivityKind k) {
+    if ((int)k <= 0 || (int)k >= 64) return CUPTI_ERROR_INVALID_KIND;
+    atomic_store(&act_on[k], 0); act_publish();
+    return CUPTI_SUCCESS;
+}
+API CUptiResult cuptiActivityFlushAll(uint32_t flag) {
+    if (!act_req || !act_done) return CUPTI_SUCCESS;
+    pthread_mutex_lock(&act_mu);
+    size_t n = act_n;
+    CUpti_ActivityKernel10 *q = act_q;
+    act_q = NULL; act_n = act_cap = 0;
+    pthread_mutex_unlock(&act_mu);
+    for (size_t i = 0; i < n;) {
+        uint8_t *buf = NULL; size_t size = 0, maxrec = 0;
+        act_req(&buf, &size, &maxrec);
+        if (!buf) break;
+        size_t fit = size / sizeof *q, m = n - i < fit ? n - i : fit;
+        memcpy(buf, q + i, m * sizeof *q);
+        act_done(NULL, 0, buf, size, m * sizeof *q);
+        i += m;
+    }
+    free(q);
+    return CUPTI_SUCCESS;
+}
+API CUptiResult cuptiActivityGetNextRecord(uint8_t *buf, size_t valid, CUpti_Activity **rec) {
+    uint8_t *next = *rec ? (uint8_t *)*rec + sizeof(CUpti_ActivityKernel10) : buf;
+    if (next + sizeof(CUpti_ActivityKernel10) > buf + valid) return CUPTI_ERROR_MAX_LIMIT_REACHED;
+    *rec = (CUpti_Activity *)next;
+    return CUPTI_SUCCESS;
+}
+API CUptiResult cuptiGetTimestamp(uint64_t *t) { *t = act_now(); return CUPTI_SUCCESS; }
+API CUptiResult cuptiEnableDomain(uint32_t en, CUpti_SubscriberHandle s, CUpti_CallbackDomain d) {
+    if (!en) memset(cb_on, 0, sizeof cb_on);
+    return CUPTI_SUCCESS;
+}
+API CUptiResult cuptiFinalize(void) {
+    if (act_kinds() || cb_fn) return CUPTI_ERROR_INVALID_OPERATION;   /* as CUPTI: kinds off and unsubscribed first */
+    act_req = NULL; act_done = NULL;
+    return CUPTI_SUCCESS;
+}
+/* names for the driver callbacks the recorder asks about: launches, copies, sets */
+#define CBN(x) {CUPTI_DRIVER_TRACE_CBID_##x, #x}
+static const struct { int id; const char *name; } cb_names[] = {
+    CBN(cuLaunchKernel), CBN(cuLaunchKernel_ptsz), CBN(cuLaunchKernelEx), CBN(cuLaunchKernelEx_ptsz),
+    CBN(cuMemcpyHtoD_v2), CBN(cuMemcpyDtoH_v2), CBN(cuMemcpyHtoDAsync_v2), CBN(cuMemcpyAsync), CBN(cuMemsetD32_v2),
+};
+API CUptiResult cuptiGetCallbackName(CUpti_CallbackDomain d, uint32_t id, const char **name) {
+    for (size_t i = 0; i < sizeof cb_names / sizeof *cb_names; i++) if ((uint32_t)cb_names[i].id == id) { *name = cb_names[i].name; return CUPTI_SUCCESS; }
+    return CUPTI_ERROR_INVALID_PARAMETER;
+}
+/* i14-cupti: end */

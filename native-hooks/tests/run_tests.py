@@ -1078,6 +1078,115 @@ def test_checkpoint(env):
 # ------------------------------------------------------------------ i14-ckpt: end
 
 
+# ------------------------------------------------------------------ i14-cupti: begin
+# CUPTI timing (the fake driver answers the CUPTI calls the recorder makes: PHOS_CUPTI points at it) and the driver's checkpoint: the fake driver refuses a Lock while CUPTI activity kinds are on (as driver
+# 580 on the H100); a control connection on the attach socket releases CUPTI (checkpoint-prepare) and resumes it
+class ControlConnection:
+    def __init__(self, sock_path):
+        import socket
+        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.s.settimeout(10)
+        self.s.connect(sock_path)
+        self.s.sendall(b"phos-ctl 1\n")
+        self.buf = b""
+
+    def ask(self, line):
+        self.s.sendall(line.encode() + b"\n")
+        while b"\n" not in self.buf:
+            b = self.s.recv(4096)
+            if not b:
+                return None
+            self.buf += b
+        out, self.buf = self.buf.split(b"\n", 1)
+        return out.decode()
+
+    def close(self):
+        self.s.close()
+
+
+def test_checkpoint_cupti(env):
+    fake_dir = tempfile.mkdtemp(prefix="fakecuda-", dir=env.tmp)
+    fake = os.path.join(env.build, "fake", "libcuda.so.1")
+    # first as driver 580 on the H100: a process that used CUPTI is refused the Lock even after the release; the
+    # recorder answers prepare and done all the same, and the process runs on
+    sticky = LiveApp(env, "ckpt-cupti-580", {"PHOS_FAKE_CUDA_DIR": fake_dir, "PHOS_TIMING": "1", "PHOS_TIMING_SOURCE": "auto",
+                                             "PHOS_CUPTI": fake})
+    try:
+        check(sticky.cmd("launch 2") == 6, "cupti 580: runs")
+        c = ControlConnection(sticky.sock)
+        check(c.ask("checkpoint-prepare").startswith("ready cupti"), "cupti 580: prepare")
+        rc, out, _ = helper_run(env, sticky.pid, "lock,checkpoint,restore,unlock", fake_dir)
+        check(rc == 1 and any(l.endswith("code 801 CUDA_ERROR_NOT_SUPPORTED") for l in out) and states_of(out)[-1] == "running",
+              "cupti 580: the Lock is refused after the release too, as measured on the H100 (%s)" % out)
+        check(c.ask("checkpoint-done").startswith("resumed cupti;"), "cupti 580: done")
+        check(sticky.cmd("launch 1") == 7, "cupti 580: runs on")
+        c.close()
+    finally:
+        sticky.finish()
+    # then a driver that lets go of a process once CUPTI is released (PHOS_FAKE_CUPTI_RELEASABLE)
+    app = LiveApp(env, "ckpt-cupti", {"PHOS_FAKE_CUDA_DIR": fake_dir, "PHOS_FAKE_CKPT_MS": "50", "PHOS_TIMING": "1", "PHOS_TIMING_SOURCE": "auto",
+                                      "PHOS_CUPTI": fake, "PHOS_FAKE_CUPTI_RELEASABLE": "1"})
+    err = ""
+    try:
+        check(app.cmd("launch 10") == 14, "cupti checkpoint: the recording process runs")
+        rc, out, _ = helper_run(env, app.pid, "lock,checkpoint,restore,unlock", fake_dir)
+        check(rc == 1 and any(l.startswith("end lock refused") and l.endswith("code 801 CUDA_ERROR_NOT_SUPPORTED") for l in out)
+              and states_of(out) == ["running", "running"], "cupti checkpoint: Lock refused while CUPTI activity is on (%s)" % out)
+        c = ControlConnection(app.sock)
+        ready = c.ask("checkpoint-prepare")
+        check(ready == "ready cupti flushed,kinds-off,unsubscribed,finalized", "cupti checkpoint: prepare answers ready (%s)" % ready)
+        check(app.cmd("launch 3") == 17, "cupti checkpoint: launches between prepare and the lock")
+        rc, out, _ = helper_run(env, app.pid, "lock,checkpoint,restore,unlock", fake_dir)
+        check(rc == 0 and out[-1] == "done ok" and states_of(out)[-1] == "running",
+              "cupti checkpoint: after prepare the checkpoint succeeds (%s)" % out)
+        done = c.ask("checkpoint-done")
+        check(done is not None and done.startswith("resumed cupti;"), "cupti checkpoint: done resumes CUPTI (%s)" % done)
+        check(c.ask("fly") == 'error unknown command "fly" (checkpoint-prepare, checkpoint-done)', "cupti checkpoint: unknown command")
+        check(c.ask("checkpoint-done") == "resumed events (nothing was released)", "cupti checkpoint: done twice")
+        check(app.cmd("launch 4") == 21, "cupti checkpoint: launches after done")
+        rc, out, _ = helper_run(env, app.pid, "lock", fake_dir)
+        check(rc == 1 and any(l.endswith("code 801 CUDA_ERROR_NOT_SUPPORTED") for l in out),
+              "cupti checkpoint: CUPTI is on again after done: Lock refused again (%s)" % out)
+        # a control connection that goes away after prepare: the recorder resumes CUPTI itself
+        c2 = ControlConnection(app.sock)
+        check(c2.ask("checkpoint-prepare").startswith("ready cupti"), "cupti checkpoint: second prepare")
+        c2.close()
+        time.sleep(0.3)
+        rc, out, _ = helper_run(env, app.pid, "lock", fake_dir)
+        check(rc == 1 and any(l.endswith("code 801 CUDA_ERROR_NOT_SUPPORTED") for l in out),
+              "cupti checkpoint: a control connection closed without done resumes CUPTI (%s)" % out)
+        # "hold": the lock in one call, the unlock in a later one (attach --checkpoint --steps lock, then unlock)
+        c3 = ControlConnection(app.sock)
+        check(c3.ask("checkpoint-prepare hold").startswith("ready cupti"), "cupti checkpoint: prepare hold")
+        c3.close()
+        time.sleep(0.3)
+        rc, out, _ = helper_run(env, app.pid, "lock", fake_dir)
+        check(rc == 0 and states_of(out)[-1] == "locked", "cupti checkpoint: held release survives its connection (%s)" % out)
+        rc, out, _ = helper_run(env, app.pid, "unlock", fake_dir)
+        c4 = ControlConnection(app.sock)
+        check(rc == 0 and c4.ask("checkpoint-done").startswith("resumed cupti;"), "cupti checkpoint: done on another connection (%s)" % out)
+        c4.close()
+        # a stream reader beside the control connection still gets the trace
+        r = StreamReader(app.sock)
+        time.sleep(0.3)
+        check(len(r.data) > 16 and bytes(r.data[:8]) == pr.MAGIC, "cupti checkpoint: a reader still gets the stream (%d bytes)" % len(r.data))
+        c.close()
+    finally:
+        err = app.finish()
+    check("GPU timing by CUPTI activity records" in err and "checkpoint-prepare: cupti flushed" in err,
+          "cupti checkpoint: the recorder timed by CUPTI and released it (stderr)")
+    t = pr.read_trace(app.out)
+    gaps = t.end.get("timing_gaps", [])
+    check(len(gaps) == 3 and all(g["source"] == "events" and g["reason"] == "checkpoint" and 0 < g["start_ns"] < g["end_ns"] for g in gaps),
+          "cupti checkpoint: TraceEnd names the three intervals timed by CUDA events (%s)" % gaps)
+    evs = [e for e in t.events if "launch" in e]
+    timed = [e for e in evs if 0 < e["launch"].get("gpu_start_ns", 0) < e["launch"].get("gpu_end_ns", 0)]
+    inside = [e for e in timed if gaps and gaps[0]["start_ns"] <= e.get("host_ns", 0) <= gaps[0]["end_ns"]]
+    check(len(evs) == 17 and len(timed) == 17, "cupti checkpoint: all 17 launches carry GPU times (%d of %d)" % (len(timed), len(evs)))
+    check(len(inside) == 3, "cupti checkpoint: the 3 launches issued between prepare and done are timed (by events) (%d)" % len(inside))
+# ------------------------------------------------------------------ i14-cupti: end
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
@@ -1087,7 +1196,8 @@ def main():
     sections = (("format", test_format), ("basic", test_basic), ("more", test_more), ("inject", test_inject), ("many", test_many), ("timing sample", test_timing_sample), ("triton ptx", test_triton_ptx), ("signals", test_signals),
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
                      ("write error", test_write_error), ("ring overflow", test_ring_overflow),
-                     ("attach", test_attach), ("checkpoint", test_checkpoint))  # i14-ckpt: checkpoint
+                     ("attach", test_attach), ("checkpoint", test_checkpoint),  # i14-ckpt: checkpoint
+                     ("checkpoint cupti", test_checkpoint_cupti))  # i14-cupti
     for name, fn in sections:
         if ap_only and name not in ap_only.split(","):
             continue

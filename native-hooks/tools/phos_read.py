@@ -96,7 +96,10 @@ SCHEMA = {
     # i15-cost: which launches an observer observed (packed varints in "observed"; unpacked by read_bytes)
     "ObservationCoverage": {1: ("tool", "s"), 2: ("observed", "y"), 3: ("policy", "s"), 4: ("launches_seen", "u")},
     "UnrecordedCalls": {1: ("call", "s"), 2: ("count", "u")},
-    "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u"), 4: ("unrecorded", "*UnrecordedCalls")},
+    # i14-cupti: intervals whose GPU times came from another source than the trace's (CUPTI released for a checkpoint)
+    "TimingGap": {1: ("start_ns", "u"), 2: ("end_ns", "u"), 3: ("source", "s"), 4: ("reason", "s")},
+    "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u"), 4: ("unrecorded", "*UnrecordedCalls"),
+                 5: ("timing_gaps", "*TimingGap")},
     # live attach stream (docs/trace-format.md "Live attach")
     "EventGap": {1: ("first_index", "u"), 2: ("count", "u"), 3: ("reason", "u")},
     "StreamStart": {1: ("first_live_index", "u"), 2: ("events_so_far", "u"), 3: ("dropped_so_far", "u"),

@@ -55,6 +55,10 @@ class AttachCheckpointCommandTest {
 
 	@BeforeEach
 	void startApp() throws Exception {
+		startApp(Map.of());
+	}
+
+	private void startApp(Map<String, String> extra) throws Exception {
 		Path xdg = tmp.resolve("xdg");
 		Files.createDirectories(xdg);
 		Files.setPosixFilePermissions(xdg, PosixFilePermissions.fromString("rwx------"));
@@ -67,6 +71,7 @@ class AttachCheckpointCommandTest {
 		env.put("PHOS_TRACE_OUT", tmp.resolve("app.phos").toString());
 		env.put("XDG_RUNTIME_DIR", xdg.toString());
 		env.put("PHOS_FAKE_CKPT_MS", "80");
+		env.putAll(extra);
 		pb.redirectError(ProcessBuilder.Redirect.DISCARD);
 		app = pb.start();
 		stdin = new OutputStreamWriter(app.getOutputStream(), StandardCharsets.UTF_8);
@@ -189,4 +194,78 @@ class AttachCheckpointCommandTest {
 			sleeper.destroyForcibly();
 		}
 	}
+
+	// i14-cupti: begin
+	private void startWithCupti(boolean releasable) throws Exception {
+		stop();
+		startApp(Map.of("PHOS_TIMING", "1", "PHOS_TIMING_SOURCE", "auto", "PHOS_CUPTI",
+				build.resolve("fake").resolve("libcuda.so.1").toString(), "PHOS_FAKE_CUPTI_RELEASABLE",
+				releasable ? "1" : "0"));
+	}
+
+	private static final String PREPARED = "  recorder    prepare  ready cupti flushed,kinds-off,unsubscribed,finalized\n";
+	private static final String RESUMED = "  recorder    done     resumed cupti; operations between prepare and done were "
+			+ "timed by CUDA events\n";
+
+	/**
+	 * A recording with CUPTI timing (the fake libcuda answers CUPTI's calls; PHOS_CUPTI points the recorder at it) on a
+	 * driver that behaves as driver 580 did on the H100: the Lock is refused with 801 once the process used CUPTI, even
+	 * after the recorder let go of it. The command asks the recorder all the same (prepare, then done after the
+	 * refusal) and says what to do in the words of the issue.
+	 */
+	@Test
+	void cuptiTimingOnDriver580IsRefusedWithTheWayOut() throws Exception {
+		startWithCupti(false);
+		assertEquals("ok 9", command("launch 5"));
+		// without the recorder's socket (another directory): no prepare, the driver's plain refusal
+		CliRun bare = checkpoint();
+		assertEquals(ExitCode.FAILURE, bare.exit(), bare.toString());
+		assertFalse(bare.out().contains("recorder"), bare.out());
+		assertTrue(bare.err().contains("Lock (cuCheckpointProcessLock) refused: 801 CUDA_ERROR_NOT_SUPPORTED. The "
+				+ "driver will not lock this process: it uses CUPTI"), bare.err());
+		CliRun r = checkpoint("--dir=" + tmp.resolve("xdg").resolve("phos"));
+		assertEquals(ExitCode.FAILURE, r.exit(), r.toString());
+		int prepare = r.out().indexOf(PREPARED), lock = r.out().indexOf("\n  lock "), done = r.out().indexOf(RESUMED);
+		assertTrue(prepare == 0 && lock > prepare && done > lock, r.out());
+		assertTrue(r.out().contains("REFUSED 801 CUDA_ERROR_NOT_SUPPORTED"), r.out());
+		assertTrue(r.err().contains("Lock (cuCheckpointProcessLock) refused: 801 CUDA_ERROR_NOT_SUPPORTED. The process "
+				+ "was recorded with CUPTI timing; record with PHOS_TIMING_SOURCE=events to checkpoint"), r.err());
+		assertEquals("ok 10", command("launch 1"), "the process goes on");
+	}
+
+	/**
+	 * The same on a driver that locks a process once CUPTI is released (PHOS_FAKE_CUPTI_RELEASABLE): prepare before the
+	 * lock, done after the unlock, on every path (done, one step at a time, refused after the lock).
+	 */
+	@Test
+	void cuptiTimingIsPreparedBeforeTheLockAndResumedAfter() throws Exception {
+		startWithCupti(true);
+		String dir = "--dir=" + tmp.resolve("xdg").resolve("phos");
+		assertEquals("ok 9", command("launch 5"));
+		// with it: prepare (before the helper reaches the driver: the first line), the four phases, done
+		CliRun r = checkpoint(dir);
+		assertEquals(ExitCode.OK, r.exit(), r.toString());
+		String out = r.out();
+		int prepare = out.indexOf(PREPARED), lock = out.indexOf("\n  lock "), unlock = out.indexOf("\n  unlock ");
+		int done = out.indexOf(RESUMED);
+		assertTrue(prepare == 0 && lock > prepare && unlock > lock && done > unlock, out);
+		assertTrue(ms(out, "stall") >= ms(out, "checkpoint"), out);
+		assertEquals("ok 12", command("launch 3"), "the process goes on after the checkpoint");
+		// one step at a time: the lock's prepare holds until the unlock's call says done
+		CliRun lockOnly = checkpoint(dir, "--steps", "lock");
+		assertEquals(ExitCode.OK, lockOnly.exit(), lockOnly.toString());
+		assertTrue(lockOnly.out().contains(PREPARED) && !lockOnly.out().contains("recorder    done"), lockOnly.out());
+		CliRun rest = checkpoint(dir, "--steps", "checkpoint,restore,unlock");
+		assertEquals(ExitCode.OK, rest.exit(), rest.toString());
+		assertTrue(!rest.out().contains("recorder    prepare") && rest.out().contains(RESUMED), rest.out());
+		// a refusal after the lock: unlocked again, and CUPTI resumed
+		assertEquals("ok 12", command("refuse checkpoint:801"));
+		CliRun refused = checkpoint(dir);
+		assertEquals(ExitCode.FAILURE, refused.exit(), refused.toString());
+		assertTrue(refused.out().contains("unlocked again after the refusal") && refused.out().contains(RESUMED),
+				refused.out());
+		assertEquals("ok 12", command("refuse"));
+		assertEquals("ok 13", command("launch 1"), "the process goes on");
+	}
+	// i14-cupti: end
 }

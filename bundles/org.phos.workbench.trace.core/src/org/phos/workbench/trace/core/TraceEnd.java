@@ -12,15 +12,44 @@ import java.util.List;
  * @param unrecorded    calls that can change device memory and that the recorder passed through without an event,
  *                      counted per entry point (native-hooks/README.md "Entry points that can write device memory");
  *                      empty in traces of older recorders
+ * @param timingGaps    intervals whose GPU times came from CUDA events although the trace is timed by CUPTI (the
+ *                      recorder let go of CUPTI for a driver checkpoint, i14-cupti); empty when there were none
  */
-public record TraceEnd(long eventCount, long droppedEvents, long endNs, List<UnrecordedCalls> unrecorded) {
+public record TraceEnd(long eventCount, long droppedEvents, long endNs, List<UnrecordedCalls> unrecorded,
+        List<TimingGap> timingGaps) {
 
     /** {@code count} successful calls of {@code call} changed memory without an event in the trace. */
     public record UnrecordedCalls(String call, long count) {
     }
 
+    // i14-cupti: begin
+    /**
+     * From {@code startNs} to {@code endNs} (host ns since the trace start) the operations issued were timed by
+     * {@code source} ("events"), for {@code reason} ("checkpoint": between the workbench's checkpoint-prepare and
+     * checkpoint-done); operations whose CUPTI records had not come at the start are without GPU times.
+     */
+    public record TimingGap(long startNs, long endNs, String source, String reason) {
+    }
+
+    /** The timing gaps in one phrase for the GPU-timing figures ("" when there are none). */
+    public String timingGapsText() {
+        if (timingGaps.isEmpty()) {
+            return "";
+        }
+        double ms = timingGaps.stream().mapToLong(g -> g.endNs() - g.startNs()).sum() / 1e6;
+        return String.format(java.util.Locale.ROOT, "CUDA events instead of CUPTI in %d interval%s (%.1f ms, %s)",
+                timingGaps.size(), timingGaps.size() == 1 ? "" : "s", ms, timingGaps.get(0).reason());
+    }
+
+    /** A TraceEnd without timing gaps. */
+    public TraceEnd(long eventCount, long droppedEvents, long endNs, List<UnrecordedCalls> unrecorded) {
+        this(eventCount, droppedEvents, endNs, unrecorded, List.of());
+    }
+    // i14-cupti: end
+
     public TraceEnd {
         unrecorded = List.copyOf(unrecorded);
+        timingGaps = List.copyOf(timingGaps);
     }
 
     /** A TraceEnd without unrecorded calls (what recorders before issue 16 wrote). */

@@ -240,4 +240,70 @@ class CheckpointUiTest {
             window.getActivePage().showView(LaunchesView.ID, null, IWorkbenchPage.VIEW_VISIBLE);
         }
     }
+
+    // i14-cupti: begin
+    /**
+     * A process recorded with CUPTI timing (the fake libcuda answers CUPTI's calls): the Driver checkpoint section asks
+     * the recorder to let go of CUPTI before the lock and to take it up after, and says so under the strip. First on a
+     * driver that then locks the process (PHOS_FAKE_CUPTI_RELEASABLE), then as driver 580 on the H100, which refuses
+     * a process that used CUPTI for good: the refusal names the way out.
+     */
+    @Test
+    void aCuptiRecordingIsPreparedAndResumedAroundTheCheckpoint() throws Exception {
+        java.util.Map<String, String> cupti = new java.util.HashMap<>(java.util.Map.of("PHOS_TIMING", "1",
+                "PHOS_TIMING_SOURCE", "auto", "PHOS_CUPTI", build.resolve("fake").resolve("libcuda.so.1").toString(),
+                "PHOS_FAKE_CKPT_MS", "100", "PHOS_FAKE_CUPTI_RELEASABLE", "1"));
+        try (RecordingProcess app = new RecordingProcess(build, tmp.resolve("xdg"), tmp.resolve("app.phos"), cupti)) {
+            app.command("launch 20");
+            live = attach(app);
+            ProcessCheckpoint m = live.checkpointPanel().machine();
+            robot.waitUntil("the driver's state is known", () -> m.state() == ProcessState.RUNNING && !m.busy(),
+                    Duration.ofSeconds(10));
+            robot.click(button("checkpointAll"));
+            awaitIdle(m, "the checkpoint finished");
+            robot.waitUntil("the recorder's done arrived", () -> m.recorderAnswers().size() == 2, Duration.ofSeconds(5));
+            robot.spin(100);
+            assertEquals(ProcessCheckpoint.Outcome.DONE, m.lastRun().outcome(), live.checkpointPanel().messageText());
+            String msg = label("checkpointMessage");
+            assertEquals("Recorder: prepare \u2192 ready cupti flushed,kinds-off,unsubscribed,finalized; done \u2192 "
+                    + "resumed cupti; operations between prepare and done were timed by CUDA events", msg);
+            assertEquals(msg, live.checkpointPanel().recorderText());
+            assertEquals(ProcessState.RUNNING, m.state());
+            assertEquals(4 + 20 + 5, app.command("launch 5"), "the process goes on");
+            zoomed("checkpoint-cupti-done-editor");
+        }
+        window.getActivePage().closeAllEditors(false);
+        cupti.put("PHOS_FAKE_CUPTI_RELEASABLE", "0");
+        try (RecordingProcess app = new RecordingProcess(build, tmp.resolve("xdg2"), tmp.resolve("app2.phos"), cupti)) {
+            app.command("launch 20");
+            live = attach(app);
+            ProcessCheckpoint m = live.checkpointPanel().machine();
+            robot.waitUntil("the driver's state is known", () -> m.state() == ProcessState.RUNNING && !m.busy(),
+                    Duration.ofSeconds(10));
+            robot.click(button("checkpointAll"));
+            awaitIdle(m, "the refused checkpoint finished");
+            robot.waitUntil("the recorder's done arrived", () -> m.recorderAnswers().size() == 2, Duration.ofSeconds(5));
+            robot.spin(100);
+            assertEquals(ProcessCheckpoint.Outcome.REFUSED, m.lastRun().outcome());
+            String msg = label("checkpointMessage");
+            assertTrue(msg.startsWith("The driver refused: Lock (cuCheckpointProcessLock) refused: 801 "
+                    + "CUDA_ERROR_NOT_SUPPORTED. The process was " + ProcessCheckpoint.CUPTI_REFUSAL), msg);
+            assertTrue(msg.endsWith("\nRecorder: prepare \u2192 ready cupti flushed,kinds-off,unsubscribed,finalized; "
+                    + "done \u2192 resumed cupti; operations between prepare and done were timed by CUDA events"), msg);
+            assertEquals(ProcessState.RUNNING, m.state());
+            assertEquals(4 + 20 + 1, app.command("launch 1"), "the process goes on after the refusal");
+            shot("checkpoint-cupti-refused");
+            zoomed("checkpoint-cupti-refused-editor");
+            var handlers = window.getService(IHandlerService.class);
+            try {
+                handlers.executeCommand(SwitchThemeHandler.DARK_COMMAND, null);
+                robot.spin(800);
+                zoomed("checkpoint-cupti-refused-dark-editor");
+            } finally {
+                handlers.executeCommand(SwitchThemeHandler.LIGHT_COMMAND, null);
+                robot.spin(300);
+            }
+        }
+    }
+    // i14-cupti: end
 }

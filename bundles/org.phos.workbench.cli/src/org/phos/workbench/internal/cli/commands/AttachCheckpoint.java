@@ -17,6 +17,7 @@ import org.phos.workbench.cr.core.process.CheckpointPhase;
 import org.phos.workbench.cr.core.process.CheckpointStep;
 import org.phos.workbench.cr.core.process.ProcessCheckpoint;
 import org.phos.workbench.cr.core.process.ProcessState;
+import org.phos.workbench.cr.core.process.RecorderControl;
 
 /**
  * {@code workbench attach PID --checkpoint [--steps ...]}: the driver's stop-the-world checkpoint of a running CUDA
@@ -49,7 +50,7 @@ final class AttachCheckpoint {
 		return steps;
 	}
 
-	static int run(long pid, List<CheckpointStep> steps, long lockTimeoutMs, @Nullable Path helperPath,
+	static int run(long pid, List<CheckpointStep> steps, long lockTimeoutMs, @Nullable Path helperPath, Path attachDir,
 			CommandContext context) throws CommandFailedException {
 		CheckpointHelper helper;
 		try {
@@ -64,7 +65,8 @@ final class AttachCheckpoint {
 						steps.stream().map(CheckpointStep::word).toList());
 		machine.begin(steps);
 		boolean[] first = {true};
-		helper.run(pid, steps, lockTimeoutMs, e -> {
+		// i14-cupti: a recorded process is asked to let go of CUPTI before the lock and to take it up after the unlock
+		RecorderControl.runWithRecorder(helper, attachDir, pid, steps, lockTimeoutMs, e -> {
 			machine.accept(e);
 			switch (e) {
 			case CheckpointEvent.Hello h -> out.printf(Locale.ROOT, "%s of process %d through the CUDA driver's "
@@ -78,6 +80,7 @@ final class AttachCheckpoint {
 				}
 			}
 			case CheckpointEvent.PhaseEnded p -> out.println(phaseLine(p.phase()));
+			case CheckpointEvent.RecorderAnswer a -> out.printf(Locale.ROOT, "  recorder    %-8s %s%n", a.what(), a.text());
 			case CheckpointEvent.Stall s -> out.printf(Locale.ROOT,
 					"  stall       %10.3f ms  (the process's CUDA calls waited from the lock to the unlock)%n", s.ms());
 			default -> {

@@ -142,7 +142,7 @@ public final class AttachCommand implements Command {
 				throw new UsageException("--checkpoint takes no --save and no --seconds");
 			}
 			return AttachCheckpoint.run(pid, AttachCheckpoint.steps(args.get(STEPS)), args.get(LOCK_TIMEOUT),
-					args.find(HELPER), context);
+					args.find(HELPER), dir, context);
 		}
 		if (args.isGiven(STEPS) || args.isGiven(HELPER) || args.isGiven(LOCK_TIMEOUT)) {
 			throw new UsageException("--steps, --helper and --lock-timeout-ms go with --checkpoint");

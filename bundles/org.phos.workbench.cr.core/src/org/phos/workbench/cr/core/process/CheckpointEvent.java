@@ -33,6 +33,16 @@ public sealed interface CheckpointEvent {
 	record Done(boolean ok) implements CheckpointEvent {
 	}
 
+	// i14-cupti: begin
+	/**
+	 * The recording process's answer to the workbench's control message around the driver's calls
+	 * ({@link RecorderControl}): {@code what} is "prepare" (before the Lock: CUPTI released, "ready ...") or "done"
+	 * (after the Unlock or a refusal: "resumed ..."); {@code text} the recorder's line.
+	 */
+	record RecorderAnswer(String what, boolean ok, String text) implements CheckpointEvent {
+	}
+	// i14-cupti: end
+
 	/** The helper could not do its work: no driver, no checkpoint API, a line it should not print, it died. */
 	record HelperFailed(String message) implements CheckpointEvent {
 	}

@@ -56,7 +56,8 @@ public record DriverRefusal(@Nullable CheckpointStep step, int code, String name
 				: s == CheckpointStep.LOCK
 						? "The driver will not lock this process: it uses CUPTI (a profiler or tracer; the phos "
 								+ "recorder with its default CUPTI timing is refused so, measured on the H100, driver "
-								+ "580; recorded with PHOS_TIMING_SOURCE=events it is checkpointed), or this driver or "
+								+ "580, even after the process disabled, unsubscribed and finalized CUPTI; recorded "
+								+ "with PHOS_TIMING_SOURCE=events it is checkpointed), or this driver or "
 								+ "GPU does not support checkpointing (drivers 550 and later, Linux only)."
 						: "This driver or GPU does not support checkpointing (drivers 550 and later, Linux only), or "
 								+ "the process uses a feature it cannot checkpoint.";

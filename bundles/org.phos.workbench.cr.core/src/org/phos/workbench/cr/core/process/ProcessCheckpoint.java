@@ -41,6 +41,9 @@ public final class ProcessCheckpoint {
 	private @Nullable ProcessState stateAfterRefusal;
 	private @Nullable String helperProblem;
 	private int driverVersion;
+	// i14-cupti: the recorder's answers in the run in progress / the last run
+	private final List<CheckpointEvent.RecorderAnswer> recorderAnswers = new ArrayList<>();
+	private @Nullable String cuptiHeldAtRefusal;
 	// the run in progress
 	private @Nullable List<CheckpointStep> asked;
 	private final List<CheckpointPhase> runPhases = new ArrayList<>();
@@ -93,7 +96,39 @@ public final class ProcessCheckpoint {
 	/** The last refusal in words with the state it left, or null. */
 	public @Nullable String lastRefusalText() {
 		DriverRefusal r = lastRefusal;
-		return r == null ? null : r.describe(stateAfterRefusal);
+		if (r == null) {
+			return null;
+		}
+		// i14-cupti: the recorder had released CUPTI and the driver still refused the lock
+		if (r.step() == CheckpointStep.LOCK && r.code() == DriverRefusal.NOT_SUPPORTED && cuptiHeldAtRefusal != null) {
+			return r.call() + " refused: " + r.code() + " " + r.name() + ". The process was " + CUPTI_REFUSAL
+					+ " (the recorder had answered \"" + cuptiHeldAtRefusal + "\").";
+		}
+		return r.describe(stateAfterRefusal);
+	}
+
+	/** What a lock refused although the recorder let go of CUPTI means: the words the command line and editor print. */
+	public static final String CUPTI_REFUSAL = "recorded with CUPTI timing; record with PHOS_TIMING_SOURCE=events to "
+			+ "checkpoint";
+
+	/** The recorder's answers of the run in progress or the last run (prepare, done), in order. */
+	public List<CheckpointEvent.RecorderAnswer> recorderAnswers() {
+		return List.copyOf(recorderAnswers);
+	}
+
+	/**
+	 * The recorder's part of the last run in one line: "" when the process has no recorder socket or its recorder had
+	 * nothing to let go of (timing by CUDA events: "ready events (nothing to release)").
+	 */
+	public String recorderText() {
+		StringBuilder b = new StringBuilder();
+		if (recorderAnswers.stream().allMatch(a -> a.ok() && a.text().contains("(nothing"))) {
+			return "";
+		}
+		for (CheckpointEvent.RecorderAnswer a : recorderAnswers) {
+			b.append(b.length() == 0 ? "Recorder: " : "; ").append(a.what()).append(" \u2192 ").append(a.text());
+		}
+		return b.toString();
 	}
 
 	/** The helper's own problem in the last run (no driver, ...), or null. */
@@ -111,6 +146,7 @@ public final class ProcessCheckpoint {
 		runStall = Double.NaN;
 		refusedInRun = false;
 		helperProblem = null;
+		recorderAnswers.clear();
 	}
 
 	/** Takes the helper's next event. */
@@ -139,6 +175,7 @@ public final class ProcessCheckpoint {
 			}
 		}
 		case CheckpointEvent.Stall s -> runStall = s.ms();
+		case CheckpointEvent.RecorderAnswer a -> recorderAnswers.add(a); // the done comes after the helper's Done
 		case CheckpointEvent.Done d -> finish(d.ok() && !refusedInRun ? Outcome.DONE : Outcome.REFUSED, "");
 		case CheckpointEvent.HelperFailed f -> {
 			open = null;
@@ -149,6 +186,12 @@ public final class ProcessCheckpoint {
 	}
 
 	private void refuse(DriverRefusal r, ProcessState after) {
+		cuptiHeldAtRefusal = null;
+		for (CheckpointEvent.RecorderAnswer a : recorderAnswers) {
+			if (a.what().equals("prepare") && a.ok() && a.text().startsWith("ready cupti")) {
+				cuptiHeldAtRefusal = a.text();
+			}
+		}
 		lastRefusal = r;
 		stateAfterRefusal = after;
 		refusedInRun = true;

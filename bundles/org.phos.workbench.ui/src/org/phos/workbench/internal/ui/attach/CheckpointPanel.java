@@ -22,6 +22,7 @@ import org.phos.workbench.cr.core.process.CheckpointHelper;
 import org.phos.workbench.cr.core.process.CheckpointPhase;
 import org.phos.workbench.cr.core.process.CheckpointStep;
 import org.phos.workbench.cr.core.process.ProcessCheckpoint;
+import org.phos.workbench.cr.core.process.RecorderControl;
 import org.phos.workbench.internal.ui.TracesView;
 
 /**
@@ -44,6 +45,7 @@ public final class CheckpointPanel {
 	private final Button query;
 	private String stateText = "";
 	private String refusalText = "";
+	private String recorderLine = ""; // i14-cupti
 	private final Canvas strip;
 	private final Label message;
 	private boolean processEnded;
@@ -137,7 +139,9 @@ public final class CheckpointPanel {
 				: steps.size() == 4 ? "Driver checkpoint of process " + pid
 						: steps.get(0).label() + " process " + pid;
 		Job job = Job.create(what, (IProgressMonitor m) -> {
-			helper.run(pid, steps, 10_000, e -> display.asyncExec(() -> {
+			// i14-cupti: the recorder lets go of CUPTI before the lock and takes it up after the unlock
+			RecorderControl.runWithRecorder(helper, AttachHandler.directory(), pid, steps, 10_000,
+					e -> display.asyncExec(() -> {
 				machine.accept(e);
 				if (!root.isDisposed()) {
 					update();
@@ -191,6 +195,11 @@ public final class CheckpointPanel {
 			text = state;
 		}
 		refusalText = problem && last.outcome() == ProcessCheckpoint.Outcome.REFUSED ? text : "";
+		String recorder = machine.recorderText(); // i14-cupti: the recorder's prepare and done
+		if (!recorder.isEmpty()) {
+			text = text == null ? recorder : text + "\n" + recorder;
+		}
+		recorderLine = recorder;
 		message.setForeground(CheckpointTheme.color(problem ? "refused" : "muted"));
 		message.setText(text == null ? "" : text);
 		message.setVisible(text != null);
@@ -259,7 +268,12 @@ public final class CheckpointPanel {
 		return stateText;
 	}
 
-	/** The refusal shown under the strip, or "". */
+	/** i14-cupti: the recorder's part of the last run ("Recorder: prepare → ...; done → ..."), "" for none. */
+	public String recorderText() {
+		return recorderLine;
+	}
+
+	/** The refusal below the strip, "" for none. */
 	public String refusalText() {
 		return refusalText;
 	}

@@ -91,6 +91,15 @@ public final class PropertiesView extends ViewPart {
         return rows;
     }
 
+    // i14-cupti: begin
+    /** "; CUDA events instead of CUPTI in 2 intervals (71.0 ms, checkpoint)" when the trace says so, else "". */
+    private static String gpuTimingGaps(LoadedTrace t) {
+        var end = t.trace().end();
+        String g = end == null ? "" : end.timingGapsText();
+        return g.isEmpty() ? "" : "; " + g;
+    }
+    // i14-cupti: end
+
     /** The rows shown for a trace: file and header. */
     public static List<String[]> traceProperties(LoadedTrace t) {
         TraceHeader h = t.trace().header();
@@ -102,7 +111,7 @@ public final class PropertiesView extends ViewPart {
         rows.add(new String[] { "device", h.deviceName() + " (cc " + h.ccMajor() + "." + h.ccMinor() + ")" });
         rows.add(new String[] { "driver", Integer.toString(h.driverVersion()) });
         rows.add(new String[] { "runtime", Integer.toString(h.runtimeVersion()) });
-        rows.add(new String[] { "GPU timing", Boolean.toString(h.gpuTiming()) });
+        rows.add(new String[] { "GPU timing", Boolean.toString(h.gpuTiming()) + gpuTimingGaps(t) }); // i14-cupti: gaps
         rows.add(new String[] { "events", Integer.toString(t.trace().eventCount()) });
         rows.add(new String[] { "launches", Integer.toString(t.trace().launchCount()) });
         rows.add(new String[] { "warnings", Integer.toString(t.warnings().size() + t.anomalies().size()) });

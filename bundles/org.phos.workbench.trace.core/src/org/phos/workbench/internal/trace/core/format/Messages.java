@@ -350,11 +350,20 @@ final class Messages {
             w.message(4, m);
         }
         // i16-rec: end
+        for (TraceEnd.TimingGap g : e.timingGaps()) { // i14-cupti
+            ProtoWriter m = new ProtoWriter(64);
+            m.uint64(1, g.startNs());
+            m.uint64(2, g.endNs());
+            m.string(3, g.source());
+            m.string(4, g.reason());
+            w.message(5, m);
+        }
     }
 
     static TraceEnd decodeEnd(ProtoReader r) throws WireFormatException {
         long count = 0, dropped = 0, end = 0;
         java.util.List<TraceEnd.UnrecordedCalls> unrecorded = new java.util.ArrayList<>();
+        java.util.List<TraceEnd.TimingGap> gaps = new java.util.ArrayList<>(); // i14-cupti
         while (r.more()) {
             int t = r.tag();
             switch (t) {
@@ -362,11 +371,34 @@ final class Messages {
                 case 2 << 3 -> dropped = r.varint();
                 case 3 << 3 -> end = r.varint();
                 case 4 << 3 | 2 -> unrecorded.add(decodeUnrecorded(r)); // i16-rec
+                case 5 << 3 | 2 -> gaps.add(decodeTimingGap(r)); // i14-cupti
                 default -> r.skip(t);
             }
         }
-        return new TraceEnd(count, dropped, end, unrecorded);
+        return new TraceEnd(count, dropped, end, unrecorded, gaps);
     }
+
+    // i14-cupti: begin
+    private static TraceEnd.TimingGap decodeTimingGap(ProtoReader r) throws WireFormatException {
+        int n = r.length();
+        int saved = r.limit;
+        r.limit = r.pos + n;
+        long start = 0, end = 0;
+        String source = "", reason = "";
+        while (r.more()) {
+            int t = r.tag();
+            switch (t) {
+                case 1 << 3 -> start = r.varint();
+                case 2 << 3 -> end = r.varint();
+                case 3 << 3 | 2 -> source = r.string();
+                case 4 << 3 | 2 -> reason = r.string();
+                default -> r.skip(t);
+            }
+        }
+        r.limit = saved;
+        return new TraceEnd.TimingGap(start, end, source, reason);
+    }
+    // i14-cupti: end
 
     // i16-rec: begin
     private static TraceEnd.UnrecordedCalls decodeUnrecorded(ProtoReader r) throws WireFormatException {
