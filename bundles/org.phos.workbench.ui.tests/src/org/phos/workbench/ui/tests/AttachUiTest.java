@@ -62,36 +62,14 @@ class AttachUiTest {
         window.getActivePage().showView(LaunchesView.ID);
     }
 
-    /** Opens the dialog through the command of the File menu item, chooses the process's row and presses Attach. */
-    private LiveTraceEditor attachThroughDialog(RecordingProcess app, String screenshot) throws Exception {
+    /** The File menu offers Attach to GPU Process… (the tests then run its command, as the menu item does). */
+    private void fileMenuHasAttach() {
         MenuItem file = Arrays.stream(shell.getMenuBar().getItems()).filter(i -> i.getText().contains("File"))
                 .findFirst().orElseThrow();
         file.getMenu().notifyListeners(SWT.Show, new Event());
         assertTrue(Arrays.stream(file.getMenu().getItems()).anyMatch(i -> i.getText().startsWith("&Attach to GPU")),
                 "File has Attach to GPU Process…");
         file.getMenu().notifyListeners(SWT.Hide, new Event());
-        System.setProperty("phos.attach.dir", app.socketDir().toString());
-        window.getService(IHandlerService.class).executeCommand("org.phos.workbench.ui.attachProcess", null);
-        Shell dialog = Arrays.stream(shell.getDisplay().getShells())
-                .filter(s -> "Attach to GPU Process".equals(s.getText()) && s.isVisible()).findFirst().orElseThrow();
-        Table processes = robot.findByData(dialog, Table.class, TracesView.ROLE, "attachProcesses");
-        robot.waitUntil("the dialog lists process " + app.pid(), () -> processes.getItemCount() == 1
-                && processes.getItem(0).getText(0).equals(Long.toString(app.pid())), Duration.ofSeconds(10));
-        assertTrue(processes.getItem(0).getText(1).contains("fake_app live"), processes.getItem(0).getText(1));
-        assertTrue(processes.getItem(0).getText(2).length() > 0, "a device is named");
-        if (screenshot != null) {
-            robot.screenshot(dialog, screenshot);
-        }
-        Button attach = robot.findByData(dialog, Button.class, TracesView.ROLE, "attachOk");
-        assertFalse(attach.isEnabled(), "Attach waits for a choice");
-        Rectangle row = processes.getItem(0).getBounds();
-        robot.click(processes, row.x + 20, row.y + row.height / 2);
-        robot.waitUntil("Attach is enabled", attach::isEnabled);
-        robot.click(attach);
-        robot.waitUntil("the dialog closed", dialog::isDisposed);
-        robot.waitUntil("the live trace opened",
-                () -> window.getActivePage().getActiveEditor() instanceof LiveTraceEditor, Duration.ofSeconds(10));
-        return (LiveTraceEditor) window.getActivePage().getActiveEditor();
     }
 
     private LaunchesView launches() throws Exception {
@@ -109,7 +87,8 @@ class AttachUiTest {
     void attachWatchDetachReattachAndSurviveSigkill() throws Exception {
         try (RecordingProcess app = new RecordingProcess(build, tmp.resolve("xdg"), tmp.resolve("app.phos"))) {
             app.command("launch 100");   // before attaching: not in the live stream (the trace file has them)
-            LiveTraceEditor live = attachThroughDialog(app, "attach-dialog");
+            fileMenuHasAttach();
+            LiveTraceEditor live = AttachDialog.attach(ui, app, 0, "attach-dialog");
             LaunchesView view = launches();
             robot.waitUntil("the first snapshot", () -> live.loadedTrace() != null, Duration.ofSeconds(10));
             assertTrue(live.following(), "a live trace follows the newest events at first");
@@ -151,7 +130,7 @@ class AttachUiTest {
             window.getActivePage().closeAllEditors(false);
 
             // attach again, then SIGKILL the process mid-stream
-            LiveTraceEditor again = attachThroughDialog(app, null);
+            LiveTraceEditor again = AttachDialog.attach(ui, app, 0, null);
             LaunchesView view2 = launches();
             app.command("launch 800");
             awaitRows(view2, 800);
@@ -183,7 +162,7 @@ class AttachUiTest {
             try {
                 handlers.executeCommand(org.phos.workbench.internal.ui.theme.SwitchThemeHandler.DARK_COMMAND, null);
                 robot.spin(800);
-                LiveTraceEditor live = attachThroughDialog(app, "attach-dialog-dark");
+                LiveTraceEditor live = AttachDialog.attach(ui, app, 0, "attach-dialog-dark");
                 LaunchesView view = launches();
                 window.getActivePage().showView("org.phos.workbench.ui.timeline.traceTimeline", null,
                         IWorkbenchPage.VIEW_VISIBLE);

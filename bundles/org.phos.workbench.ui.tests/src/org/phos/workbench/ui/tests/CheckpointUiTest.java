@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 
-import org.eclipse.swt.graphics.Rectangle;
 import org.eclipse.swt.widgets.Button;
 import org.eclipse.swt.widgets.Label;
 import org.eclipse.swt.widgets.Shell;
-import org.eclipse.swt.widgets.Table;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.handlers.IHandlerService;
@@ -69,23 +66,6 @@ class CheckpointUiTest {
         window.getActivePage().showView(LaunchesView.ID);
     }
 
-    private LiveTraceEditor attach(RecordingProcess app) throws Exception {
-        System.setProperty("phos.attach.dir", app.socketDir().toString());
-        window.getService(IHandlerService.class).executeCommand("org.phos.workbench.ui.attachProcess", null);
-        Shell dialog = Arrays.stream(shell.getDisplay().getShells())
-                .filter(s -> "Attach to GPU Process".equals(s.getText()) && s.isVisible()).findFirst().orElseThrow();
-        Table processes = robot.findByData(dialog, Table.class, TracesView.ROLE, "attachProcesses");
-        robot.waitUntil("the dialog lists process " + app.pid(), () -> processes.getItemCount() == 1,
-                Duration.ofSeconds(10));
-        Rectangle row = processes.getItem(0).getBounds();
-        robot.click(processes, row.x + 20, row.y + row.height / 2);
-        Button ok = robot.findByData(dialog, Button.class, TracesView.ROLE, "attachOk");
-        robot.waitUntil("Attach is enabled", ok::isEnabled);
-        robot.click(ok);
-        robot.waitUntil("the live trace opened",
-                () -> window.getActivePage().getActiveEditor() instanceof LiveTraceEditor, Duration.ofSeconds(10));
-        return (LiveTraceEditor) window.getActivePage().getActiveEditor();
-    }
 
     private Button button(String role) {
         return robot.findByData(shell, Button.class, TracesView.ROLE, role);
@@ -138,7 +118,7 @@ class CheckpointUiTest {
         try (RecordingProcess app = new RecordingProcess(build, tmp.resolve("xdg"), tmp.resolve("app.phos"),
                 java.util.Map.of("PHOS_FAKE_CKPT_MS", "300"))) {
             app.command("launch 50");
-            live = attach(app);
+            live = AttachDialog.attach(ui, app, 0, null);
             ProcessCheckpoint m = live.checkpointPanel().machine();
             robot.waitUntil("the driver's state is known", () -> m.state() == ProcessState.RUNNING && !m.busy(),
                     Duration.ofSeconds(10));
@@ -255,7 +235,7 @@ class CheckpointUiTest {
                 "PHOS_FAKE_CKPT_MS", "100", "PHOS_FAKE_CUPTI_RELEASABLE", "1"));
         try (RecordingProcess app = new RecordingProcess(build, tmp.resolve("xdg"), tmp.resolve("app.phos"), cupti)) {
             app.command("launch 20");
-            live = attach(app);
+            live = AttachDialog.attach(ui, app, 0, null);
             ProcessCheckpoint m = live.checkpointPanel().machine();
             robot.waitUntil("the driver's state is known", () -> m.state() == ProcessState.RUNNING && !m.busy(),
                     Duration.ofSeconds(10));
@@ -276,7 +256,7 @@ class CheckpointUiTest {
         cupti.put("PHOS_FAKE_CUPTI_RELEASABLE", "0");
         try (RecordingProcess app = new RecordingProcess(build, tmp.resolve("xdg2"), tmp.resolve("app2.phos"), cupti)) {
             app.command("launch 20");
-            live = attach(app);
+            live = AttachDialog.attach(ui, app, 0, null);
             ProcessCheckpoint m = live.checkpointPanel().machine();
             robot.waitUntil("the driver's state is known", () -> m.state() == ProcessState.RUNNING && !m.busy(),
                     Duration.ofSeconds(10));

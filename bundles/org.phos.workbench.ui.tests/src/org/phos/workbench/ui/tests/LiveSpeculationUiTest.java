@@ -9,17 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.eclipse.swt.SWT;
 import org.eclipse.swt.graphics.Rectangle;
-import org.eclipse.swt.widgets.Button;
 import org.eclipse.swt.widgets.Link;
 import org.eclipse.swt.widgets.Shell;
-import org.eclipse.swt.widgets.Spinner;
 import org.eclipse.swt.widgets.Table;
 import org.eclipse.swt.widgets.TableColumn;
 import org.eclipse.ui.IWorkbenchPage;
@@ -73,33 +69,6 @@ class LiveSpeculationUiTest {
         window.getActivePage().showView(LaunchesView.ID);
     }
 
-    /** File > Attach to GPU Process…: the window typed into its field, the process's row clicked, Attach pressed. */
-    private LiveTraceEditor attach(RecordingProcess app, int windowEvents) throws Exception {
-        System.setProperty("phos.attach.dir", app.socketDir().toString());
-        window.getService(IHandlerService.class).executeCommand("org.phos.workbench.ui.attachProcess", null);
-        Shell dialog = Arrays.stream(shell.getDisplay().getShells())
-                .filter(s -> "Attach to GPU Process".equals(s.getText()) && s.isVisible()).findFirst().orElseThrow();
-        Table processes = robot.findByData(dialog, Table.class, TracesView.ROLE, "attachProcesses");
-        robot.waitUntil("the dialog lists process " + app.pid(), () -> processes.getItemCount() == 1,
-                Duration.ofSeconds(10));
-        Spinner size = robot.findByData(dialog, Spinner.class, TracesView.ROLE, "attachWindow");
-        robot.click(size, 20, size.getSize().y / 2);
-        robot.key(SWT.END);
-        for (int i = 0; i < 12; i++) {
-            robot.key(SWT.BS);
-        }
-        robot.type(Integer.toString(windowEvents));
-        robot.key(SWT.TAB);
-        Rectangle row = processes.getItem(0).getBounds();
-        robot.click(processes, row.x + 20, row.y + row.height / 2);
-        robot.waitUntil("the window field says " + windowEvents, () -> size.getSelection() == windowEvents);
-        Button ok = robot.findByData(dialog, Button.class, TracesView.ROLE, "attachOk");
-        robot.waitUntil("Attach is enabled", ok::isEnabled);
-        robot.click(ok);
-        robot.waitUntil("the live trace opened",
-                () -> window.getActivePage().getActiveEditor() instanceof LiveTraceEditor, Duration.ofSeconds(10));
-        return (LiveTraceEditor) window.getActivePage().getActiveEditor();
-    }
 
     private static int column(Table table, String header) {
         TableColumn[] cs = table.getColumns();
@@ -115,7 +84,7 @@ class LiveSpeculationUiTest {
     void launchNumbersAndSpeculationOfALiveTraceAreThoseOfTheSavedStream() throws Exception {
         Path traceFile = tmp.resolve("app.phos");
         try (RecordingProcess app = new RecordingProcess(build, tmp.resolve("xdg"), traceFile)) {
-            LiveTraceEditor live = attach(app, 1_000);
+            LiveTraceEditor live = AttachDialog.attach(ui, app, 1_000, null);
             LaunchesView view = (LaunchesView) window.getActivePage().showView(LaunchesView.ID, null,
                     IWorkbenchPage.VIEW_VISIBLE);
             long events = 0;
