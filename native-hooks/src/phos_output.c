@@ -13,7 +13,9 @@
 
 /* when this process began (exec, or fork for a child), on the coarse clock the kernel stamps file times with: a file
    last written after it was written by another process while this one ran (a sibling, a child that finished first),
-   not left by an earlier run */
+   not left by an earlier run. With multigrain file timestamps (Linux 6.13+) a file's mtime can be a few ms ahead of
+   this coarse clock, so a run started within that tick of an earlier run's end may take the file as written since:
+   it then records under its pid and says so (safe; never the other way, truncating a sibling's trace) */
 static struct timespec proc_start;
 static void note_start(void) { clock_gettime(CLOCK_REALTIME_COARSE, &proc_start); }
 __attribute__((constructor)) static void phos_output_init(void) {
