@@ -30,8 +30,10 @@ class RecorderExtrasTest {
 	@TempDir
 	Path dir;
 
+	/** hopper-extras.phos from sample-traces/, the fake-driver traces from this bundle's data/ (not samples). */
 	private static Path sample(String name) {
-		Path p = Path.of(System.getProperty("phos.repo", ".")).resolve("sample-traces").resolve(name);
+		Path p = name.startsWith("fake-") ? Path.of("data", name)
+				: Path.of(System.getProperty("phos.repo", ".")).resolve("sample-traces").resolve(name);
 		assumeTrue(Files.isRegularFile(p), p + " missing (set -Dphos.repo to the repository root)");
 		return p;
 	}

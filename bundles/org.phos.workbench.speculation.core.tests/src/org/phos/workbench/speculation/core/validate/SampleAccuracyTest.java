@@ -29,7 +29,7 @@ class SampleAccuracyTest {
 	 */
 	private static final java.util.Set<String> WITHOUT_TRUTH = java.util.Set.of("gpt-train.phos",
 			// i16-rec: recorder-completeness samples (arrays, tensor maps), recorded without observed accesses
-			"hopper-extras.phos", "fake-extras-preload.phos", "fake-extras-inject.phos");
+			"hopper-extras.phos");
 
 
 	private static Path samples() {
