@@ -11,6 +11,7 @@ import org.phos.workbench.internal.trace.core.format.Chunks;
 import org.phos.workbench.internal.trace.core.format.StreamChunkDecoder;
 import org.phos.workbench.internal.trace.core.format.WireFormatException;
 import org.phos.workbench.internal.trace.core.model.EventSink;
+import org.phos.workbench.internal.trace.core.model.EventWatcher;
 import org.phos.workbench.trace.core.AllocKind;
 import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.StreamGap;
@@ -61,7 +62,7 @@ public final class LiveStatistics {
         this.top = top;
     }
 
-    private final EventSink sink = new EventSink() {
+    private final EventSink sink = new EventWatcher() {
         @Override
         public void addAlloc(long host, int thr, long address, long size, int kindCode, long stream) {
             long[] old = live.put(address, new long[] { size, kindCode });
@@ -81,15 +82,7 @@ public final class LiveStatistics {
             }
         }
 
-        @Override
-        public void addMemcpy(long host, int thr, int kindCode, long src, long dst, long bytes, long stream,
-                boolean async, byte[] buf, int payloadOffset, int payloadLength, long gpuStart, long gpuEnd) {
-        }
 
-        @Override
-        public void addMemset(long host, int thr, long dst, long bytes, int value, int elementSize, long stream,
-                boolean async, long gpuStart, long gpuEnd) {
-        }
 
         @Override
         public void addLaunch(long host, int thr, int function, int gx, int gy, int gz, int bx, int by, int bz,
@@ -99,25 +92,10 @@ public final class LiveStatistics {
             launchesByFunction.computeIfAbsent(function, f -> new long[1])[0]++;
         }
 
-        @Override
-        public void addSync(long host, int thr, int kindCode, long stream, long cudaEvent, int flags) {
-        }
 
-        @Override
-        public void addGraphLaunch(long host, int thr, long exec, long stream, int kernelNodes) {
-        }
 
-        @Override
-        public void addUnknown(long host, int thr) {
-        }
 
-        @Override
-        public void addArray(org.phos.workbench.trace.core.TraceEvent.CudaArray a) { // i16-rec
-        }
 
-        @Override
-        public void addTensorMap(org.phos.workbench.trace.core.TraceEvent.TensorMap t) { // i16-rec
-        }
     };
 
     private static boolean onDevice(int kindCode) {

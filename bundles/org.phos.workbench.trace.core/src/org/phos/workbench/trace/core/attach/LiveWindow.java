@@ -20,6 +20,7 @@ import org.phos.workbench.internal.trace.core.format.Chunks;
 import org.phos.workbench.internal.trace.core.format.StreamChunkDecoder;
 import org.phos.workbench.internal.trace.core.format.WireFormatException;
 import org.phos.workbench.internal.trace.core.model.EventSink;
+import org.phos.workbench.internal.trace.core.model.EventWatcher;
 import org.phos.workbench.trace.core.StreamGap;
 import org.phos.workbench.trace.core.TraceHeader;
 import org.phos.workbench.trace.core.TraceLoadResult;
@@ -126,7 +127,7 @@ public final class LiveWindow {
         ops[opCount++] = address;
     }
 
-    private final EventSink sink = new EventSink() {
+    private final EventSink sink = new EventWatcher() {
         @Override
         public void addAlloc(long host, int thr, long address, long size, int kindCode, long stream) {
             op(0, address);
@@ -137,15 +138,7 @@ public final class LiveWindow {
             op(1, address);
         }
 
-        @Override
-        public void addMemcpy(long host, int thr, int kindCode, long src, long dst, long bytes, long stream,
-                boolean async, byte[] buf, int payloadOffset, int payloadLength, long gpuStart, long gpuEnd) {
-        }
 
-        @Override
-        public void addMemset(long host, int thr, long dst, long bytes, int value, int elementSize, long stream,
-                boolean async, long gpuStart, long gpuEnd) {
-        }
 
         @Override
         public void addLaunch(long host, int thr, int function, int gx, int gy, int gz, int bx, int by, int bz,
@@ -155,25 +148,10 @@ public final class LiveWindow {
             batchFirstLaunch |= launchedFunctions.add(function); // i14-incr
         }
 
-        @Override
-        public void addSync(long host, int thr, int kindCode, long stream, long cudaEvent, int flags) {
-        }
 
-        @Override
-        public void addGraphLaunch(long host, int thr, long exec, long stream, int kernelNodes) {
-        }
 
-        @Override
-        public void addUnknown(long host, int thr) {
-        }
 
-        @Override
-        public void addArray(org.phos.workbench.trace.core.TraceEvent.CudaArray a) { // i16-rec
-        }
 
-        @Override
-        public void addTensorMap(org.phos.workbench.trace.core.TraceEvent.TensorMap t) { // i16-rec
-        }
     };
 
     /** Takes the next chunk of the stream (the reading thread). A chunk that does not decode fails naming its type. */
