@@ -6,11 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 
-import org.eclipse.swt.SWT;
 import org.eclipse.swt.widgets.Shell;
 import org.eclipse.swt.widgets.Table;
 import org.eclipse.swt.widgets.TableColumn;
-import org.eclipse.swt.widgets.Text;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
 import org.junit.jupiter.api.AfterEach;
@@ -44,21 +42,7 @@ class GpuTimeSamplingUiTest {
         Path sample = Path.of(System.getProperty("phos.repo", ".")).resolve("sample-traces/triton-ops.phos");
         Files.copy(sample, dir.resolve("triton-ops.phos"));
 
-        Text folderText = robot.findByData(shell, Text.class, TracesView.ROLE, "folder");
-        Table traces = robot.findByData(shell, Table.class, TracesView.ROLE, "traces");
-        robot.click(folderText);
-        robot.keyWith(SWT.CTRL, 'a', 'a');
-        robot.type(dir.toString());
-        robot.key(SWT.CR);
-        robot.waitUntil("the Traces view lists the trace", () -> Arrays.stream(traces.getItems())
-                .anyMatch(i -> i.getText(0).equals("triton-ops.phos")));
-        int row = Arrays.asList(traces.getItems()).indexOf(Arrays.stream(traces.getItems())
-                .filter(i -> i.getText(0).equals("triton-ops.phos")).findFirst().orElseThrow());
-        traces.setSelection(row);
-        traces.showSelection();
-        org.eclipse.swt.graphics.Rectangle r = traces.getItem(row).getBounds(0);
-        robot.click(traces, r.x + 10, r.y + r.height / 2);
-        robot.key(SWT.CR);
+        LaunchFiltersUiTest.openThroughTracesView(robot, shell, dir, "triton-ops.phos");
         IWorkbenchPage page = window.getActivePage();
         robot.waitUntil("a trace editor is active", () -> page.getActiveEditor() instanceof TraceEditor);
 

@@ -82,21 +82,7 @@ class JavaSitesUiTest {
         }
         Files.writeString(dir.resolve("jacobi-java.phos.java-sites"), side.toString());
 
-        Text folderText = robot.findByData(shell, Text.class, TracesView.ROLE, "folder");
-        Table traces = robot.findByData(shell, Table.class, TracesView.ROLE, "traces");
-        robot.click(folderText);
-        robot.keyWith(SWT.CTRL, 'a', 'a');
-        robot.type(dir.toString());
-        robot.key(SWT.CR);
-        robot.waitUntil("the Traces view lists the trace", () -> Arrays.stream(traces.getItems())
-                .anyMatch(i -> i.getText(0).equals("jacobi-java.phos")));
-        int row = Arrays.asList(traces.getItems()).indexOf(Arrays.stream(traces.getItems())
-                .filter(i -> i.getText(0).equals("jacobi-java.phos")).findFirst().orElseThrow());
-        traces.setSelection(row);
-        traces.showSelection();
-        org.eclipse.swt.graphics.Rectangle r = traces.getItem(row).getBounds(0);
-        robot.click(traces, r.x + 10, r.y + r.height / 2);
-        robot.key(SWT.CR);
+        LaunchFiltersUiTest.openThroughTracesView(robot, shell, dir, "jacobi-java.phos");
         IWorkbenchPage page = window.getActivePage();
         robot.waitUntil("a trace editor is active", () -> page.getActiveEditor() instanceof TraceEditor);
 

@@ -49,22 +49,7 @@ class TraceViewsUiTest {
     }
 
     private void openThroughTracesView(Path folder, String name) {
-        Text folderText = robot.findByData(shell, Text.class, TracesView.ROLE, "folder");
-        Table traces = robot.findByData(shell, Table.class, TracesView.ROLE, "traces");
-        robot.click(folderText);
-        robot.keyWith(SWT.CTRL, 'a', 'a');
-        robot.type(folder.toString());
-        robot.key(SWT.CR);
-        robot.waitUntil("the Traces view lists " + name, () -> Arrays.stream(traces.getItems())
-                .anyMatch(i -> i.getText(0).equals(name)));
-        int row = Arrays.asList(traces.getItems()).indexOf(Arrays.stream(traces.getItems())
-                .filter(i -> i.getText(0).equals(name)).findFirst().orElseThrow());
-        robot.click(traces);
-        traces.setSelection(row);
-        traces.showSelection();
-        org.eclipse.swt.graphics.Rectangle r = traces.getItem(row).getBounds(0);
-        robot.click(traces, r.x + 10, r.y + r.height / 2);
-        robot.key(SWT.CR);
+        LaunchFiltersUiTest.openThroughTracesView(robot, shell, folder, name);
     }
 
     @Test
