@@ -36,6 +36,8 @@
 #include "phos_format.h"
 #include "phos_output.h"
 #include "phos_sanitizer_layout.h"
+#include "phos_sanitizer_shape.h"   /* i15-shapes */
+#include <stdatomic.h>
 
 #define EXPORT __attribute__((visibility("default")))
 #define LOG(...) do { fprintf(stderr, "[phos-sanitizer] " __VA_ARGS__); fputc('\n', stderr); } while (0)
@@ -49,6 +51,9 @@ static struct {
     uint64_t every, pool_bytes, max_ranges, chunk_min, chunk_records;
     uint64_t shapes;        /* i15-cost: observe each launch shape (function + grid + block) this many times, 0 = off */
     uint64_t unpatch_after; /* i15-cost: with shapes, unpatch a module whose last observed launch is this many launches ago */
+    uint64_t arg_shapes;    /* i15-shapes: argument shapes per function+grid+block observed at most (0: shapes ignore the
+                               parameters, function+grid+block only) */
+    int unpatch_safe;       /* i15-shapes: unpatch only with no instrumented launch of the module in flight (0: diagnosis) */
     char **kernels;     /* name substrings, NULL = all */
     size_t nkernels;
     char skip[64];      /* diagnosis: letters of parts to leave out (m module patching, l launches, a allocations,
@@ -123,10 +128,22 @@ static uint64_t n_chunks, n_tables, n_too_big, ns_launch, ns_flush, bytes_read, 
 static int have_patches_ctx_n;
 /* modules this tool patched (i15-cost: with per-shape sampling a module is unpatched again once its launch shapes
    are judged, and patched again when a new shape of it comes) */
-typedef struct { CUmodule mod; int patched; uint64_t last_sel; } modstate_t;
+typedef struct {
+    CUmodule mod; int patched; uint64_t last_sel;
+    /* i15-shapes: the streams that launches of this module were issued on while it was patched (observed or not): they
+       are synchronised before it is unpatched, so that no instrumented launch of it is still in flight then */
+    Sanitizer_StreamHandle st[8];
+    int nst, st_overflow;
+} modstate_t;
 static modstate_t *patched_mods;
 static size_t npatched_mods, cap_patched_mods;
 static uint64_t n_unpatched, n_shapes, n_shape_full;
+/* i15-shapes: launch shapes with an argument shape, launches without parameter bytes (function+grid+block only),
+   launches not observed because their function+grid+block had cfg.arg_shapes argument shapes already, unpatches
+   put off (another thread inside a launch call, or too many streams), streams synchronised before unpatching */
+static uint64_t n_arg_shapes, n_no_params, n_arg_capped, n_unpatch_deferred, n_unpatch_syncs;
+static atomic_int in_launch_calls;            /* threads inside a launch or graph launch call (between BEGIN and END) */
+static __thread int t_in_launch_call;
 static __thread int t_in_module;
 static CUcontext patched_ctx[16];
 
@@ -141,6 +158,7 @@ typedef void (*hook_fn)(uint64_t pos, uint32_t nodes, const char *const *node_na
 static void (*rec_set_hook)(hook_fn);
 static uint64_t (*rec_event_index)(uint64_t);
 static const char *(*rec_trace_path)(void);
+static uint32_t (*rec_launch_params)(const void *, void *, uint32_t, uint32_t *, uint32_t, uint32_t *);   /* i15-shapes */
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return 1;
@@ -320,26 +338,55 @@ static void flush_locked(const char *why) {
 }
 
 /* ------------------------------------------------------------------ launches */
-/* i15-cost: launch shapes seen (function, grid and block dims) and how often each was observed; a full table
-   (65536 shapes) observes nothing more of new shapes (counted) */
+/* i15-cost: launch shapes seen and how often each was observed; a full table (65536 shapes) observes nothing more of
+   new shapes (counted). i15-shapes: a launch shape is function + grid + block + argument shape
+   (phos_sanitizer_shape.h: scalars by value, pointers by allocation aliasing and at-base/inside), the argument shape
+   from the recorder's parameter bytes of the launch in progress; each function+grid+block has an entry of its own
+   that counts its argument shapes, at most cfg.arg_shapes of them (a launch of a further one is not observed:
+   counted). Without parameter bytes (no recorder, a graph's kernel node, cfg.arg_shapes 0) the function+grid+block
+   entry is the shape. */
 #define SHAPE_CAP (1u << 16)
-static struct { uint64_t key; uint64_t observed; } *shape_tab;
-static uint64_t *shape_count(const Sanitizer_LaunchData *ld) {
-    if (!shape_tab && !(shape_tab = calloc(SHAPE_CAP, sizeof *shape_tab))) return NULL;
-    uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)(uintptr_t)ld->function;
-    const uint32_t d[6] = {ld->gridDim_x, ld->gridDim_y, ld->gridDim_z, ld->blockDim_x, ld->blockDim_y, ld->blockDim_z};
-    for (int i = 0; i < 6; i++) h = (h ^ d[i]) * 0x100000001b3ull;
-    h |= 1;
+static struct { uint64_t key; uint64_t observed; uint64_t nargs; } *shape_tab;
+static __thread uint8_t t_params[8192];
+static __thread uint32_t t_layout[2 * 256];
+static uint64_t *shape_entry(uint64_t h, uint64_t **nargs, int create) {
     for (uint32_t i = 0; i < 64; i++) {
         uint32_t j = (uint32_t)(h + i) & (SHAPE_CAP - 1);
-        if (shape_tab[j].key == h) return &shape_tab[j].observed;
-        if (!shape_tab[j].key) { shape_tab[j].key = h; n_shapes++; return &shape_tab[j].observed; }
+        if (shape_tab[j].key == h) { if (nargs) *nargs = &shape_tab[j].nargs; return &shape_tab[j].observed; }
+        if (!shape_tab[j].key) {
+            if (!create) return NULL;
+            shape_tab[j].key = h;
+            n_shapes++;
+            if (nargs) *nargs = &shape_tab[j].nargs;
+            return &shape_tab[j].observed;
+        }
     }
     n_shape_full++;
     return NULL;
 }
+static uint64_t *shape_count(const Sanitizer_LaunchData *ld, int graph_node) {
+    if (!shape_tab && !(shape_tab = calloc(SHAPE_CAP, sizeof *shape_tab))) return NULL;
+    const uint32_t d[6] = {ld->gridDim_x, ld->gridDim_y, ld->gridDim_z, ld->blockDim_x, ld->blockDim_y, ld->blockDim_z};
+    uint64_t dk = phos_shape_dims((uint64_t)(uintptr_t)ld->function, d);
+    uint64_t *dnargs = NULL, *dc = shape_entry(dk, &dnargs, 1);
+    if (!dc) return NULL;
+    uint32_t np = 0, len = 0;
+    if (cfg.arg_shapes && !graph_node && rec_launch_params)
+        len = rec_launch_params(ld->function, t_params, sizeof t_params, t_layout, sizeof t_layout / sizeof *t_layout / 2, &np);
+    if (!len) { if (cfg.arg_shapes && rec_launch_params) n_no_params++; return dc; }
+    uint64_t ak = phos_shape_args(t_params, len, t_layout, np, (const uint64_t *)allocs, nallocs, NULL);
+    uint64_t h = phos_shape_mix(dk, ak) | 1;
+    if (h == dk) h ^= 2;
+    uint64_t *c = shape_entry(h, NULL, 0);
+    if (c) return c;
+    if (*dnargs >= cfg.arg_shapes) { n_arg_capped++; return NULL; }
+    if (!(c = shape_entry(h, NULL, 1))) return NULL;
+    ++*dnargs;
+    n_arg_shapes++;
+    return c;
+}
 
-static int selected(const Sanitizer_LaunchData *ld, uint64_t ordinal) {
+static int selected(const Sanitizer_LaunchData *ld, uint64_t ordinal, int graph_node) {
     const char *name = ld->functionName;
     if (cfg.every > 1 && ordinal % cfg.every) return 0;
     if (cfg.nkernels) {
@@ -348,7 +395,7 @@ static int selected(const Sanitizer_LaunchData *ld, uint64_t ordinal) {
         if (!any) return 0;
     }
     if (cfg.shapes) {   /* under mu */
-        uint64_t *c = shape_count(ld);
+        uint64_t *c = shape_count(ld, graph_node);
         if (!c || *c >= cfg.shapes) return 0;
         ++*c;
     }
@@ -381,10 +428,10 @@ static int pool_init(CUcontext ctx) {
 }
 
 /* whether the launch now beginning is observed (its ordinal counts every launch, observed or not) */
-static int select_launch(const Sanitizer_LaunchData *ld) {
+static int select_launch(const Sanitizer_LaunchData *ld, int graph_node) {
     pthread_mutex_lock(&mu);
     uint64_t ordinal = n_seen++;
-    int sel = selected(ld, ordinal) && !(pool_ctx && ld->context != pool_ctx);
+    int sel = selected(ld, ordinal, graph_node) && !(pool_ctx && ld->context != pool_ctx);
     pthread_mutex_unlock(&mu);
     return sel;
 }
@@ -392,14 +439,16 @@ static int select_launch(const Sanitizer_LaunchData *ld) {
 static void on_module(CUcontext ctx, CUmodule mod);
 static void on_launch(const Sanitizer_LaunchData *ld, int graph_node, int sel);
 static void module_unpatch_if_idle(CUmodule mod);
+static void module_note_stream(CUmodule mod, Sanitizer_StreamHandle hs);
 
 /* a kernel launch or graph kernel node begins: patch its module when needed, then set up or clear its record */
 static void begin_launch(const Sanitizer_LaunchData *ld, int graph_node) {
-    int sel = select_launch(ld);
+    int sel = select_launch(ld, graph_node);
     /* modules loaded before their context existed (lazy loading, libraries), and every module when patching is lazy,
        are patched here, before the launch's code runs */
     if (!strchr(cfg.skip, 'p') && (sel || !cfg.lazy)) on_module(ld->context, ld->module);
     else if (cfg.shapes && !sel && !graph_node) module_unpatch_if_idle(ld->module);   /* i15-cost: the rest uninstrumented */
+    if (cfg.shapes) module_note_stream(ld->module, graph_node && ld->hApiStream ? ld->hApiStream : ld->hStream);   /* i15-shapes */
     if (!strchr(cfg.skip, 'l')) on_launch(ld, graph_node, sel);
 }
 
@@ -492,19 +541,64 @@ static modstate_t *module_state(CUmodule mod) {
     return NULL;
 }
 
+/* i15-shapes: a launch of mod is being issued on hs: when mod is patched, its stream joins the module's stream set
+   (a launch of it runs instrumented code there until that stream is synchronised) */
+static void module_note_stream(CUmodule mod, Sanitizer_StreamHandle hs) {
+    if (!mod) return;
+    pthread_mutex_lock(&mu);
+    modstate_t *m = module_state(mod);
+    if (m && m->patched) {
+        int i = 0;
+        while (i < m->nst && m->st[i] != hs) i++;
+        if (i == m->nst) { if (m->nst < (int)(sizeof m->st / sizeof *m->st)) m->st[m->nst++] = hs; else m->st_overflow = 1; }
+    }
+    pthread_mutex_unlock(&mu);
+}
+
 /* i15-cost: an unobserved launch of a patched module whose last observed launch is cfg.unpatch_after launches ago:
-   its pending records are read back (so no launch that still runs names the patch), then the module is unpatched and
-   its launches run uninstrumented until a new shape of it is observed (which patches it again) */
+   its pending records are read back, then the module is unpatched and its launches run uninstrumented until a new
+   shape of it is observed (which patches it again).
+   i15-shapes: unpatching is safe only with no instrumented launch of the module in flight. The Compute Sanitizer API
+   documents no guarantee for sanitizerUnpatchModule with launches of the module still running or being issued, and
+   unobserved launches of a patched module run its instrumented code too (with no record: their callback data is
+   NULL). So, unless PHOS_SANITIZER_UNPATCH_SAFE=0: (1) when another thread is inside a launch call (between its
+   LAUNCH_BEGIN and LAUNCH_END) the unpatch is put off to a later launch, since that launch may be of this module
+   and is issued after its callback; a thread that comes to a launch later waits for mu, held here, so its launch
+   is issued after the unpatch and runs the code as unpatched; (2) every stream a launch of the module was issued on
+   while patched is synchronised first (with more than 8 such streams the module stays patched). The launch now
+   beginning is issued after this callback returns, so it runs unpatched. */
 static void module_unpatch_if_idle(CUmodule mod) {
     if (!mod) return;
     pthread_mutex_lock(&mu);
     modstate_t *m = module_state(mod);
     if (m && m->patched && n_seen - m->last_sel > cfg.unpatch_after) {
+        if (cfg.unpatch_safe && (atomic_load(&in_launch_calls) > 1 || m->st_overflow)) {
+            n_unpatch_deferred++;
+            if (m->st_overflow) m->last_sel = n_seen;   /* too many streams: try again after unpatch_after launches */
+            pthread_mutex_unlock(&mu);
+            return;
+        }
         flush_locked("unpatch");
-        if (sanitizerUnpatchModule(mod) == SANITIZER_SUCCESS) { m->patched = 0; n_unpatched++; DBG("module %p unpatched", (void *)mod); }
+        if (cfg.unpatch_safe)
+            for (int i = 0; i < m->nst; i++) { sanitizerStreamSynchronize(m->st[i]); n_unpatch_syncs++; }
+        if (sanitizerUnpatchModule(mod) == SANITIZER_SUCCESS) {
+            m->patched = 0;
+            m->nst = 0;
+            m->st_overflow = 0;
+            n_unpatched++;
+            DBG("module %p unpatched", (void *)mod);
+        }
         else { m->last_sel = n_seen; LOG("module %p: unpatching failed; it stays patched", (void *)mod); }
     }
     pthread_mutex_unlock(&mu);
+}
+
+/* i15-shapes: a stream goes away: no module waits for it any more */
+static void modules_forget_stream(Sanitizer_StreamHandle hs) {
+    for (size_t j = 0; j < npatched_mods; j++) {
+        modstate_t *m = &patched_mods[j];
+        for (int i = 0; i < m->nst; i++) if (m->st[i] == hs) { m->st[i] = m->st[--m->nst]; break; }
+    }
 }
 
 static void on_module(CUcontext ctx, CUmodule mod) {
@@ -517,6 +611,8 @@ static void on_module(CUcontext ctx, CUmodule mod) {
         ms = &patched_mods[npatched_mods++];
         ms->mod = mod;
         ms->last_sel = n_seen;
+        ms->nst = 0;
+        ms->st_overflow = 0;
     }
     if (ms) ms->patched = 1;
     t_in_module = 1;
@@ -575,6 +671,8 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
         case SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
         case SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
             pthread_mutex_lock(&mu);
+            if (cbid == SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING)   /* i15-shapes */
+                modules_forget_stream(((const Sanitizer_ResourceStreamData *)cbdata)->hStream);
             if (cbid == SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {   /* a handle can be reused by a later load */
                 const Sanitizer_ResourceModuleData *md = cbdata;
                 modstate_t *m = module_state(md->module);
@@ -591,10 +689,15 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
     case SANITIZER_CB_DOMAIN_LAUNCH:
         if (cbid == SANITIZER_CBID_LAUNCH_BEGIN) {
             if (t_in_graph) break;             /* graph kernel nodes arrive as GRAPHS NODE_LAUNCH_BEGIN */
+            if (!t_in_launch_call) { t_in_launch_call = 1; atomic_fetch_add(&in_launch_calls, 1); }   /* i15-shapes */
             t_nwait = 0;                       /* launches of earlier calls the recorder did not record */
             const Sanitizer_LaunchData *ld = cbdata;
             begin_launch(ld, 0);
-        } else if (cbid == SANITIZER_CBID_LAUNCH_END && cfg.sync_each && !t_in_graph) {
+        } else if (cbid == SANITIZER_CBID_LAUNCH_END && !t_in_graph && t_in_launch_call) {   /* i15-shapes */
+            t_in_launch_call = 0;
+            atomic_fetch_sub(&in_launch_calls, 1);
+        }
+        if (cbid == SANITIZER_CBID_LAUNCH_END && cfg.sync_each && !t_in_graph) {
             pthread_mutex_lock(&mu);
             flush_locked("each launch");
             pthread_mutex_unlock(&mu);
@@ -605,6 +708,7 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
             const Sanitizer_GraphLaunchData *g = cbdata;
             if (!g->isGraphUpload) {
                 t_in_graph = 1;
+                if (!t_in_launch_call) { t_in_launch_call = 1; atomic_fetch_add(&in_launch_calls, 1); }   /* i15-shapes */
                 t_nwait = 0;
                 pthread_mutex_lock(&mu);
                 t_graph = ++n_graph_launches;
@@ -614,6 +718,7 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
             }
         } else if (cbid == SANITIZER_CBID_GRAPHS_LAUNCH_END) {
             t_in_graph = 0;
+            if (t_in_launch_call) { t_in_launch_call = 0; atomic_fetch_sub(&in_launch_calls, 1); }   /* i15-shapes */
             /* the callback data of a graph launch is one slot for all its kernel nodes (seen on the H100: the last
                node's record received the accesses of every node), so with several kernel nodes none of them is
                observed, whether or not the kernel filter selected all of them: their records are not written and
@@ -748,13 +853,29 @@ static void write_side_file(void) {
     }
     pb_bytes(&acc, 2, idx.p, idx.n);
     pb_free(&idx);
-    char pol[160];
-    if (cfg.shapes) snprintf(pol, sizeof pol, "each launch shape (function+grid+block) %llu times", (unsigned long long)cfg.shapes);
+    char pol[400];
+    if (cfg.shapes && cfg.arg_shapes && rec_launch_params)   /* i15-shapes */
+        snprintf(pol, sizeof pol, "each launch shape (function+grid+block+argument shape) %llu times, at most %llu argument "
+                 "shapes per function+grid+block", (unsigned long long)cfg.shapes, (unsigned long long)cfg.arg_shapes);
+    else if (cfg.shapes) snprintf(pol, sizeof pol, "each launch shape (function+grid+block) %llu times", (unsigned long long)cfg.shapes);
     else if (cfg.every > 1) snprintf(pol, sizeof pol, "every %llu-th launch", (unsigned long long)cfg.every);
     else snprintf(pol, sizeof pol, "every launch");
     if (cfg.nkernels) strncat(pol, ", kernel filter", sizeof pol - strlen(pol) - 1);
     pb_str(&acc, 3, pol);
     pb_u64(&acc, 4, n_seen);
+    /* i15-shapes: ObservationCoverage fields 20-25 (docs/trace-format.md): what a launch shape was and what it gave */
+    if (cfg.shapes) {
+        pb_str(&acc, 20, cfg.arg_shapes && rec_launch_params
+               ? "function+grid+block+argument shape: scalar parameter words by value, pointer words by allocation "
+                 "(aliasing among the launch's pointers) and offset class (at base / inside); function+grid+block where "
+                 "the parameters were not available"
+               : "function+grid+block (parameters not used)");
+        pb_u64(&acc, 21, n_shapes - n_arg_shapes);   /* function+grid+block shapes */
+        pb_u64(&acc, 22, n_arg_shapes);              /* argument shapes among them */
+        pb_u64(&acc, 23, n_arg_capped);              /* launches not observed: their function+grid+block had its cap */
+        pb_u64(&acc, 24, n_no_params);               /* launches shaped without parameters */
+        pb_u64(&acc, 25, n_unpatched);               /* module unpatches */
+    }
     pb_msg(&msg, 2, &acc);
     write_chunk(&fo, PHOS_CHUNK_OBSERVED, &msg, cfg.compress);
     pb_reset(&msg);
@@ -779,6 +900,12 @@ static void write_side_file(void) {
         LOG("sampled by shape: %llu launch shapes, each observed up to %llu times; %llu module unpatches; %zu launches listed "
             "as observed in the coverage%s", (unsigned long long)n_shapes, (unsigned long long)cfg.shapes,
             (unsigned long long)n_unpatched, ncov, n_shape_full ? " (shape table full: some launches unobserved)" : "");
+    if (cfg.shapes)   /* i15-shapes */
+        LOG("shapes: %llu function+grid+block, %llu argument shapes (at most %llu each); %llu launches without parameter "
+            "bytes, %llu not observed at the argument-shape cap; unpatching %s: %llu put off, %llu stream synchronisations",
+            (unsigned long long)(n_shapes - n_arg_shapes), (unsigned long long)n_arg_shapes, (unsigned long long)cfg.arg_shapes,
+            (unsigned long long)n_no_params, (unsigned long long)n_arg_capped, cfg.unpatch_safe ? "safe" : "UNSAFE (diagnosis)",
+            (unsigned long long)n_unpatch_deferred, (unsigned long long)n_unpatch_syncs);
     LOG("host time: %.2f us per observed launch in the launch callback (the pool's allocation not counted), %.1f ms in "
         "read-backs%s", n_selected > n_untimed ? ns_launch / 1e3 / (double)(n_selected - n_untimed) : 0.0, ns_flush / 1e6, n_too_big ? " (some tables too big for the pool)" : "");
     if (n_graph_unobserved)
@@ -840,6 +967,8 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
     cfg.compress = (int)phos_env_u64("PHOS_COMPRESS", 1);
     cfg.shapes = phos_env_u64("PHOS_SANITIZER_SHAPES", 0);
     cfg.unpatch_after = phos_env_u64("PHOS_SANITIZER_UNPATCH_AFTER", 256);
+    cfg.arg_shapes = phos_env_u64("PHOS_SANITIZER_ARG_SHAPES", 8);        /* i15-shapes */
+    cfg.unpatch_safe = (int)phos_env_u64("PHOS_SANITIZER_UNPATCH_SAFE", 1);
     const char *k = getenv("PHOS_SANITIZER_KERNELS");
     if (k && *k) {
         char *s = strdup(k), *save = NULL;
@@ -875,6 +1004,8 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
     rec_set_hook = (void (*)(hook_fn))dlsym(RTLD_DEFAULT, "phos_recorder_set_launch_hook");
     rec_event_index = (uint64_t (*)(uint64_t))dlsym(RTLD_DEFAULT, "phos_recorder_event_index");
     rec_trace_path = (const char *(*)(void))dlsym(RTLD_DEFAULT, "phos_recorder_trace_path");
+    rec_launch_params = (uint32_t (*)(const void *, void *, uint32_t, uint32_t *, uint32_t, uint32_t *))
+        dlsym(RTLD_DEFAULT, "phos_recorder_launch_params");   /* i15-shapes: absent in an older recorder */
     if (!rec_set_hook || !rec_event_index) rec_set_hook = NULL, rec_event_index = NULL;
     if (rec_set_hook) rec_set_hook(on_recorded);
     if (sanitizerSubscribe(&subscriber, callback, NULL) != SANITIZER_SUCCESS) { LOG("sanitizerSubscribe failed"); return; }

@@ -9,7 +9,9 @@ static inline CUresult launch_common(int lkind, CUfunction f, const unsigned *di
     func_rec *fr = ON() ? func_get((uint64_t)(uintptr_t)f) : NULL;
     tspan ts = {0};
     if (!cap && fr) t_begin_launch(&ts, rs, f, dims);   /* i15-cost: sampled GPU timing */
+    t_cur_launch = (cur_launch_t){f, fr, kp, extra};   /* i15-shapes */
     CUresult r = callback(cbarg);
+    t_cur_launch.f = NULL;                             /* i15-shapes */
     t_end_launch(&ts, r);
     uint64_t pos;
     slot_t *s;

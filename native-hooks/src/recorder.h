@@ -413,6 +413,10 @@ typedef struct module_rec {
 } module_rec;
 typedef void (*phos_launch_hook_fn)(uint64_t pos, uint32_t nodes, const char *const *node_names);
 extern _Atomic(phos_launch_hook_fn) launch_hook;
+/* i15-shapes: the launch this thread is making, while the real launch call runs (the SASS tool's launch callback runs
+   inside it and asks for the parameter bytes through phos_recorder_launch_params; rec_shapes.c) */
+typedef struct { const void *f; struct func_rec *fr; void **kp, **extra; } cur_launch_t;
+extern __thread cur_launch_t t_cur_launch;
 extern uint64_t *module_pos;      /* ring positions of Module slots, under reg_mu */
 extern size_t module_pos_n, module_pos_cap;
 const uint8_t *image_extent(const void *img, uint64_t *size, int *kind);

@@ -143,8 +143,13 @@ static int is_dev(uintptr_t p) {
     for (int i = 0; i < nalloc; i++) if (p >= allocs[i].p && p < allocs[i].p + allocs[i].n) return 1;
     return 0;
 }
+/* i15-shapes: a fake Compute Sanitizer (tests/fake_sanitizer.c), when the process has one, hears of allocations,
+   launches (before and after, like its LAUNCH_BEGIN/END callbacks inside the real call) and stream synchronisations */
+static void *fake_san(const char *name) { return dlsym(RTLD_DEFAULT, name); }
 static CUdeviceptr dev_alloc(size_t n) {
     void *p = calloc(1, n ? n : 1);
+    void (*sa)(uint64_t, uint64_t) = (void (*)(uint64_t, uint64_t))fake_san("fake_sanitizer_alloc");   /* i15-shapes */
+    if (sa) sa((uint64_t)(uintptr_t)p, n);
     if (nalloc < 1024) { allocs[nalloc].p = (uintptr_t)p; allocs[nalloc].n = n; nalloc++; }
     return (CUdeviceptr)(uintptr_t)p;
 }
@@ -272,7 +277,12 @@ static CUresult internal_stream_sync(CUstream s) {
     cb_site(CUPTI_API_EXIT, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, "cuStreamSynchronize", &p_, &r_, c_);
     return r_;
 }
-FAKE_CB(cuStreamSynchronize, (CUstream s), (s)) { hit("cuStreamSynchronize"); return CUDA_SUCCESS; }
+FAKE_CB(cuStreamSynchronize, (CUstream s), (s)) {
+    hit("cuStreamSynchronize");
+    void (*ss)(CUstream) = (void (*)(CUstream))fake_san("fake_sanitizer_stream_sync");   /* i15-shapes */
+    if (ss) ss(s);
+    return CUDA_SUCCESS;
+}
 FAKE_CB(cuStreamWaitEvent, (CUstream s, CUevent e, unsigned f), (s, e, f)) { hit("cuStreamWaitEvent"); return CUDA_SUCCESS; }
 FAKE_CB(cuEventCreate, (CUevent *e, unsigned f), (e, f)) { *e = (CUevent)calloc(1, sizeof(fevent)); return CUDA_SUCCESS; }
 FAKE_CB(cuEventDestroy_v2, (CUevent e), (e)) { free(e); return CUDA_SUCCESS; }
@@ -377,7 +387,13 @@ static CUresult do_launch(fk *f, const unsigned *d, CUstream s, void **kp, void 
         return CUDA_SUCCESS;
     }
     (void)tmp;
+    /* i15-shapes: the fake sanitizer's launch callbacks around the launch */
+    void (*sl)(int, void *, void *, const char *, const unsigned *, CUstream) =
+        (void (*)(int, void *, void *, const char *, const unsigned *, CUstream))fake_san("fake_sanitizer_launch");
+    void *mod = f == &K_scale_fn ? (void *)&libmod_dummy : (void *)&mod_dummy;
+    if (sl) sl(0, f, mod, f->name, d, s);
     if (f->fn) f->fn(kp);
+    if (sl) sl(1, f, mod, f->name, d, s);
     return CUDA_SUCCESS;
 }
 FAKE_CB(cuLaunchKernel, (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh, CUstream s, void **kp, void **ex), (f, gx, gy, gz, bx, by, bz, sh, s, kp, ex)) {

@@ -1192,6 +1192,85 @@ def test_checkpoint_cupti(env):
 # ------------------------------------------------------------------ i14-cupti: end
 
 
+# i15-shapes: begin
+def test_sanitizer_shapes(env):
+    """The sampled sanitizer tool (PHOS_SANITIZER_SHAPES) under the recorder, over a fake Compute Sanitizer
+    (tests/fake_sanitizer.c) and the fake libcuda: launch shapes include the argument shape the recorder's parameter
+    bytes give (tests/shape_app.c lists the launches and what each should count as), and no module is unpatched with
+    an instrumented launch of it in flight."""
+    tool = os.path.join(env.build, "fake-san", "libphos_sanitizer.so")
+    app = os.path.join(env.build, "shape_app")
+    patch = os.path.join(env.tmp, "shapes-patch.fatbin")   # the fake applies no patch; the tool wants a readable file
+    open(patch, "wb").close()
+
+    def run(name, extra):
+        tr = env.trace_path(name + ".phos")
+        e = {"LD_PRELOAD": env.lib + ":" + tool, "PHOS_SANITIZER_PATCH": patch, "PHOS_SANITIZER_SHAPES": "2",
+             "PHOS_SANITIZER_UNPATCH_AFTER": "4", "PHOS_TRACE_OUT": tr}
+        e.update(extra)
+        r = env.run([app], env=e)
+        check(r.returncode == 0, "%s: shape_app exit %d: %s" % (name, r.returncode, r.stderr[-800:]))
+        fake = re.search(r"\[fake-sanitizer\] launches (\d+), instrumented (\d+), observed (\d+), patches (\d+), "
+                         r"unpatches (\d+), unsafe unpatches (\d+)", r.stderr)
+        check(fake is not None, "%s: the fake sanitizer's summary line is missing: %s" % (name, r.stderr[-800:]))
+        f = [int(x) for x in fake.groups()] if fake else [0] * 6
+        cov = []
+        if os.path.exists(tr + ".observed.phos"):
+            cov = pr.read_trace(tr + ".observed.phos").coverage
+        check(len(cov) == 1, "%s: one coverage list in the side file, got %d" % (name, len(cov)))
+        t = pr.read_trace(tr)
+        return r, dict(zip(("launches", "instrumented", "observed", "patches", "unpatches", "unsafe"), f)), \
+            (cov[0] if cov else {}), t
+
+    plain = env.run([app], record=False)
+    ck = re.search(r"checksum (\w+)", plain.stdout)
+    check(plain.returncode == 0 and ck is not None, "shape_app without the tool: %s" % plain.stderr[-400:])
+
+    # default: argument shapes. a, c, d, e of phase 1 and phase 2's shape: 5 argument shapes, 2 launches each observed;
+    # b shares a's shape (other buffers, the same aliasing and offsets)
+    r, f, c, t = run("shapes-args", {})
+    check(ck is not None and ("checksum " + ck.group(1)) in r.stdout, "the tool changes no result: %r" % r.stdout)
+    check(f["launches"] == 42 and f["observed"] == 10, "argument shapes: 10 of 42 launches observed, got %s" % f)
+    check(c.get("argument_shapes") == 5 and c.get("dimension_shapes") == 2,
+          "argument shapes: 5 argument shapes of 2 function+grid+block shapes, got %s" % {k: c.get(k) for k in (
+              "argument_shapes", "dimension_shapes")})
+    check(len(c.get("observed", [])) == 10 and c.get("launches_seen") == 42, "coverage lists the 10 observed launches: %s" % c)
+    check("argument shape" in c.get("shape_rule", "") and "aliasing" in c.get("shape_rule", ""),
+          "the coverage says what a shape was: %r" % c.get("shape_rule"))
+    check("argument shape" in c.get("policy", ""), "policy names the argument shape: %r" % c.get("policy"))
+    launches = [e for e in t.events if "launch" in e]
+    # the observed event indices are the launches of the recorder's trace, and name the phases' first launches
+    idx = {i for i, e in enumerate(t.events) if "launch" in e}
+    check(set(c.get("observed", [])) <= idx and len(launches) == 42, "coverage keys are launch events of the trace")
+    check(f["unsafe"] == 0 and f["unpatches"] >= 1, "safe unpatching: %s" % f)
+    check(re.search(r"unpatching safe: 0 put off, [1-9]\d* stream synchronisations", r.stderr) is not None,
+          "the tool synchronises the module's streams before unpatching: %s" % r.stderr[-600:])
+
+    # the unsafe diagnosis mode shows what the test guards against: s2's launches still in flight at the unpatch
+    r, f, c, t = run("shapes-unsafe", {"PHOS_SANITIZER_UNPATCH_SAFE": "0"})
+    check(f["unsafe"] >= 1 and "UNSAFE unpatch" in r.stderr, "without the safety the fake sees an unsafe unpatch: %s" % f)
+
+    # parameters ignored (the rule before i15-shapes): function+grid+block, 2 shapes, 4 launches observed
+    r, f, c, t = run("shapes-dims", {"PHOS_SANITIZER_ARG_SHAPES": "0"})
+    check(f["observed"] == 4 and c.get("argument_shapes", 0) == 0 and "parameters not used" in c.get("shape_rule", ""),
+          "function+grid+block only: 4 observed, got %s, %r" % (f, c.get("shape_rule")))
+
+    # a cap of 2 argument shapes per function+grid+block: d and e of phase 1 (10 launches) are not observed
+    r, f, c, t = run("shapes-cap", {"PHOS_SANITIZER_ARG_SHAPES": "2"})
+    check(f["observed"] == 6 and c.get("capped_launches") == 10, "cap 2: 6 observed, 10 capped, got %s, %s" % (
+        f, c.get("capped_launches")))
+    check(f["unsafe"] == 0, "cap 2: safe unpatching: %s" % f)
+
+    # without the recorder there are no parameter bytes: function+grid+block, and the side file keys are ordinals
+    tr = env.trace_path("shapes-norec.observed.phos")
+    r = env.run([app], record=False, env={"LD_PRELOAD": tool, "PHOS_SANITIZER_PATCH": patch, "PHOS_SANITIZER_SHAPES": "2",
+                                          "PHOS_SANITIZER_UNPATCH_AFTER": "4", "PHOS_SANITIZER_OUT": tr})
+    cov = pr.read_trace(tr).coverage if os.path.exists(tr) else []
+    check(r.returncode == 0 and len(cov) == 1 and len(cov[0]["observed"]) == 4 and "parameters not used" in cov[0].get(
+        "shape_rule", ""), "no recorder: function+grid+block shapes, 4 observed: %s %s" % (cov, r.stderr[-400:]))
+# i15-shapes: end
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
@@ -1202,7 +1281,8 @@ def main():
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
                      ("write error", test_write_error), ("ring overflow", test_ring_overflow),
                      ("attach", test_attach), ("checkpoint", test_checkpoint),  # i14-ckpt: checkpoint
-                     ("checkpoint cupti", test_checkpoint_cupti))  # i14-cupti
+                     ("checkpoint cupti", test_checkpoint_cupti),  # i14-cupti
+                     ("sanitizer shapes", test_sanitizer_shapes))  # i15-shapes
     for name, fn in sections:
         if ap_only and name not in ap_only.split(","):
             continue

@@ -94,7 +94,10 @@ SCHEMA = {
                        4: ("written", "*Range"), 5: ("read_count", "u"), 6: ("write_count", "u"), 7: ("tool", "s")},
     "ObservedBatch": {1: ("accesses", "*ObservedAccess"), 2: ("coverage", "ObservationCoverage")},
     # i15-cost: which launches an observer observed (packed varints in "observed"; unpacked by read_bytes)
-    "ObservationCoverage": {1: ("tool", "s"), 2: ("observed", "y"), 3: ("policy", "s"), 4: ("launches_seen", "u")},
+    "ObservationCoverage": {1: ("tool", "s"), 2: ("observed", "y"), 3: ("policy", "s"), 4: ("launches_seen", "u"),
+                            # i15-shapes: what a launch shape was, and what sampling by shape gave
+                            20: ("shape_rule", "s"), 21: ("dimension_shapes", "u"), 22: ("argument_shapes", "u"),
+                            23: ("capped_launches", "u"), 24: ("launches_without_parameters", "u"), 25: ("unpatches", "u")},
     "UnrecordedCalls": {1: ("call", "s"), 2: ("count", "u")},
     # i14-cupti: intervals whose GPU times came from another source than the trace's (CUPTI released for a checkpoint)
     "TimingGap": {1: ("start_ns", "u"), 2: ("end_ns", "u"), 3: ("source", "s"), 4: ("reason", "s")},

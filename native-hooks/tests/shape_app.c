@@ -1,0 +1,64 @@
+/* i15-shapes: launches for the sampled sanitizer tool's CPU test (run_tests.py, section "sanitizer shapes"), over the
+ * fake libcuda: the fake kernel axpy(const float *x, float *y, int n, struct {float *s; int k}) with one grid and
+ * block throughout, so that only the arguments tell its launches apart.
+ *   phase 1, stream s1, 5 launches each:   a (x, y, 64, {s, 1})     the first argument shape
+ *                                          b (z, y, 64, {s, 1})     other buffers, same aliasing and offsets: shape a
+ *                                          c (x, y, 128, {s, 1})    another scalar: a new shape
+ *                                          d (x, x + 16 B, 64, ..)  two pointers into one allocation: a new shape
+ *                                          e (x + 64 B, y, 64, ..)  a pointer inside its allocation: a new shape
+ *   phase 2 (unpatch safety), grid 2: 2 launches on s1 (observed: the module is patched), 3 on s2 (not observed, run
+ *     the patched code, stay in flight: s2 is never synchronised by the application), then 12 on s1: once the
+ *     module's last observed launch is PHOS_SANITIZER_UNPATCH_AFTER launches ago the tool unpatches it, with the s2
+ *     launches still in flight unless it synchronises s2 first.
+ * Prints "checksum <fnv of y>" (the same with and without the tool). */
+#include <cuda.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define OK(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) { fprintf(stderr, "%s failed: %d\n", #x, (int)r_); return 1; } } while (0)
+
+static CUfunction axpy;
+static int launch(CUstream st, unsigned grid, CUdeviceptr x, CUdeviceptr y, int n, CUdeviceptr s, int k) {
+    struct { float *s; int k; int pad; } sk = {(float *)(uintptr_t)s, k, 0};
+    void *kp[4] = {&x, &y, &n, &sk};
+    return cuLaunchKernel(axpy, grid, 1, 1, 64, 1, 1, 0, st, kp, NULL) != CUDA_SUCCESS;
+}
+
+int main(void) {
+    OK(cuInit(0));
+    CUdeviceptr x, y, z, s;
+    OK(cuMemAlloc_v2(&x, 4096));
+    OK(cuMemAlloc_v2(&y, 4096));
+    OK(cuMemAlloc_v2(&z, 4096));
+    OK(cuMemAlloc_v2(&s, 64));
+    float one = 1.0f, h[1024];
+    for (int i = 0; i < 1024; i++) h[i] = (float)i;
+    memcpy((void *)(uintptr_t)x, h, sizeof h);   /* fake "device" memory is host memory */
+    memcpy((void *)(uintptr_t)z, h, sizeof h);
+    memcpy((void *)(uintptr_t)s, &one, sizeof one);
+    static const char ptx[] = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry axpy() { ret; }\n";
+    CUmodule mod;
+    OK(cuModuleLoadData(&mod, ptx));
+    OK(cuModuleGetFunction(&axpy, mod, "axpy"));
+    CUstream s1, s2;
+    OK(cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING));
+    OK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    int bad = 0;
+    for (int i = 0; i < 5; i++) bad |= launch(s1, 1, x, y, 64, s, 1);
+    for (int i = 0; i < 5; i++) bad |= launch(s1, 1, z, y, 64, s, 1);
+    for (int i = 0; i < 5; i++) bad |= launch(s1, 1, x, y, 128, s, 1);
+    for (int i = 0; i < 5; i++) bad |= launch(s1, 1, x, x + 16, 64, s, 1);
+    for (int i = 0; i < 5; i++) bad |= launch(s1, 1, x + 64, y, 64, s, 1);
+    OK(cuStreamSynchronize(s1));
+    for (int i = 0; i < 2; i++) bad |= launch(s1, 2, x, y, 64, s, 2);
+    for (int i = 0; i < 3; i++) bad |= launch(s2, 2, x, z, 64, s, 2);
+    for (int i = 0; i < 12; i++) bad |= launch(s1, 2, x, y, 64, s, 2);
+    OK(cuStreamSynchronize(s1));
+    if (bad) { fprintf(stderr, "a launch failed\n"); return 1; }
+    uint64_t f = 0xcbf29ce484222325ull;
+    const unsigned char *p = (const unsigned char *)(uintptr_t)y;
+    for (int i = 0; i < 4096; i++) f = (f ^ p[i]) * 0x100000001b3ull;
+    printf("checksum %016llx\n", (unsigned long long)f);
+    return 0;
+}
