@@ -254,6 +254,8 @@ final class Messages {
     private static ObservationCoverage decodeCoverage(ProtoReader r) throws WireFormatException {
         String tool = "", policy = "";
         long seen = 0;
+        String shapeRule = null;                     // i15-shapes: fields 20-25
+        long[] shapeFigures = new long[5];
         long[] idx = new long[16];
         int n = 0;
         while (r.more()) {
@@ -281,10 +283,15 @@ final class Messages {
                 }
                 case 3 << 3 | 2 -> policy = r.string();
                 case 4 << 3 -> seen = r.varint();
+                case 20 << 3 | 2 -> shapeRule = r.string();
+                case 21 << 3, 22 << 3, 23 << 3, 24 << 3, 25 << 3 -> shapeFigures[(t >>> 3) - 21] = r.varint();
                 default -> r.skip(t);
             }
         }
-        return new ObservationCoverage(tool, java.util.Arrays.copyOf(idx, n), policy, seen);
+        ObservationCoverage.ShapeSampling shapes = shapeRule == null ? null
+                : new ObservationCoverage.ShapeSampling(shapeRule, shapeFigures[0], shapeFigures[1], shapeFigures[2],
+                        shapeFigures[3], shapeFigures[4]);
+        return new ObservationCoverage(tool, java.util.Arrays.copyOf(idx, n), policy, seen, shapes);
     }
 
     static void encodeCoverage(ObservationCoverage c, ProtoWriter w, ProtoWriter scratch) {
@@ -296,6 +303,15 @@ final class Messages {
         w.bytes(2, scratch.buf, 0, scratch.len);
         w.string(3, c.policy());
         w.uint64(4, c.launchesSeen());
+        ObservationCoverage.ShapeSampling s = c.shapes();   // i15-shapes
+        if (s != null) {
+            w.string(20, s.rule());
+            w.uint64(21, s.dimensionShapes());
+            w.uint64(22, s.argumentShapes());
+            w.uint64(23, s.cappedLaunches());
+            w.uint64(24, s.launchesWithoutParameters());
+            w.uint64(25, s.unpatches());
+        }
     }
 
     private static ObservedAccess decodeObserved(ProtoReader r) throws WireFormatException {
