@@ -372,7 +372,9 @@ static uint64_t *shape_count(const Sanitizer_LaunchData *ld, int graph_node) {
     if (!dc) return NULL;
     uint32_t np = 0, len = 0;
     if (cfg.arg_shapes && !graph_node && rec_launch_params)
-        len = rec_launch_params(ld->function, t_params, sizeof t_params, t_layout, sizeof t_layout / sizeof *t_layout / 2, &np);
+        /* NULL: any function. The callback runs inside the recorder's launch call on this thread, but the application
+           may have launched a CUkernel handle (cudart does) while ld->function is the context's CUfunction */
+        len = rec_launch_params(NULL, t_params, sizeof t_params, t_layout, sizeof t_layout / sizeof *t_layout / 2, &np);
     if (!len) { if (cfg.arg_shapes && rec_launch_params) n_no_params++; return dc; }
     uint64_t ak = phos_shape_args(t_params, len, t_layout, np, (const uint64_t *)allocs, nallocs, NULL);
     uint64_t h = phos_shape_mix(dk, ak) | 1;
