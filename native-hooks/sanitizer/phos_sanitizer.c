@@ -54,6 +54,7 @@ static struct {
     uint64_t arg_shapes;    /* i15-shapes: argument shapes per function+grid+block observed at most (0: shapes ignore the
                                parameters, function+grid+block only) */
     int unpatch_safe;       /* i15-shapes: unpatch only with no instrumented launch of the module in flight (0: diagnosis) */
+    int unpatch_backoff;    /* i15-shapes: double a module's unpatch_after each time it is patched again */
     char **kernels;     /* name substrings, NULL = all */
     size_t nkernels;
     char skip[64];      /* diagnosis: letters of parts to leave out (m module patching, l launches, a allocations,
@@ -130,6 +131,10 @@ static int have_patches_ctx_n;
    are judged, and patched again when a new shape of it comes) */
 typedef struct {
     CUmodule mod; int patched; uint64_t last_sel;
+    uint64_t after;   /* i15-shapes: launches without an observed one before it is unpatched: cfg.unpatch_after, doubled
+                         each time it has to be patched again (a module whose new shapes keep coming, e.g. an
+                         optimizer's kernels given a new step scalar each step, stays patched instead of being
+                         patched, unpatched and patched again: patching is the expensive part) */
     /* i15-shapes: the streams that launches of this module were issued on while it was patched (observed or not): they
        are synchronised before it is unpatched, so that no instrumented launch of it is still in flight then */
     Sanitizer_StreamHandle st[8];
@@ -573,7 +578,7 @@ static void module_unpatch_if_idle(CUmodule mod) {
     if (!mod) return;
     pthread_mutex_lock(&mu);
     modstate_t *m = module_state(mod);
-    if (m && m->patched && n_seen - m->last_sel > cfg.unpatch_after) {
+    if (m && m->patched && n_seen - m->last_sel > m->after) {
         if (cfg.unpatch_safe && (atomic_load(&in_launch_calls) > 1 || m->st_overflow)) {
             n_unpatch_deferred++;
             if (m->st_overflow) m->last_sel = n_seen;   /* too many streams: try again after unpatch_after launches */
@@ -609,12 +614,14 @@ static void on_module(CUcontext ctx, CUmodule mod) {
     modstate_t *ms = module_state(mod);
     if (ms) ms->last_sel = n_seen;
     if (ms && ms->patched) { pthread_mutex_unlock(&mu); return; }
+    if (ms && cfg.unpatch_backoff && ms->after < (UINT64_MAX >> 2)) ms->after *= 2;   /* i15-shapes: patched again */
     if (!ms && grow((void **)&patched_mods, &cap_patched_mods, npatched_mods + 1, sizeof *patched_mods)) {
         ms = &patched_mods[npatched_mods++];
         ms->mod = mod;
         ms->last_sel = n_seen;
         ms->nst = 0;
         ms->st_overflow = 0;
+        ms->after = cfg.unpatch_after ? cfg.unpatch_after : 1;
     }
     if (ms) ms->patched = 1;
     t_in_module = 1;
@@ -971,6 +978,7 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
     cfg.unpatch_after = phos_env_u64("PHOS_SANITIZER_UNPATCH_AFTER", 256);
     cfg.arg_shapes = phos_env_u64("PHOS_SANITIZER_ARG_SHAPES", 8);        /* i15-shapes */
     cfg.unpatch_safe = (int)phos_env_u64("PHOS_SANITIZER_UNPATCH_SAFE", 1);
+    cfg.unpatch_backoff = (int)phos_env_u64("PHOS_SANITIZER_UNPATCH_BACKOFF", 1);
     const char *k = getenv("PHOS_SANITIZER_KERNELS");
     if (k && *k) {
         char *s = strdup(k), *save = NULL;
