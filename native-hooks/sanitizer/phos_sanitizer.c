@@ -55,6 +55,8 @@ static struct {
                                parameters, function+grid+block only) */
     int unpatch_safe;       /* i15-shapes: unpatch only with no instrumented launch of the module in flight (0: diagnosis) */
     int unpatch_backoff;    /* i15-shapes: double a module's unpatch_after each time it is patched again */
+    int arg_any_pointer;    /* i15-shapes: PHOS_SANITIZER_ARG_POINTERS=any: pointer words without aliasing or offset class */
+    uint64_t arg_stable;    /* i15-shapes: mask a scalar word after this many distinct values (2-4; 0 off) */
     char **kernels;     /* name substrings, NULL = all */
     size_t nkernels;
     char skip[64];      /* diagnosis: letters of parts to leave out (m module patching, l launches, a allocations,
@@ -146,7 +148,7 @@ static uint64_t n_unpatched, n_shapes, n_shape_full;
 /* i15-shapes: launch shapes with an argument shape, launches without parameter bytes (function+grid+block only),
    launches not observed because their function+grid+block had cfg.arg_shapes argument shapes already, unpatches
    put off (another thread inside a launch call, or too many streams), streams synchronised before unpatching */
-static uint64_t n_arg_shapes, n_no_params, n_arg_capped, n_unpatch_deferred, n_unpatch_syncs;
+static uint64_t n_arg_shapes, n_no_params, n_arg_capped, n_unpatch_deferred, n_unpatch_syncs, n_masked_words;
 static atomic_int in_launch_calls;            /* threads inside a launch or graph launch call (between BEGIN and END) */
 static __thread int t_in_launch_call;
 static __thread int t_in_module;
@@ -351,18 +353,28 @@ static void flush_locked(const char *why) {
    counted). Without parameter bytes (no recorder, a graph's kernel node, cfg.arg_shapes 0) the function+grid+block
    entry is the shape. */
 #define SHAPE_CAP (1u << 16)
-static struct { uint64_t key; uint64_t observed; uint64_t nargs; } *shape_tab;
+/* i15-shapes: per function+grid+block, with PHOS_SANITIZER_ARG_STABLE=V: the scalar words masked so far and up to V
+   distinct values seen per word (allocated at its first argument shape) */
+typedef struct { uint64_t mask[PHOS_SHAPE_MASK_WORDS / 64]; uint8_t nvals[PHOS_SHAPE_MASK_WORDS]; uint64_t vals[PHOS_SHAPE_MASK_WORDS][4]; } stable_t;
+static struct { uint64_t key; uint64_t observed; uint64_t nargs; stable_t *st; } *shape_tab;
+static __thread uint32_t t_spos[PHOS_SHAPE_MASK_WORDS];
+static __thread uint64_t t_sval[PHOS_SHAPE_MASK_WORDS];
 static __thread uint8_t t_params[8192];
 static __thread uint32_t t_layout[2 * 256];
-static uint64_t *shape_entry(uint64_t h, uint64_t **nargs, int create) {
+static uint64_t *shape_entry(uint64_t h, uint64_t **nargs, int create, stable_t ***st) {
     for (uint32_t i = 0; i < 64; i++) {
         uint32_t j = (uint32_t)(h + i) & (SHAPE_CAP - 1);
-        if (shape_tab[j].key == h) { if (nargs) *nargs = &shape_tab[j].nargs; return &shape_tab[j].observed; }
+        if (shape_tab[j].key == h) {
+            if (nargs) *nargs = &shape_tab[j].nargs;
+            if (st) *st = &shape_tab[j].st;
+            return &shape_tab[j].observed;
+        }
         if (!shape_tab[j].key) {
             if (!create) return NULL;
             shape_tab[j].key = h;
             n_shapes++;
             if (nargs) *nargs = &shape_tab[j].nargs;
+            if (st) *st = &shape_tab[j].st;
             return &shape_tab[j].observed;
         }
     }
@@ -373,7 +385,9 @@ static uint64_t *shape_count(const Sanitizer_LaunchData *ld, int graph_node) {
     if (!shape_tab && !(shape_tab = calloc(SHAPE_CAP, sizeof *shape_tab))) return NULL;
     const uint32_t d[6] = {ld->gridDim_x, ld->gridDim_y, ld->gridDim_z, ld->blockDim_x, ld->blockDim_y, ld->blockDim_z};
     uint64_t dk = phos_shape_dims((uint64_t)(uintptr_t)ld->function, d);
-    uint64_t *dnargs = NULL, *dc = shape_entry(dk, &dnargs, 1);
+    uint64_t *dnargs = NULL, *dc;
+    stable_t **dst = NULL;
+    dc = shape_entry(dk, &dnargs, 1, &dst);
     if (!dc) return NULL;
     uint32_t np = 0, len = 0;
     if (cfg.arg_shapes && !graph_node && rec_launch_params)
@@ -381,14 +395,28 @@ static uint64_t *shape_count(const Sanitizer_LaunchData *ld, int graph_node) {
            may have launched a CUkernel handle (cudart does) while ld->function is the context's CUfunction */
         len = rec_launch_params(NULL, t_params, sizeof t_params, t_layout, sizeof t_layout / sizeof *t_layout / 2, &np);
     if (!len) { if (cfg.arg_shapes && rec_launch_params) n_no_params++; return dc; }
-    uint64_t ak = phos_shape_args(t_params, len, t_layout, np, (const uint64_t *)allocs, nallocs, NULL);
+    phos_shape_opts o = {cfg.arg_any_pointer ? PHOS_SHAPE_ANY_POINTER : 0, *dst ? (*dst)->mask : NULL,
+                         cfg.arg_stable ? t_spos : NULL, t_sval, PHOS_SHAPE_MASK_WORDS, 0};
+    uint64_t ak = phos_shape_args(t_params, len, t_layout, np, (const uint64_t *)allocs, nallocs, NULL, &o);
     uint64_t h = phos_shape_mix(dk, ak) | 1;
     if (h == dk) h ^= 2;
-    uint64_t *c = shape_entry(h, NULL, 0);
+    uint64_t *c = shape_entry(h, NULL, 0, NULL);
     if (c) return c;
     if (*dnargs >= cfg.arg_shapes) { n_arg_capped++; return NULL; }
-    if (!(c = shape_entry(h, NULL, 1))) return NULL;
+    if (!(c = shape_entry(h, NULL, 1, NULL))) return NULL;
     ++*dnargs;
+    /* i15-shapes: a new argument shape: count its scalar words' distinct values; a word at cfg.arg_stable values is
+       masked from now on (for the second and later shapes: the first one's values are only recorded) */
+    if (cfg.arg_stable && (*dst || (*dst = calloc(1, sizeof **dst)))) {
+        stable_t *st = *dst;
+        for (uint32_t i = 0; i < o.ns; i++) {
+            uint32_t w = t_spos[i];
+            uint8_t k = 0;
+            while (k < st->nvals[w] && k < 4 && st->vals[w][k] != t_sval[i]) k++;
+            if (k == st->nvals[w] && k < 4) st->vals[w][st->nvals[w]++] = t_sval[i];
+            if (st->nvals[w] >= cfg.arg_stable && !(st->mask[w / 64] >> (w % 64) & 1)) { st->mask[w / 64] |= 1ull << (w % 64); n_masked_words++; }
+        }
+    }
     n_arg_shapes++;
     return c;
 }
@@ -874,11 +902,17 @@ static void write_side_file(void) {
     pb_u64(&acc, 4, n_seen);
     /* i15-shapes: ObservationCoverage fields 20-25 (docs/trace-format.md): what a launch shape was and what it gave */
     if (cfg.shapes) {
-        pb_str(&acc, 20, cfg.arg_shapes && rec_launch_params
-               ? "function+grid+block+argument shape: scalar parameter words by value, pointer words by allocation "
-                 "(aliasing among the launch's pointers) and offset class (at base / inside); function+grid+block where "
-                 "the parameters were not available"
-               : "function+grid+block (parameters not used)");
+        char rule[400];
+        if (!(cfg.arg_shapes && rec_launch_params)) snprintf(rule, sizeof rule, "function+grid+block (parameters not used)");
+        else
+            snprintf(rule, sizeof rule, "function+grid+block+argument shape: scalar parameter words by value%s, %s; "
+                     "function+grid+block where the parameters were not available",
+                     cfg.arg_stable ? (cfg.arg_stable == 2 ? " until a word takes 2 values" : cfg.arg_stable == 3
+                                       ? " until a word takes 3 values" : " until a word takes 4 values") : "",
+                     cfg.arg_any_pointer ? "pointer words as any pointer into an allocation"
+                                         : "pointer words by allocation (aliasing among the launch's pointers) and offset "
+                                           "class (at base / inside)");
+        pb_str(&acc, 20, rule);
         pb_u64(&acc, 21, n_shapes - n_arg_shapes);   /* function+grid+block shapes */
         pb_u64(&acc, 22, n_arg_shapes);              /* argument shapes among them */
         pb_u64(&acc, 23, n_arg_capped);              /* launches not observed: their function+grid+block had its cap */
@@ -911,9 +945,10 @@ static void write_side_file(void) {
             (unsigned long long)n_unpatched, ncov, n_shape_full ? " (shape table full: some launches unobserved)" : "");
     if (cfg.shapes)   /* i15-shapes */
         LOG("shapes: %llu function+grid+block, %llu argument shapes (at most %llu each); %llu launches without parameter "
-            "bytes, %llu not observed at the argument-shape cap; unpatching %s: %llu put off, %llu stream synchronisations",
-            (unsigned long long)(n_shapes - n_arg_shapes), (unsigned long long)n_arg_shapes, (unsigned long long)cfg.arg_shapes,
-            (unsigned long long)n_no_params, (unsigned long long)n_arg_capped, cfg.unpatch_safe ? "safe" : "UNSAFE (diagnosis)",
+            "bytes, %llu not observed at the argument-shape cap; %llu scalar words masked; unpatching %s: %llu put off, %llu "
+            "stream synchronisations", (unsigned long long)(n_shapes - n_arg_shapes), (unsigned long long)n_arg_shapes,
+            (unsigned long long)cfg.arg_shapes, (unsigned long long)n_no_params, (unsigned long long)n_arg_capped,
+            (unsigned long long)n_masked_words, cfg.unpatch_safe ? "safe" : "UNSAFE (diagnosis)",
             (unsigned long long)n_unpatch_deferred, (unsigned long long)n_unpatch_syncs);
     LOG("host time: %.2f us per observed launch in the launch callback (the pool's allocation not counted), %.1f ms in "
         "read-backs%s", n_selected > n_untimed ? ns_launch / 1e3 / (double)(n_selected - n_untimed) : 0.0, ns_flush / 1e6, n_too_big ? " (some tables too big for the pool)" : "");
@@ -979,6 +1014,16 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
     cfg.arg_shapes = phos_env_u64("PHOS_SANITIZER_ARG_SHAPES", 8);        /* i15-shapes */
     cfg.unpatch_safe = (int)phos_env_u64("PHOS_SANITIZER_UNPATCH_SAFE", 1);
     cfg.unpatch_backoff = (int)phos_env_u64("PHOS_SANITIZER_UNPATCH_BACKOFF", 1);
+    const char *ap = getenv("PHOS_SANITIZER_ARG_POINTERS");
+    if (ap && *ap && strcmp(ap, "alias") && strcmp(ap, "any"))
+        LOG("PHOS_SANITIZER_ARG_POINTERS=%s: not 'alias' or 'any'; using 'alias'", ap);
+    cfg.arg_any_pointer = ap && !strcmp(ap, "any");
+    cfg.arg_stable = phos_env_u64("PHOS_SANITIZER_ARG_STABLE", 0);
+    if (cfg.arg_stable == 1 || cfg.arg_stable > 4) {
+        LOG("PHOS_SANITIZER_ARG_STABLE=%llu: must be 0 (off) or 2-4; using %d", (unsigned long long)cfg.arg_stable,
+            cfg.arg_stable > 4 ? 4 : 2);
+        cfg.arg_stable = cfg.arg_stable > 4 ? 4 : 2;
+    }
     const char *k = getenv("PHOS_SANITIZER_KERNELS");
     if (k && *k) {
         char *s = strdup(k), *save = NULL;

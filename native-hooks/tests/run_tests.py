@@ -1227,21 +1227,21 @@ def test_sanitizer_shapes(env):
     check(plain.returncode == 0 and ck is not None, "shape_app without the tool: %s" % plain.stderr[-400:])
 
     # default: argument shapes. a, c, d, e of phase 1 and phase 2's shape: 5 argument shapes, 2 launches each observed;
-    # b shares a's shape (other buffers, the same aliasing and offsets)
+    # b shares a's shape (other buffers, the same aliasing and offsets); phase 3's counter: 6 shapes, 1 launch each
     r, f, c, t = run("shapes-args", {})
     check(ck is not None and ("checksum " + ck.group(1)) in r.stdout, "the tool changes no result: %r" % r.stdout)
-    check(f["launches"] == 42 and f["observed"] == 10, "argument shapes: 10 of 42 launches observed, got %s" % f)
-    check(c.get("argument_shapes") == 5 and c.get("dimension_shapes") == 2,
-          "argument shapes: 5 argument shapes of 2 function+grid+block shapes, got %s" % {k: c.get(k) for k in (
+    check(f["launches"] == 48 and f["observed"] == 16, "argument shapes: 16 of 48 launches observed, got %s" % f)
+    check(c.get("argument_shapes") == 11 and c.get("dimension_shapes") == 3,
+          "argument shapes: 11 argument shapes of 3 function+grid+block shapes, got %s" % {k: c.get(k) for k in (
               "argument_shapes", "dimension_shapes")})
-    check(len(c.get("observed", [])) == 10 and c.get("launches_seen") == 42, "coverage lists the 10 observed launches: %s" % c)
+    check(len(c.get("observed", [])) == 16 and c.get("launches_seen") == 48, "coverage lists the 16 observed launches: %s" % c)
     check("argument shape" in c.get("shape_rule", "") and "aliasing" in c.get("shape_rule", ""),
           "the coverage says what a shape was: %r" % c.get("shape_rule"))
     check("argument shape" in c.get("policy", ""), "policy names the argument shape: %r" % c.get("policy"))
     launches = [e for e in t.events if "launch" in e]
     # the observed event indices are the launches of the recorder's trace, and name the phases' first launches
     idx = {i for i, e in enumerate(t.events) if "launch" in e}
-    check(set(c.get("observed", [])) <= idx and len(launches) == 42, "coverage keys are launch events of the trace")
+    check(set(c.get("observed", [])) <= idx and len(launches) == 48, "coverage keys are launch events of the trace")
     check(f["unsafe"] == 0 and f["unpatches"] >= 1, "safe unpatching: %s" % f)
     check(re.search(r"unpatching safe: 0 put off, [1-9]\d* stream synchronisations", r.stderr) is not None,
           "the tool synchronises the module's streams before unpatching: %s" % r.stderr[-600:])
@@ -1250,15 +1250,29 @@ def test_sanitizer_shapes(env):
     r, f, c, t = run("shapes-unsafe", {"PHOS_SANITIZER_UNPATCH_SAFE": "0"})
     check(f["unsafe"] >= 1 and "UNSAFE unpatch" in r.stderr, "without the safety the fake sees an unsafe unpatch: %s" % f)
 
-    # parameters ignored (the rule before i15-shapes): function+grid+block, 2 shapes, 4 launches observed
+    # parameters ignored (the rule before i15-shapes): function+grid+block, 3 shapes, 6 launches observed
     r, f, c, t = run("shapes-dims", {"PHOS_SANITIZER_ARG_SHAPES": "0"})
-    check(f["observed"] == 4 and c.get("argument_shapes", 0) == 0 and "parameters not used" in c.get("shape_rule", ""),
-          "function+grid+block only: 4 observed, got %s, %r" % (f, c.get("shape_rule")))
+    check(f["observed"] == 6 and c.get("argument_shapes", 0) == 0 and "parameters not used" in c.get("shape_rule", ""),
+          "function+grid+block only: 6 observed, got %s, %r" % (f, c.get("shape_rule")))
 
-    # a cap of 2 argument shapes per function+grid+block: d and e of phase 1 (10 launches) are not observed
+    # a cap of 2 argument shapes per function+grid+block: d and e of phase 1 (10 launches) and 4 of phase 3 are not
+    # observed
     r, f, c, t = run("shapes-cap", {"PHOS_SANITIZER_ARG_SHAPES": "2"})
-    check(f["observed"] == 6 and c.get("capped_launches") == 10, "cap 2: 6 observed, 10 capped, got %s, %s" % (
+    check(f["observed"] == 8 and c.get("capped_launches") == 14, "cap 2: 8 observed, 14 capped, got %s, %s" % (
         f, c.get("capped_launches")))
+
+    # pointer words as "a pointer" only: d and e count as a; 9 argument shapes, 12 observed
+    r, f, c, t = run("shapes-anyptr", {"PHOS_SANITIZER_ARG_POINTERS": "any"})
+    check(f["observed"] == 12 and c.get("argument_shapes") == 9 and "any pointer" in c.get("shape_rule", ""),
+          "any pointer: 12 observed, 9 argument shapes, got %s, %s" % (f, c))
+    # a scalar masked once it took 2 values: n of phase 1 (64, 128) and phase 3's counter stop counting; a masked
+    # word re-keys the shapes seen before (c's second launch, phase 3's third): 9 argument shapes, 15 observed
+    r, f, c, t = run("shapes-stable", {"PHOS_SANITIZER_ARG_STABLE": "2"})
+    check(f["observed"] == 15 and c.get("argument_shapes") == 9 and "until a word takes 2 values" in c.get("shape_rule", "")
+          and "2 scalar words masked" in r.stderr, "stable 2: 15 observed, 9 argument shapes, got %s, %s" % (f, c))
+    r, f, c, t = run("shapes-badopt", {"PHOS_SANITIZER_ARG_POINTERS": "some", "PHOS_SANITIZER_ARG_STABLE": "1"})
+    check("PHOS_SANITIZER_ARG_POINTERS=some: not 'alias' or 'any'" in r.stderr and "PHOS_SANITIZER_ARG_STABLE=1: must be 0"
+          in r.stderr and f["observed"] == 15, "bad option values are named and replaced: %s" % r.stderr[-600:])
     check(f["unsafe"] == 0, "cap 2: safe unpatching: %s" % f)
 
     # without the recorder there are no parameter bytes: function+grid+block, and the side file keys are ordinals
@@ -1266,8 +1280,17 @@ def test_sanitizer_shapes(env):
     r = env.run([app], record=False, env={"LD_PRELOAD": tool, "PHOS_SANITIZER_PATCH": patch, "PHOS_SANITIZER_SHAPES": "2",
                                           "PHOS_SANITIZER_UNPATCH_AFTER": "4", "PHOS_SANITIZER_OUT": tr})
     cov = pr.read_trace(tr).coverage if os.path.exists(tr) else []
-    check(r.returncode == 0 and len(cov) == 1 and len(cov[0]["observed"]) == 4 and "parameters not used" in cov[0].get(
-        "shape_rule", ""), "no recorder: function+grid+block shapes, 4 observed: %s %s" % (cov, r.stderr[-400:]))
+    check(r.returncode == 0 and len(cov) == 1 and len(cov[0]["observed"]) == 6 and "parameters not used" in cov[0].get(
+        "shape_rule", ""), "no recorder: function+grid+block shapes, 6 observed: %s %s" % (cov, r.stderr[-400:]))
+
+    # the offline replica of the rules (bench/shape_rules_analyse.py) agrees with the tool on the same launches
+    tr = env.trace_path("shapes-args.phos")
+    out = subprocess.run([sys.executable, os.path.join(HERE, "..", "bench", "shape_rules_analyse.py"), tr, "3"],
+                         capture_output=True, text=True, timeout=60).stdout
+    got = {l.split()[0] + (" " + l.split()[1] if l.split()[1].startswith("cap") else ""): l.split() for l in out.splitlines()[2:]}
+    check(got.get("args cap8", [None] * 4)[2:4] == ["16", "3"] and got.get("args cap2", [None] * 4)[2] == "8"
+          and got.get("dims", [None] * 3)[1] == "6" and got.get("stable2 cap8", [None] * 4)[2] == "15"
+          and got.get("scalars cap8", [None] * 4)[2] == "12", "shape_rules_analyse.py matches the tool: %s" % out)
 # i15-shapes: end
 
 

@@ -10,6 +10,8 @@
  *     the patched code, stay in flight: s2 is never synchronised by the application), then 12 on s1: once the
  *     module's last observed launch is PHOS_SANITIZER_UNPATCH_AFTER launches ago the tool unpatches it, with the s2
  *     launches still in flight unless it synchronises s2 first.
+ *   phase 3, grid 3: 6 launches whose n counts 64, 65, ... 69 (a step counter): each a new argument shape, unless
+ *     PHOS_SANITIZER_ARG_STABLE masks the word once it has taken that many values.
  * Prints "checksum <fnv of y>" (the same with and without the tool). */
 #include <cuda.h>
 #include <stdint.h>
@@ -54,6 +56,8 @@ int main(void) {
     for (int i = 0; i < 2; i++) bad |= launch(s1, 2, x, y, 64, s, 2);
     for (int i = 0; i < 3; i++) bad |= launch(s2, 2, x, z, 64, s, 2);
     for (int i = 0; i < 12; i++) bad |= launch(s1, 2, x, y, 64, s, 2);
+    OK(cuStreamSynchronize(s1));
+    for (int i = 0; i < 6; i++) bad |= launch(s1, 3, x, y, 64 + i, s, 3);   /* phase 3: a counter scalar */
     OK(cuStreamSynchronize(s1));
     if (bad) { fprintf(stderr, "a launch failed\n"); return 1; }
     uint64_t f = 0xcbf29ce484222325ull;
