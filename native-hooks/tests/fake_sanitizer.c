@@ -10,14 +10,19 @@
  * module's code as it is then (patched or not), and stays in flight on its stream until that stream is synchronised
  * (cuStreamSynchronize or sanitizerStreamSynchronize). sanitizerUnpatchModule with an instrumented launch of the
  * module still in flight is counted as unsafe and printed: the real API documents nothing for that case, so the tool
- * must not do it. At exit one line: "[fake-sanitizer] launches L, instrumented I, observed O, patches P, unpatches U,
- * unsafe unpatches N". */
+ * must not do it. A launch the tool observed (it set callback data) that is issued with its module unpatched ran
+ * without instrumentation: its observation is lost while the coverage lists it, counted as "lost observations".
+ * FAKE_SANITIZER_HOLD_GRID=g: a launch with gridDim.x g is held between its LAUNCH_BEGIN callback and its issue until
+ * FAKE_SANITIZER_HOLD_FOR (default 10) launches of other threads have been issued (or 2 s), as a thread preempted
+ * inside cuLaunchKernel would be. At exit one line: "[fake-sanitizer] launches L, instrumented I, observed O,
+ * patches P, unpatches U, unsafe unpatches N, lost observations X". */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <time.h>
 #include "sanitizer.h"
 
 #define API __attribute__((visibility("default")))
@@ -34,7 +39,7 @@ static flight_t flight[4096];
 static int nflight;
 static __thread const void *t_data;   /* callback data the tool set for the launch in progress */
 static __thread int t_data_set;
-static uint64_t n_launch, n_instr, n_observed, n_patch, n_unpatch, n_unsafe;
+static uint64_t n_launch, n_instr, n_observed, n_patch, n_unpatch, n_unsafe, n_lost;
 
 static int *patched_of(CUmodule m) {
     for (int i = 0; i < nmods; i++) if (mods[i].m == m) return &mods[i].patched;
@@ -54,9 +59,9 @@ static void drain(Sanitizer_StreamHandle hs) {
 
 static void report(void) {
     fprintf(stderr, "[fake-sanitizer] launches %llu, instrumented %llu, observed %llu, patches %llu, unpatches %llu, "
-            "unsafe unpatches %llu\n", (unsigned long long)n_launch, (unsigned long long)n_instr,
+            "unsafe unpatches %llu, lost observations %llu\n", (unsigned long long)n_launch, (unsigned long long)n_instr,
             (unsigned long long)n_observed, (unsigned long long)n_patch, (unsigned long long)n_unpatch,
-            (unsigned long long)n_unsafe);
+            (unsigned long long)n_unsafe, (unsigned long long)n_lost);
 }
 
 /* ---- called by the fake libcuda */
@@ -82,15 +87,31 @@ API void fake_sanitizer_launch(int end, void *f, void *mod, const char *name, co
         t_data = NULL;
         t_data_set = 0;
         cb(cb_ud, SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CBID_LAUNCH_BEGIN, &ld);
+        const char *hg = getenv("FAKE_SANITIZER_HOLD_GRID");
+        if (hg && *hg && (unsigned)atoi(hg) == dims[0]) {   /* held inside the launch call, before its issue */
+            const char *hf = getenv("FAKE_SANITIZER_HOLD_FOR");
+            uint64_t until = __atomic_load_n(&n_launch, __ATOMIC_SEQ_CST) + (uint64_t)(hf && *hf ? atoi(hf) : 10);
+            for (int ms = 0; ms < 2000 && __atomic_load_n(&n_launch, __ATOMIC_SEQ_CST) < until; ms++) {
+                struct timespec ts = {0, 1000000};
+                nanosleep(&ts, NULL);
+            }
+        }
         /* issued now, with the module's code as it is after the callback */
         pthread_mutex_lock(&mu);
-        n_launch++;
+        __atomic_add_fetch(&n_launch, 1, __ATOMIC_SEQ_CST);
         int *p = patched_of(ld.module);
         if (p && *p) {
             n_instr++;
             if (nflight < 4096) flight[nflight++] = (flight_t){ld.hStream, ld.module};
         }
-        if (t_data_set && t_data) n_observed++;
+        if (t_data_set && t_data) {
+            n_observed++;
+            if (!(p && *p)) {
+                n_lost++;
+                fprintf(stderr, "[fake-sanitizer] LOST observation: a launch the tool observed was issued with module %p "
+                        "unpatched\n", (void *)ld.module);
+            }
+        }
         pthread_mutex_unlock(&mu);
     } else {
         cb(cb_ud, SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CBID_LAUNCH_END, &ld);

@@ -1250,6 +1250,19 @@ def test_sanitizer_shapes(env):
     r, f, c, t = run("shapes-unsafe", {"PHOS_SANITIZER_UNPATCH_SAFE": "0"})
     check(f["unsafe"] >= 1 and "UNSAFE unpatch" in r.stderr, "without the safety the fake sees an unsafe unpatch: %s" % f)
 
+    # two threads: B's observed launch held inside its launch call while A's launches make the module due for
+    # unpatching: the unpatch is put off until B's launch is issued (patched), none is lost; the unsafe mode loses it
+    held = {"SHAPE_APP_THREADS": "1", "FAKE_SANITIZER_HOLD_GRID": "4", "PHOS_SANITIZER_UNPATCH_BACKOFF": "0"}
+    r, f, c, t = run("shapes-threads", held)
+    lost = re.search(r"lost observations (\d+)", r.stderr)
+    put_off = re.search(r"unpatching safe: (\d+) put off", r.stderr)
+    check(lost is not None and lost.group(1) == "0" and f["unsafe"] == 0 and put_off is not None and int(put_off.group(1)) >= 1
+          and f["unpatches"] >= 1, "threads: unpatch put off while B is inside its launch call, nothing lost: %s" % r.stderr[-700:])
+    r, f, c, t = run("shapes-threads-unsafe", dict(held, PHOS_SANITIZER_UNPATCH_SAFE="0"))
+    lost = re.search(r"lost observations (\d+)", r.stderr)
+    check(lost is not None and int(lost.group(1)) >= 1 and "LOST observation" in r.stderr,
+          "threads, unsafe mode: B's observed launch is issued unpatched: %s" % r.stderr[-500:])
+
     # parameters ignored (the rule before i15-shapes): function+grid+block, 3 shapes, 6 launches observed
     r, f, c, t = run("shapes-dims", {"PHOS_SANITIZER_ARG_SHAPES": "0"})
     check(f["observed"] == 6 and c.get("argument_shapes", 0) == 0 and "parameters not used" in c.get("shape_rule", ""),
