@@ -145,7 +145,22 @@ static int is_dev(uintptr_t p) {
 }
 /* i15-shapes: a fake Compute Sanitizer (tests/fake_sanitizer.c), when the process has one, hears of allocations,
    launches (before and after, like its LAUNCH_BEGIN/END callbacks inside the real call) and stream synchronisations */
-static void *fake_san(const char *name) { return dlsym(RTLD_DEFAULT, name); }
+static pthread_mutex_t fake_san_mu = PTHREAD_MUTEX_INITIALIZER;
+static void *fake_san(const char *name) {   /* looked up once per name: the process has the fake from its start or never */
+    static struct { const char *name; void *p; } cache[4];
+    static int n;
+    pthread_mutex_lock(&fake_san_mu);
+    void *p = NULL;
+    int i = 0;
+    while (i < n && strcmp(cache[i].name, name)) i++;
+    if (i < n) p = cache[i].p;
+    else {
+        p = dlsym(RTLD_DEFAULT, name);
+        if (n < 4) { cache[n].name = name; cache[n].p = p; n++; }
+    }
+    pthread_mutex_unlock(&fake_san_mu);
+    return p;
+}
 static CUdeviceptr dev_alloc(size_t n) {
     void *p = calloc(1, n ? n : 1);
     void (*sa)(uint64_t, uint64_t) = (void (*)(uint64_t, uint64_t))fake_san("fake_sanitizer_alloc");   /* i15-shapes */
