@@ -594,7 +594,9 @@ static void module_note_stream(CUmodule mod, Sanitizer_StreamHandle hs) {
    its pending records are read back, then the module is unpatched and its launches run uninstrumented until a new
    shape of it is observed (which patches it again).
    i15-shapes: unpatching is safe only with no instrumented launch of the module in flight. The Compute Sanitizer API
-   documents no guarantee for sanitizerUnpatchModule with launches of the module still running or being issued, and
+   documents no guarantee for sanitizerUnpatchModule with launches of the module still running or being issued (its
+   header says only that it removes the instrumentation of sanitizerPatchModule and that patching and unpatching one
+   module must be serialised, as they are here: both under mu), and
    unobserved launches of a patched module run its instrumented code too (with no record: their callback data is
    NULL). So, unless PHOS_SANITIZER_UNPATCH_SAFE=0: (1) when another thread is inside a launch call (between its
    LAUNCH_BEGIN and LAUNCH_END) the unpatch is put off to a later launch, since that launch may be of this module
