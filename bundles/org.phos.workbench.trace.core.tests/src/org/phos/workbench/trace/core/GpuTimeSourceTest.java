@@ -26,9 +26,9 @@ class GpuTimeSourceTest {
         assertTrue(p.sampled());
         assertEquals(new GpuTimeSource("events", true, "in-pair-probe", 250, 0, "setup-bias", 63), p.timeSource());
         assertEquals("sampled: each launch shape's first 5 launches, then 1 in N (N 10-10, adapted to the launch rate); GPU "
-                + "times from CUDA events spans gated (queued with the kernel), minus the median span of the empty probe "
-                + "kernel run behind the last 63 timed launches, plus the probe's own 250 ns (where the probe could not "
-                + "run: setup-bias)", p.describe());
+                + "times from CUDA events around each timed kernel, the events gated (queued with the kernel), their span "
+                + "minus the median span of the empty probe kernel run behind the last 63 timed launches, plus the probe's "
+                + "own 250 ns (where the probe could not run: setup-bias)", p.describe());
         // the fake's events tick 1000 ns a record: every timed launch is 1000 - 1000 + 250 ns
         long timed = 0;
         for (int l = 0; l < t.launchCount(); l++) {
@@ -55,14 +55,15 @@ class GpuTimeSourceTest {
 
     @Test
     void eachCorrectionInWords() {
-        assertEquals("GPU times from CUDA events spans gated (queued with the kernel), minus an event bias measured at setup",
-                new GpuTimeSource("events", true, "setup-bias", 0, 0, "", 0).describe());
-        assertEquals("GPU times from CUDA events spans gated (queued with the kernel), minus 2400 ns",
-                new GpuTimeSource("events", true, "fixed-bias", 0, 2400, "", 0).describe());
-        assertEquals("GPU times from CUPTI kernel records (CUDA events where CUPTI is unavailable); event-timed spans gated "
-                + "(queued with the kernel), minus the span of the empty probe kernel run behind it, plus the probe's own "
-                + "864 ns (where the probe could not run: setup-bias)",
+        assertEquals("GPU times from CUDA events around each timed kernel, the events gated (queued with the kernel), their "
+                + "span minus an event bias measured at setup", new GpuTimeSource("events", true, "setup-bias", 0, 0, "", 0).describe());
+        assertEquals("GPU times from CUDA events around each timed kernel, the events gated (queued with the kernel), their "
+                + "span minus 2400 ns", new GpuTimeSource("events", true, "fixed-bias", 0, 2400, "", 0).describe());
+        assertEquals("GPU times from CUPTI kernel records (where CUPTI is unavailable: CUDA events, the events gated (queued "
+                + "with the kernel), their span minus the span of the empty probe kernel run behind it, plus the probe's own "
+                + "864 ns (where the probe could not run: setup-bias))",
                 new GpuTimeSource("auto", true, "in-pair-probe", 864, 0, "setup-bias", 1).describe());
+        assertEquals("GPU times from CUDA events", new GpuTimeSource("events", false, "", 0, 0, "", 0).describe());
         assertEquals("GPU times from CUPTI kernel records", new GpuTimeSource("cupti", false, "", 0, 0, "", 0).describe());
     }
 }

@@ -51,10 +51,11 @@ public record GpuTimeSource(String source, boolean eventGate, String eventCorrec
                     + ", plus the probe's own " + probeKernelNs + " ns (where the probe could not run: " + probeFallback + ")";
             case "setup-bias" -> "minus an event bias measured at setup";
             case "fixed-bias" -> "minus " + eventBiasNs + " ns";
-            case "none" -> "raw";
+            case "none" -> "taken as it is";
             default -> eventCorrection;
         };
-        return "GPU times from " + src + ("auto".equals(source) ? "; event-timed" : "") + " spans gated (queued with the kernel), "
-                + how;
+        String gated = "the events gated (queued with the kernel), their span " + how;
+        return "auto".equals(source) ? "GPU times from CUPTI kernel records (where CUPTI is unavailable: CUDA events, " + gated + ")"
+                : "GPU times from " + src + " around each timed kernel, " + gated;
     }
 }
