@@ -6,7 +6,7 @@ workspace and reduce them in a second kernel), then batched (bmm) and biased (ad
 Inputs come from a seeded device generator; fp32 products run without TF32. Deterministic; prints `checksum <hex>`
 over every result, so a recorded run can be compared with a plain one.
 
-    PHOS_MODULE_IMAGE_LIMIT=65536 python3 cublas_shapes.py
+    PHOS_MODULE_IMAGE_LIMIT=65536 python3 cublas_shapes.py [--set design|holdout]
 """
 import argparse
 import hashlib
@@ -20,11 +20,22 @@ SHAPES = [  # (m, n, k): C[m, n] = A[m, k] @ B[k, n]
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
 BATCHED = [(4, 32, 32, 4096), (3, 96, 64, 2048)]  # (batch, m, n, k)
 BIASED = [(64, 48, 6000), (256, 128, 64)]
+# --set holdout: products the library table was not read from (recorded after it was written): transposed operands,
+# beta != 0 (the reduction reads C), odd fp16/bf16 sizes, batched split-K, fp64 and complex64, tall and skinny
+HOLDOUT_MM = [(40, 40, 10000), (33, 65, 7000), (120, 8, 3000), (3000, 4, 64), (4, 3000, 64), (96, 96, 20000),
+              (1, 1, 50000)]
+HOLDOUT_DTYPES = [torch.float32, torch.float16, torch.bfloat16]
+HOLDOUT_T = [(24, 72, 6000), (72, 24, 6000)]  # A.t() @ B and A @ B.t(), each dtype
+HOLDOUT_BETA = [(56, 56, 9000), (17, 130, 5000)]  # addmm(C, A, B, beta=0.5), fp32
+HOLDOUT_BMM = [(2, 16, 16, 8192), (5, 40, 24, 3000)]
+HOLDOUT_OTHER = [(torch.float64, (32, 32, 8192)), (torch.complex64, (16, 16, 4096))]
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--list", action="store_true", help="print the products and exit")
+    p.add_argument("--set", choices=["design", "holdout"], default="design",
+                   help="design: the products of cublas-shapes.phos; holdout: those of cublas-shapes-holdout.phos")
     args = p.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
@@ -39,6 +50,20 @@ def main():
             products.append(("bmm", dt, (b, m, n, k)))
     for m, n, k in BIASED:
         products.append(("addmm", torch.float32, (m, n, k)))
+    if args.set == "holdout":
+        products = []
+        for dt in HOLDOUT_DTYPES:
+            for shape in HOLDOUT_MM:
+                products.append(("mm", dt, shape))
+            for shape in HOLDOUT_T:
+                products.append(("mm_tn", dt, shape))
+                products.append(("mm_nt", dt, shape))
+            for shape in HOLDOUT_BMM:
+                products.append(("bmm", dt, shape))
+        for shape in HOLDOUT_BETA:
+            products.append(("addmm_beta", torch.float32, shape))
+        for dt, shape in HOLDOUT_OTHER:
+            products.append(("mm", dt, shape))
     if args.list:
         for kind, dt, shape in products:
             print(kind, str(dt).replace("torch.", ""), shape)
@@ -50,6 +75,22 @@ def main():
             a = torch.randn(m, k, device="cuda", generator=gen).to(dt)
             b = torch.randn(k, n, device="cuda", generator=gen).to(dt)
             c = a @ b
+        elif kind == "mm_tn":
+            m, n, k = shape
+            a = torch.randn(k, m, device="cuda", generator=gen).to(dt)
+            b = torch.randn(k, n, device="cuda", generator=gen).to(dt)
+            c = a.t() @ b
+        elif kind == "mm_nt":
+            m, n, k = shape
+            a = torch.randn(m, k, device="cuda", generator=gen).to(dt)
+            b = torch.randn(n, k, device="cuda", generator=gen).to(dt)
+            c = a @ b.t()
+        elif kind == "addmm_beta":
+            m, n, k = shape
+            c0 = torch.randn(m, n, device="cuda", generator=gen)
+            a = torch.randn(m, k, device="cuda", generator=gen)
+            b = torch.randn(k, n, device="cuda", generator=gen)
+            c = torch.addmm(c0, a, b, beta=0.5)
         elif kind == "bmm":
             bs, m, n, k = shape
             a = torch.randn(bs, m, k, device="cuda", generator=gen).to(dt)
@@ -61,9 +102,9 @@ def main():
             a = torch.randn(m, k, device="cuda", generator=gen)
             w = torch.randn(n, k, device="cuda", generator=gen)
             c = torch.nn.functional.linear(a, w, bias)
-        h.update(c.float().cpu().numpy().tobytes())
+        h.update((torch.view_as_real(c) if c.is_complex() else c).float().cpu().numpy().tobytes())
     torch.cuda.synchronize()
-    print("cublas_shapes: %d products (torch %s, CUDA %s)" % (len(products), torch.__version__, torch.version.cuda))
+    print("cublas_shapes (%s): %d products (torch %s, CUDA %s)" % (args.set, len(products), torch.__version__, torch.version.cuda))
     print("checksum %s" % h.hexdigest()[:16])
 
 

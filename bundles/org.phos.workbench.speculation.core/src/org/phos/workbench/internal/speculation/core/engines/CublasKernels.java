@@ -67,6 +67,8 @@ public final class CublasKernels {
 	/** Offsets in it. */
 	static final int M = 0, N = 4, K = 8, SPLITS = 20, MODE = 28, GEMM_K_SIZE = 36, BATCH_STRIDE = 40, PTR_A = 280,
 			PTR_B = 288, PTR_C = 296, PTR_D = 304;
+	/** Size of {@code cublasSplitKParams<float>}. */
+	static final int SPLIT_K_PARAMS_SIZE = 60;
 	/** GemmUniversalMode::kGemmSplitKParallel. */
 	static final int MODE_SPLIT_K_PARALLEL = 1;
 	/** Bytes of the partials: fp32 accumulators. */
@@ -221,8 +223,11 @@ public final class CublasKernels {
 
 	private static Decoded decodeReduce(Entry entry, ByteBuffer b) {
 		int[] offsets = entry.offsets();
-		if (offsets[0] < 0 || entry.params() < 60) {
+		if (offsets[0] < 0) {
 			return Decoded.fallBack("no parameter layout or signature");
+		}
+		if (entry.params() != SPLIT_K_PARAMS_SIZE) { // cublasSplitKParams<double> has 8-byte alpha and beta
+			return Decoded.fallBack("cublasSplitKParams of " + entry.params() + " bytes, not " + SPLIT_K_PARAMS_SIZE);
 		}
 		for (int i = 0; i < 4; i++) {
 			if (entry.sizes()[i] == 0) {
