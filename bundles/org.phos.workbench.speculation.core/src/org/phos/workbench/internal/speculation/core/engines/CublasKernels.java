@@ -18,16 +18,19 @@ import org.phos.workbench.trace.core.ParamInfo;
  * A library table for cuBLAS's split-K GEMMs: what the parameters of its kernels say about the bytes of the
  * workspace (and of the output) a launch touches, the way PhoenixOS describes libraries by hand, per API.
  * <p>
- * cuBLAS (12.x and 13.x, as in CUDA 13.0 with PyTorch 2.11 and CuPy 14) computes a GEMM {@code C[m,n] = A[m,k] B[k,n]}
- * with a large {@code k} in two kernels: a CUTLASS 2 kernel ({@code cutlass::Kernel2<cutlass_80_simt_sgemm_...>} and
- * its tensor-core siblings) in GemmUniversal's <em>parallel split-K</em> mode writes {@code splits} partial products
- * of {@code m x n} fp32 values, {@code stride} elements apart, into cuBLAS's workspace; then
+ * cuBLAS (13.1, as the samples recorded it under PyTorch 2.11 and CuPy 14 on CUDA 13.0; other versions untested)
+ * computes a GEMM {@code C[m,n] = A[m,k] B[k,n]} with a large {@code k} in two kernels: a CUTLASS 2 kernel
+ * ({@code cutlass::Kernel2<cutlass_80_simt_sgemm_...>} and its tensor-core siblings) in GemmUniversal's
+ * <em>parallel split-K</em> mode writes {@code splits} partial products of {@code m x n} fp32 values, {@code stride}
+ * elements apart, into cuBLAS's workspace; then
  * {@code cublasLt::splitKreduce_kernel} reads them back and writes {@code C}. Both get the workspace's start (their
  * own allocation: cuBLAS's 32-64 MiB workspace), so a speculation that goes by allocations gives the whole workspace
  * where a launch touches {@code 4 * m * n * splits} bytes of it.
  * <p>
- * The layouts below were read from the parameter bytes of every such launch of the sample traces and checked
- * against their observed accesses (docs/accuracy.md, i15-cublas):
+ * The layouts below were read from the parameter bytes of every such launch of the sample traces ({@code cupy-ops},
+ * {@code triton-ops}, {@code pytorch-train}, {@code gpt-train}, {@code cublas-shapes}) and checked against their
+ * observed accesses; {@code cublas-shapes-holdout} was recorded afterwards to test them (docs/accuracy.md,
+ * i15-cublas):
  * <ul>
  * <li>{@link Family#CUTLASS_SPLIT_K}: one 360-byte {@code Params}: {@code m, n, k} (u32 at 0, 4, 8), the grid of
  * tiles {@code (tm, tn, splits)} (u32 at 12, 16, 20), the GemmUniversal mode (u32 at 28, 1 = parallel split-K),
