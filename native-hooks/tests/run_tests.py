@@ -11,6 +11,7 @@ Prints `N passed, N failed` and exits non-zero on any failure.
 """
 import argparse
 import glob
+import csv
 import json
 import os
 import re
@@ -439,6 +440,7 @@ def test_timing_sample(env):
             check(all(997 <= l["gpu_end_ns"] - l["gpu_start_ns"] <= 1003 for l in timed), "PHOS_TIMING_GATE=0: raw event spans (about 1000 ns)")
         else:
             check(waits == 1, "cuStreamWaitValue32 unsupported: tried once at setup, then ungated (%d calls)" % waits)
+    test_timing_probe(env)
     out = env.trace_path("every.phos")
     r = env.run([env.app, "many", "/dev/null", "2000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "0"})
     t = pr.read_trace(out)
@@ -451,6 +453,62 @@ def test_timing_sample(env):
     r = env.run([env.app, "many", "/dev/null", "100"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0"})
     t = pr.read_trace(out)
     check("timing_sampling" not in t.header, "PHOS_TIMING=0: no sampling policy in the header")
+
+
+def test_timing_probe(env):
+    """i15-timing: PHOS_TIMING_PROBE=1: each gated timed launch is followed, inside its gate, by the recorder's empty
+    probe kernel and a third event; the writer takes GPU time = kernel span - (median of the last 63 probe spans, or
+    with PHOS_TIMING_PROBE=pair the launch's own) + PHOS_TIMING_PROBE_NS, says so in the header (TimingSampling fields
+    20-26) and PHOS_TIMING_DIAG lists both spans per timed launch. The fake's events tick 1000 ns per record, so each
+    span is 1000 ns and every estimate is PHOS_TIMING_PROBE_NS."""
+    for case in ("probe", "pair", "noprobe-kernel"):
+        out = env.trace_path("probe_%s.phos" % case)
+        exf = env.trace_path("probe_%s.json" % case)
+        diag = env.trace_path("probe_%s.csv" % case)
+        e = {"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_TIMING_SOURCE": "events", "PHOS_TIMING_NMIN": "10",
+             "PHOS_TIMING_NMAX": "10", "PHOS_TIMING_FIRST": "5", "PHOS_TIMING_PROBE": "pair" if case == "pair" else "1",
+             "PHOS_TIMING_PROBE_NS": "250",
+             "PHOS_TIMING_DIAG": diag}
+        if case == "noprobe-kernel":
+            e["FAKE_CUDA_NO_PROBE"] = "1"
+        else:
+            e["FAKE_CUDA_SLOW_PROBE"] = "7"   # every 7th probe spans 6000 ns: the median of the recent ones ignores it
+        r = env.run([env.app, "many", exf, "3000"], env=e)
+        check(r.returncode == 0, "%s: exit 0 (%s)" % (case, r.stderr))
+        t = pr.read_trace(out)
+        ls = launches_of(t)
+        timed = [l for l in ls if l.get("gpu_start_ns", 0) > 0]
+        x = json.load(open(exf))
+        spans = sorted({l["gpu_end_ns"] - l["gpu_start_ns"] for l in timed})
+        pol = t.header.get("timing_sampling", {})
+        rows = list(csv.DictReader(open(diag)))
+        check(len(ls) == 3000 and 200 <= len(timed) <= 420, "%s: about 1 in 10 launches timed (%d of %d)" % (case, len(timed), len(ls)))
+        check(len(rows) == len(timed) and all(r["kernel"] and r["span_ns"] == "1000" for r in rows),
+              "%s: PHOS_TIMING_DIAG has one line per timed launch with its raw span (%d lines, %d timed, first %s)" % (
+                  case, len(rows), len(timed), rows[:1]))
+        if case in ("probe", "pair"):
+            check(x["probe_launches"] == len(timed), "probe: one probe kernel per timed launch (%d probes, %d timed)" % (x["probe_launches"], len(timed)))
+            check(x["stream_waits"] == len(timed) + 31, "probe: the probe runs inside the launch's gate (%d waits)" % x["stream_waits"])
+            slow = [i for i, r in enumerate(rows) if r["probe_span_ns"] == "6000"]
+            check(len(slow) == len(rows) // 7 and all(r["probe_span_ns"] in ("1000", "6000") for r in rows),
+                  "%s: the probes' spans are in the diagnosis file (%d of %d slow)" % (case, len(slow), len(rows)))
+            est = [l["gpu_end_ns"] - l["gpu_start_ns"] for l in timed]
+            if case == "probe":
+                check(all(248 <= v <= 252 for v in est), "probe: GPU time = span - median probe span + 250 ns (%s)" % spans[:5])
+            else:
+                check(all((v == 1) if i in slow else (248 <= v <= 252) for i, v in enumerate(est)),
+                      "pair: GPU time = span - the launch's own probe span + 250 ns, at least 1 ns (%s)" % spans[:5])
+            check(pol.get("gpu_time_source") == "events" and pol.get("event_gate") == 1 and pol.get("event_correction") == "in-pair-probe"
+                  and pol.get("probe_kernel_ns") == 250 and pol.get("probe_fallback") == "setup-bias"
+                  and pol.get("probe_window") == (1 if case == "pair" else 63),
+                  "probe: the header says how GPU times were estimated (%s)" % pol)
+        else:
+            # the probe kernel cannot be loaded: the launch keeps the setup bias of i15-cost2 (half of a 1000 ns span)
+            check(x["probe_launches"] == 0, "no probe kernel: no probe launches (%d)" % x["probe_launches"])
+            check(spans and all(497 <= v <= 503 for v in spans), "no probe kernel: the setup bias instead (%s)" % spans[:5])
+            check(all(r["probe_span_ns"] == "-1" for r in rows), "no probe kernel: no probe span in the diagnosis file")
+            check(pol.get("event_correction") == "in-pair-probe" and pol.get("probe_fallback") == "setup-bias",
+                  "no probe kernel: the header names the setup bias as the fallback (%s)" % pol)
 
 
 def fake_elf(payload):

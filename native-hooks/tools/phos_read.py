@@ -59,7 +59,11 @@ SCHEMA = {
                     15: ("payload_limit", "u"), 16: ("gpu_timing", "b"), 17: ("device_memory", "u"),
                     40: ("timing_sampling", "TimingSampling")},
     "TimingSampling": {1: ("mode", "u"), 2: ("first_launches", "u"), 3: ("min_interval", "u"), 4: ("max_interval", "u"),
-                       5: ("budget_permille", "u"), 6: ("shape_key", "s")},
+                       5: ("budget_permille", "u"), 6: ("shape_key", "s"),
+                       # i15-timing: how GPU times are taken and event-timed spans corrected
+                       20: ("gpu_time_source", "s"), 21: ("event_gate", "u"), 22: ("event_correction", "s"),
+                       23: ("probe_kernel_ns", "u"), 24: ("event_bias_ns", "u"), 25: ("probe_fallback", "s"),
+                       26: ("probe_window", "u")},
     "Module": {1: ("id", "u"), 2: ("kind", "u"), 3: ("image", "y"), 4: ("hash", "f64"), 5: ("origin", "s"),
                6: ("image_size", "u"), 20: ("ptx", "y"), 21: ("ptx_source", "s")},
     "ParamInfo": {1: ("offset", "u"), 2: ("size", "u")},
@@ -566,7 +570,25 @@ def timing_policy(h):
         return "every launch timed"
     return ("sampled: each launch shape's first %d launches, then 1 in N (N %d-%d, adapted to the launch rate, "
             "budget %.1f%%)" % (p.get("first_launches", 0), p.get("min_interval", 0), p.get("max_interval", 0),
-                                p.get("budget_permille", 0) / 10.0))
+                                p.get("budget_permille", 0) / 10.0)) + timing_estimate(p)
+
+
+def timing_estimate(p):
+    """i15-timing: how a sampled trace's GPU times are estimated (TimingSampling fields 20-25); empty for older traces"""
+    src = p.get("gpu_time_source")
+    if not src:
+        return ""
+    if not p.get("event_gate"):
+        return "; source %s" % src
+    c = p.get("event_correction", "none")
+    w = p.get("probe_window", 1)
+    how = {"in-pair-probe": "gated CUDA events minus %s of an empty probe kernel run behind each timed launch, plus %d ns "
+                            "(else %s)" % ("the launch's own probe span" if w <= 1 else "the median span of the last %d probes" % w,
+                                           p.get("probe_kernel_ns", 0), p.get("probe_fallback", "setup-bias")),
+           "setup-bias": "gated CUDA events minus an event bias measured at setup",
+           "fixed-bias": "gated CUDA events minus %d ns" % p.get("event_bias_ns", 0),
+           "none": "gated CUDA events, raw spans"}.get(c, c)
+    return "; source %s (where CUPTI is not used: %s)" % (src, how) if src == "auto" else "; source %s: %s" % (src, how)
 
 
 def summary(t, path):
