@@ -121,20 +121,25 @@ public final class LiveAccuracy {
 	}
 
 	/**
-	 * Judges {@code generation} when it holds other observations than the generation judged last (more records,
-	 * other covered launches, or other launches held); else keeps the last figures.
+	 * Judges {@code generation} when it holds other observations than the generation judged last (more records, other
+	 * covered launches), or when the stream has ended and it holds other launches (the last word); else keeps the last
+	 * figures: a generation that only brought launches without truth changes no verdict worth a judgement of the
+	 * whole window.
 	 *
 	 * @param generation the newest generation of the live trace
+	 * @param streamEnded whether the stream has ended (the generation is the last one)
 	 * @param monitor cancellation, may be null
 	 * @return the figures now (null while no observation has arrived)
 	 */
-	public synchronized @Nullable Figures update(Trace generation, @Nullable IProgressMonitor monitor) {
+	public synchronized @Nullable Figures update(Trace generation, boolean streamEnded,
+			@Nullable IProgressMonitor monitor) {
 		long records = generation.observedAccesses().size();
 		long covered = covered(generation);
 		if (records == 0 && covered <= 0) {
 			return last;
 		}
-		if (records == judgedRecords && covered == judgedCovered && generation.launchCount() == judgedLaunches) {
+		if (records == judgedRecords && covered == judgedCovered
+				&& (!streamEnded || generation.launchCount() == judgedLaunches)) {
 			return last;
 		}
 		ValidationAnswer a = session.validate(new ValidationQuery(generation, engines, tool), monitor);

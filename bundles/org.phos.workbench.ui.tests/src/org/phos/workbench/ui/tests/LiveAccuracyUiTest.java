@@ -116,6 +116,7 @@ class LiveAccuracyUiTest {
                     && accuracyView.result().report() != null
                     && accuracyView.result().report().observedLaunches() == 30, Duration.ofSeconds(15));
             robot.screenshot(shell, "live-accuracy-light");
+            screenshotEditor(live, "live-accuracy-editor-light");
 
             // more truth, in the dark theme: the figures move, and say by how much
             handlers.executeCommand(SwitchThemeHandler.DARK_COMMAND, null);
@@ -134,6 +135,7 @@ class LiveAccuracyUiTest {
                     && accuracyView.result().report().observedLaunches() == 75, Duration.ofSeconds(15));
             robot.spin(300);
             robot.screenshot(shell, "live-accuracy-dark");
+            screenshotEditor(live, "live-accuracy-editor-dark");
             handlers.executeCommand(SwitchThemeHandler.LIGHT_COMMAND, null);
             robot.spin(500);
             LiveAccuracy.Figures last = panel.figures();
@@ -171,6 +173,17 @@ class LiveAccuracyUiTest {
         } finally {
             handlers.executeCommand(SwitchThemeHandler.LIGHT_COMMAND, null);
         }
+    }
+
+    /** The live trace's editor alone, maximized (its sections in full), then restored. */
+    private void screenshotEditor(LiveTraceEditor live, String name) throws Exception {
+        IWorkbenchPage page = window.getActivePage();
+        var ref = page.getReference(live);
+        page.setPartState(ref, IWorkbenchPage.STATE_MAXIMIZED);
+        robot.spin(500);
+        robot.screenshot(shell, name);
+        page.setPartState(ref, IWorkbenchPage.STATE_RESTORED);
+        robot.spin(300);
     }
 
     private static String cli(String... args) {

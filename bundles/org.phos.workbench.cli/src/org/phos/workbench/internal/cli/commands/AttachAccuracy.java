@@ -37,11 +37,15 @@ final class AttachAccuracy implements AutoCloseable {
 		window.accept(c);
 	}
 
-	/** Prints the engines' lines when new observations arrived since the last time (the command's thread). */
-	void print(PrintStream out, CommandContext context) {
+	/**
+	 * Prints the engines' lines when new observations arrived since the last time (the command's thread); the last
+	 * call, after the stream ended, prints them again only if the figures changed.
+	 */
+	void print(PrintStream out, CommandContext context, boolean last) {
 		long chunks = window.observedChunks();
 		long missed = window.observedMissed();
-		if ((chunks == printedChunks && missed == printedMissed) || !window.started() || failure != null) {
+		boolean fresh = chunks != printedChunks || missed != printedMissed;
+		if ((!fresh && !last) || !window.started() || failure != null) {
 			return;
 		}
 		printedChunks = chunks;
@@ -53,8 +57,9 @@ final class AttachAccuracy implements AutoCloseable {
 				file = f;
 			}
 			LiveWindow.Snapshot s = window.snapshot(f, null);
-			LiveAccuracy.Figures fig = accuracy.update(s.loaded().trace(), null);
-			if (fig == null) {
+			LiveAccuracy.Figures before = accuracy.last();
+			LiveAccuracy.Figures fig = accuracy.update(s.loaded().trace(), last, null);
+			if (fig == null || (!fresh && fig == before)) {
 				return;
 			}
 			out.printf(Locale.ROOT, "         accuracy: %s%s%n", fig.summary(),

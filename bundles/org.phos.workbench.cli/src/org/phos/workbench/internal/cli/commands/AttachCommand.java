@@ -249,7 +249,7 @@ public final class AttachCommand implements Command {
 				double dt = (now - lastT) / 1e9;
 				out.println(line(now - t0, snap, dt > 0 ? (snap.launches() - lastLaunches) / dt : 0));
 				if (accuracy != null) {
-					accuracy.print(out, context); // i14-liveacc: when new truth arrived
+					accuracy.print(out, context, false); // i14-liveacc: when new truth arrived
 				}
 				lastLaunches = snap.launches();
 				lastT = now;
@@ -262,7 +262,7 @@ public final class AttachCommand implements Command {
 			}
 			Exception f = failure.get();
 			if (accuracy != null) {
-				accuracy.print(out, context); // i14-liveacc: what arrived last
+				accuracy.print(out, context, true); // i14-liveacc: what arrived last
 			}
 			LiveStatistics.Snapshot snap = stats.snapshot();
 			TraceEnd end = snap.end();

@@ -81,8 +81,9 @@ public final class LiveAccuracyPanel {
 	}
 
 	private void render(LiveAccuracy.Figures f, LiveAccuracy.@Nullable Figures before) {
-		header.setText(String.format(Locale.ROOT, "Accuracy (live, judged %d times as validate judges): %s",
-				f.judgement(), f.summary()));
+		header.setText(String.format(Locale.ROOT, "Accuracy (live, as validate judges; %s): %s",
+				f.judgement() == 1 ? "judged once" : "judged " + f.judgement() + " times", f.summary()));
+		header.setFont(bold);
 		int rows = f.engines().size();
 		while (table.getItemCount() > rows) {
 			table.getItem(table.getItemCount() - 1).dispose();

@@ -39,7 +39,7 @@ public final class LiveAnalysis {
 	org.phos.workbench.analysis.core.LiveAccuracy.@Nullable Figures judge(LiveWindow.Snapshot s,
 			@Nullable IProgressMonitor monitor) {
 		try {
-			return accuracy.update(s.loaded().trace(), monitor);
+			return accuracy.update(s.loaded().trace(), s.ended(), monitor);
 		} catch (RuntimeException e) {
 			failure = "Accuracy stopped on this generation: " + (e.getMessage() == null ? e : e.getMessage());
 			return accuracy.last();
