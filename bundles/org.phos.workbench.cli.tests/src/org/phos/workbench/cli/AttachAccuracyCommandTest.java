@@ -232,6 +232,11 @@ class AttachAccuracyCommandTest {
 			assertTrue(table.contains(live.get(3)) && table.contains(live.get(4)), table + " vs " + live);
 		}
 		assertEquals(4, totals, "validate judged the same four engines");
+		// the saved stream carries its own copy of the observations: merging the same records again replaces them
+		Path merged = tmp.resolve("merged.phos");
+		CliRun m = CliRun.of("merge-observed", saved.toString(), saved.toString(), "--out", merged.toString());
+		assertEquals(0, m.exit(), m.toString());
+		assertEquals(150, TraceReader.read(merged, null).trace().observedAccesses().size(), "not counted twice");
 		assertTrue(!first.equals(last), "the figures moved while attached: " + first + " -> " + last);
 	}
 }
