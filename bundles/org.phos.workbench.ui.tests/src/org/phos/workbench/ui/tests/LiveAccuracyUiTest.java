@@ -96,9 +96,10 @@ class LiveAccuracyUiTest {
             robot.waitUntil("the first snapshot", () -> live.loadedTrace() != null, Duration.ofSeconds(10));
             LiveAccuracyPanel panel = live.accuracyPanel();
             assertNotNull(panel);
-            Table table = robot.findByData(shell, Table.class, TracesView.ROLE, "liveAccuracy");
+            Table table = panel.table();
             assertEquals(0, table.getItemCount(), "no truth yet: no figures");
             assertTrue(panel.headerText().contains("no observed accesses yet"), panel.headerText());
+            assertTrue(!table.isVisible(), "no truth yet: the section is one line");
             robot.screenshot(shell, "live-accuracy-waiting");
 
             // the first truth: 40 launches observed, 30 of them with accesses (the fake observer's k % 4 == 3 touch none)
@@ -108,6 +109,8 @@ class LiveAccuracyUiTest {
             robot.waitUntil("the accuracy section shows the first figures", () -> panel.figures() != null
                     && engine(panel.figures(), "phos").launchesJudged() == 30, Duration.ofSeconds(15));
             robot.spin(300);
+            assertTrue(robot.findByData(shell, Table.class, TracesView.ROLE, "liveAccuracy") == table,
+                    "the figures' table is shown");
             String first = row(table, "phos");
             assertTrue(first.startsWith("phos | 30 | "), first);
             assertEquals(LiveAccuracy.DEFAULT_ENGINES.size(), table.getItemCount(), "one row per engine");

@@ -48,9 +48,11 @@ public final class LiveAccuracyPanel {
 		}
 		bold = new Font(header.getDisplay(), fd);
 		header.addListener(SWT.Dispose, e -> bold.dispose());
-		header.setText("Accuracy (live): no observed accesses yet. Run the process with the sanitizer tool "
-				+ "(LD_PRELOAD=libphos_sanitizer.so, native-hooks/README.md) to see the engines judged as the truth "
-				+ "arrives.");
+		header.setText("Accuracy: no observed accesses yet (the sanitizer tool is not in the process, or has not "
+				+ "read back yet).");
+		header.setToolTipText("Run the process with the sanitizer tool as well as the recorder (LD_PRELOAD="
+				+ "libphos_recorder.so:libphos_sanitizer.so, native-hooks/README.md): after each of its read-backs the "
+				+ "engines are judged here as validate judges them.");
 		GridDataFactory.fillDefaults().grab(true, false).hint(200, SWT.DEFAULT).applyTo(header);
 		table = new Table(box, SWT.BORDER | SWT.FULL_SELECTION | SWT.SINGLE | SWT.H_SCROLL);
 		table.setData(TracesView.ROLE, "liveAccuracy");
@@ -60,7 +62,8 @@ public final class LiveAccuracyPanel {
 			new TableColumn(table, c.equals("Engine") ? SWT.LEFT : SWT.RIGHT).setText(c);
 		}
 		GridDataFactory.fillDefaults().grab(true, false).hint(200, table.getHeaderHeight()
-				+ 4 * table.getItemHeight() + 6).applyTo(table);
+				+ 4 * table.getItemHeight() + 6).exclude(true).applyTo(table);
+		table.setVisible(false); // until the first figures: the section is one line
 		table.addListener(SWT.Resize, e -> ColumnFit.fill(table, 0, 160));
 		org.phos.workbench.internal.ui.theme.PhoenixThemes.onChange(table, () -> {
 			LiveAccuracy.Figures f = shown;
@@ -81,6 +84,10 @@ public final class LiveAccuracyPanel {
 	}
 
 	private void render(LiveAccuracy.Figures f, LiveAccuracy.@Nullable Figures before) {
+		if (!table.getVisible()) {
+			((org.eclipse.swt.layout.GridData) table.getLayoutData()).exclude = false;
+			table.setVisible(true);
+		}
 		header.setText(String.format(Locale.ROOT, "Accuracy (live, as validate judges; %s): %s",
 				f.judgement() == 1 ? "judged once" : "judged " + f.judgement() + " times", f.summary()));
 		header.setFont(bold);

@@ -215,8 +215,8 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			}
 		});
 		// i14-incr: end
-		accuracyPanel = new LiveAccuracyPanel(parent); // i14-liveacc: the engines judged as the truth arrives
 		checkpoints = new CheckpointPanel(parent, input().process().pid()); // i14-ckpt: the driver checkpoint section
+		accuracyPanel = new LiveAccuracyPanel(parent); // i14-liveacc: the engines judged as the truth arrives
 		status = new Label(parent, SWT.WRAP);
 		status.setData(TracesView.ROLE, "liveStatus");
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(status);
