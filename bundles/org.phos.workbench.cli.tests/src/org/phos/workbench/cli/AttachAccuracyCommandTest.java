@@ -162,8 +162,11 @@ class AttachAccuracyCommandTest {
 		Path trace = tmp.resolve("app.phos");
 		Path dir = startApp(tmp.resolve("xdg"), trace);
 		Path saved = tmp.resolve("live.phos");
+		// its own thread: the common pool may be busy with what other tests left there (2 cores: one worker)
+		java.util.concurrent.ExecutorService own = java.util.concurrent.Executors.newSingleThreadExecutor();
 		CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("attach", Long.toString(pid),
-				"--save", saved.toString(), "--dir", dir.toString(), "--interval-ms", "100"));
+				"--save", saved.toString(), "--dir", dir.toString(), "--interval-ms", "100"), own);
+		own.shutdown();
 		awaitReader();
 		cmd("launch 40");
 		assertTrue(cmd("observe").endsWith("observed 40 rc 0"), "the first hand-over is queued for the reader");
