@@ -397,6 +397,7 @@ void *writer_main(void *arg) {
         drain_ring();
         process_pending(force);
         stream_poll();
+        if (observed_due(ev_index)) { flush_batch(); observed_send(ev_index, 0); }   /* i14-liveacc */
         uint64_t now = mono_ns();
         if (force || now - last_flush >= (uint64_t)cfg.flush_ms * 1000000ull) {
             flush_batch();
@@ -421,6 +422,7 @@ void *writer_main(void *arg) {
         }
     }
     flush_batch();
+    observed_send(ev_index, 1);   /* i14-liveacc: the tool's observations still queued, before TraceEnd */
     DBG("CUPTI: %llu activity records, %llu operations timed by them", (unsigned long long)cupti_records, (unsigned long long)cupti_matched);
     timing_diag_close();   /* i15-timing */
     pb_reset(&tmpb);
@@ -440,6 +442,7 @@ void *writer_main(void *arg) {
     }
     pb_free(&uc);
     timing_gaps_end(&tmpb);   /* i14-cupti */
+    observed_end(&tmpb);      /* i14-liveacc */
     write_chunk(PHOS_CHUNK_END, &tmpb, 0);
     stream_finish();
     return NULL;

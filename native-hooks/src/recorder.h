@@ -608,6 +608,11 @@ void stream_alloc(uint64_t addr, uint64_t index, const uint8_t *ev, size_t n);
 void stream_free(uint64_t addr);
 void stream_finish(void);
 void stream_in_child(void);
+int stream_readers(void);                                   /* i14-liveacc: readers connected now */
+/* i14-liveacc: observed accesses handed over by a tool (rec_observed.c; writer thread) */
+int observed_due(uint64_t encoded);
+void observed_send(uint64_t encoded, int final);
+void observed_end(pbuf *end);
 
 /* ------------------------------------------------------------------ wrappers (rec_wrap_*.c, rec_exports.c) */
 /* ------------------------------------------------------------------ wrappers */

@@ -106,14 +106,18 @@ SCHEMA = {
     # i14-cupti: intervals whose GPU times came from another source than the trace's (CUPTI released for a checkpoint)
     "TimingGap": {1: ("start_ns", "u"), 2: ("end_ns", "u"), 3: ("source", "s"), 4: ("reason", "s")},
     "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u"), 4: ("unrecorded", "*UnrecordedCalls"),
-                 5: ("timing_gaps", "*TimingGap")},
+                 5: ("timing_gaps", "*TimingGap"),
+                 # i14-liveacc: launches whose observations a tool handed over live, and those the recorder dropped
+                 20: ("observed_live_launches", "u"), 21: ("observed_live_dropped", "u")},
     # live attach stream (docs/trace-format.md "Live attach")
     "EventGap": {1: ("first_index", "u"), 2: ("count", "u"), 3: ("reason", "u")},
     "StreamStart": {1: ("first_live_index", "u"), 2: ("events_so_far", "u"), 3: ("dropped_so_far", "u"),
                     4: ("trace_path", "s"), 5: ("pid", "u"), 6: ("live_allocations", "u"), 7: ("attached_ns", "u")},
+    # i14-liveacc: observations dropped for this reader (its queue was full)
+    "ObservedGap": {1: ("batches", "u"), 2: ("launches", "u")},
 }
 CHUNK_TYPES = {1: "TraceHeader", 2: "Module", 3: "Function", 4: "EventBatch", 5: "ObservedBatch", 6: "TraceEnd",
-               7: "EventGap", 8: "StreamStart"}
+               7: "EventGap", 8: "StreamStart", 9: "ObservedGap"}
 GAP_REASONS = {1: "attached late", 2: "reader behind"}
 BODIES = ("alloc", "free", "memcpy", "memset", "launch", "sync", "graph_launch", "array", "tensor_map")
 ENUMS = {
@@ -349,6 +353,7 @@ class Trace:
         self.stream_start = None
         self.gaps = []
         self.skipped = 0
+        self.observed_missed = 0   # i14-liveacc: launches whose live observations this reader missed (ObservedGap)
         self.index = []
 
 
@@ -493,6 +498,8 @@ def read_bytes(data, path="<bytes>", check_crc=True):
                 cov = dict(cov)
                 cov["observed"] = idx
                 t.coverage.append(cov)
+        elif name == "ObservedGap":
+            t.observed_missed += msg.get("launches", 0)
         elif name == "TraceEnd":
             t.end = msg
     if t.header is None:
@@ -504,6 +511,8 @@ def read_bytes(data, path="<bytes>", check_crc=True):
     behind = sum(c for _, c, r in t.gaps if r != 1)
     if behind:
         t.warnings.append("the live stream missed %d events (the reader fell behind)" % behind)
+    if t.observed_missed:
+        t.warnings.append("the live stream missed the observations of %d launches (the reader fell behind)" % t.observed_missed)
     return t
 
 

@@ -466,6 +466,45 @@ final class Messages {
     }
     // i16-rec: end
 
+    // i14-liveacc: begin
+    /** An ObservedGap (live stream only): the number of launches whose observations the reader missed (field 2). */
+    static long decodeObservedGap(ProtoReader r) throws WireFormatException {
+        long launches = 0;
+        while (r.more()) {
+            int t = r.tag();
+            if (t == ((2 << 3) | 0)) {
+                launches = r.varint();
+            } else {
+                r.skip(t);
+            }
+        }
+        return launches;
+    }
+
+    /** The highest launch index an ObservedBatch names (its accesses and coverage); -1 when it names none. */
+    public static long observedBatchLastLaunch(byte[] payload) throws WireFormatException {
+        List<ObservedAccess> acc = new ArrayList<>();
+        List<ObservationCoverage> cov = new ArrayList<>();
+        decodeObservedBatch(new ProtoReader(payload, 0, payload.length), acc, cov);
+        long last = -1;
+        for (ObservedAccess a : acc) {
+            last = Math.max(last, a.launchEvent());
+        }
+        for (ObservationCoverage c : cov) {
+            long[] e = c.observedEvents();
+            if (e.length > 0) {
+                last = Math.max(last, e[e.length - 1]);
+            }
+        }
+        return last;
+    }
+
+    /** The launches an ObservedGap says the reader missed. */
+    public static long observedGapLaunches(byte[] payload) throws WireFormatException {
+        return decodeObservedGap(new ProtoReader(payload, 0, payload.length));
+    }
+    // i14-liveacc: end
+
     static StreamGap decodeGap(ProtoReader r) throws WireFormatException {
         long first = 0, count = 0, reason = 0;
         while (r.more()) {
