@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import org.phos.workbench.internal.speculation.core.engines.AllocBlockEngine;
 import org.phos.workbench.internal.speculation.core.engines.ArgScanEngine;
 import org.phos.workbench.internal.speculation.core.engines.BlockEngine;
 import org.phos.workbench.internal.speculation.core.engines.FallbackEngine;
@@ -28,6 +29,9 @@ import org.phos.workbench.trace.core.Trace;
  * <li>{@code X+blocks}: X with whole-allocation accesses narrowed to the caching allocator's block the pointer
  * names, bounded by the launch's other pointers ({@code X+past-blocks}: and by those of earlier launches and
  * copies);</li>
+ * <li>{@code X+alloc-blocks}: X with whole-allocation accesses narrowed to the block the caching allocator itself
+ * reported live at the launch (a trace recorded with {@code PHOS_TORCH_ALLOC=1}); after {@code +blocks} it takes both
+ * bounds ({@code best+alloc-blocks});</li>
  * <li>{@code best}: {@code ptx-flow/arg-scan+indirect+blocks}.</li>
  * </ul>
  * Engines hold per-trace state, so {@link #create} makes a new one per trace.
@@ -146,13 +150,19 @@ public final class EngineCatalog {
 			if (factory == null) {
 				throw new IllegalArgumentException("unknown engine '" + part + "' in '" + spec + "'; known: "
 						+ String.join(", ", factories.keySet()) + ", combined as A/B (A, else B), X" + IndirectEngine.SUFFIX
-						+ ", X" + BlockEngine.SUFFIX + ", X" + BlockEngine.PAST_SUFFIX + ", or " + BEST + " ("
+						+ ", X" + BlockEngine.SUFFIX + ", X" + BlockEngine.PAST_SUFFIX + ", X" + AllocBlockEngine.SUFFIX
+						+ ", or " + BEST + " ("
 						+ BEST_SPEC + ")");
 			}
 			chain.add(factory.apply(trace));
 		}
 		SpeculationEngine engine = chain.size() == 1 ? chain.get(0) : new FallbackEngine(chain);
 		for (String m : modifiers) {
+			if (m.equals(AllocBlockEngine.SUFFIX)) { // i15-alloc: after +blocks, both bounds
+				engine = engine instanceof BlockEngine b && !b.usesPast() ? new AllocBlockEngine(b.base(), trace, true)
+						: new AllocBlockEngine(engine, trace, false);
+				continue;
+			}
 			if (m.equals(BlockEngine.SUFFIX) || m.equals(BlockEngine.PAST_SUFFIX)) { // i15-prec
 				engine = new BlockEngine(engine, trace, m.equals(BlockEngine.PAST_SUFFIX));
 				continue;
@@ -170,7 +180,8 @@ public final class EngineCatalog {
 	private static String stripModifiers(String text, List<String> into) {
 		String t = text;
 		for (;;) {
-			String m = t.endsWith(IndirectEngine.SUFFIX) ? IndirectEngine.SUFFIX
+			String m = t.endsWith(AllocBlockEngine.SUFFIX) ? AllocBlockEngine.SUFFIX // i15-alloc
+					: t.endsWith(IndirectEngine.SUFFIX) ? IndirectEngine.SUFFIX
 					: t.endsWith(TensorMapEngine.SUFFIX) ? TensorMapEngine.SUFFIX
 					: t.endsWith(BlockEngine.SUFFIX) ? BlockEngine.SUFFIX // i15-prec
 					: t.endsWith(BlockEngine.PAST_SUFFIX) ? BlockEngine.PAST_SUFFIX : null;
