@@ -84,6 +84,18 @@ class AllocBlocksCommandTest {
 	}
 
 	@Test
+	void strictIsSafeOnBothSamplesAndAboveSixtyPercentOnPytorchTrain() throws IOException {
+		String strict = "ptx-flow/arg-scan+indirect+blocks+alloc-blocks-strict";
+		Map<String, Map<String, Object>> e = totals("pytorch-train-alloc.phos", "best+alloc-blocks-strict");
+		assertEquals(0, number(e, strict, "unsafe_launches"));
+		assertEquals(1.0, number(e, strict, "write_recall"));
+		assertTrue(number(e, strict, "byte_precision") >= 0.6517, e.toString()); // 65.18%
+		Map<String, Map<String, Object>> t = totals("triton-ops-alloc.phos", "best+alloc-blocks-strict");
+		assertEquals(0, number(t, strict, "unsafe_launches"));
+		assertEquals(1.0, number(t, strict, "write_recall"));
+	}
+
+	@Test
 	void tritonOpsAllocBlocksIsSafe() throws IOException {
 		assertSafeAndAtLeast("triton-ops-alloc.phos", 0.2447, 0.2388); // 24.48% (0.24476), 23.89% (best 16.57%)
 	}

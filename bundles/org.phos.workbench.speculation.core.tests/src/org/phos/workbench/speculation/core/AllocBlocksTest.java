@@ -153,6 +153,42 @@ class AllocBlocksTest {
 	}
 
 	@Test
+	void strictNamesNothingInASegmentsFreeSpaceAndValidateCatchesAWriteToFreedMemory() {
+		TraceFixture f = twoTensors();
+		f.block(FREE_REQUESTED, S, 4 * K);
+		f.block(FREE_COMPLETED, S, 4 * K);
+		// a stale word to A (freed) and X (no allocator there): A names nothing, X stays whole
+		int l = f.launch(1, words(S, X, 0));
+		f.observed(l, X, new long[] { X, X + 8 }, new long[0]);
+		Trace t = f.build();
+		List<SpeculatedAccess> strict = TraceFixture.speculate(t, "arg-scan+alloc-blocks-strict").get(0).accesses();
+		assertEquals(1, strict.size(), strict.toString());
+		assertEquals(X, strict.get(0).begin());
+		assertTrue(strict.get(0).wholeAllocation());
+		assertEquals(2, TraceFixture.speculate(t, "arg-scan+alloc-blocks").get(0).accesses().size());
+		Accuracy ok = SpeculationValidator.validate(t, List.of(EngineRegistry.create("arg-scan+alloc-blocks-strict", t)),
+				null, 1, null, null).engines().get(0).total();
+		assertEquals(0, ok.unsafeLaunches());
+
+		// the same launch, but the kernel does write A's freed bytes: the strict rule misses it, and validate says so
+		TraceFixture g = twoTensors();
+		g.block(FREE_REQUESTED, S, 4 * K);
+		g.block(FREE_COMPLETED, S, 4 * K);
+		int m = g.launch(1, words(S, X, 0));
+		g.observed(m, S, new long[0], new long[] { S, S + 64 });
+		Trace u = g.build();
+		List<String> verdicts = new ArrayList<>();
+		Accuracy missed = SpeculationValidator.validate(u,
+				List.of(EngineRegistry.create("arg-scan+alloc-blocks-strict", u), EngineRegistry.create("arg-scan+alloc-blocks", u)),
+				null, 1, null, (engine, v) -> verdicts.add(engine + " " + v.launchEvent() + " " + v.verdict() + " " + v))
+				.engines().get(0).total();
+		assertEquals(1, missed.unsafeLaunches(), verdicts::toString);
+		assertTrue(verdicts.get(0).startsWith("arg-scan+alloc-blocks-strict " + m + " MISSED_WRITE"), verdicts::toString);
+		assertEquals(0, SpeculationValidator.validate(u, List.of(EngineRegistry.create("arg-scan+alloc-blocks", u)), null, 1,
+				null, null).engines().get(0).total().unsafeLaunches(), "the plain rule keeps the whole segment");
+	}
+
+	@Test
 	void catalogNamesNotesAndMemory() {
 		Trace t = twoTensors().build();
 		assertEquals("ptx-flow/arg-scan+indirect+blocks+alloc-blocks", EngineRegistry.create("best+alloc-blocks", t).name());
@@ -162,6 +198,9 @@ class AllocBlocksTest {
 		assertEquals("ptx-flow/arg-scan+indirect+blocks", EngineRegistry.create("best", t).name(), "best unchanged");
 		assertEquals(SpeculationEngine.Memory.NONE, EngineRegistry.create("arg-scan+alloc-blocks", t).memory());
 		assertTrue(EngineRegistry.canCreate("phos+alloc-blocks"));
+		assertEquals("ptx-flow/arg-scan+indirect+blocks+alloc-blocks-strict",
+				EngineRegistry.create("best+alloc-blocks-strict", t).name());
+		assertEquals("arg-scan+alloc-blocks-strict", EngineRegistry.create("arg-scan+alloc-blocks-strict", t).name());
 		assertTrue(EngineRegistry.create("arg-scan+alloc-blocks", t).notes().isEmpty());
 		Trace none = TraceFixture.create().build();
 		assertTrue(EngineRegistry.create("arg-scan+alloc-blocks", none).notes().get(0).contains("PHOS_TORCH_ALLOC=1"));

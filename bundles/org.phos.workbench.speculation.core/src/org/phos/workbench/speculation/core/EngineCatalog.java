@@ -31,7 +31,8 @@ import org.phos.workbench.trace.core.Trace;
  * copies);</li>
  * <li>{@code X+alloc-blocks}: X with whole-allocation accesses narrowed to the block the caching allocator itself
  * reported live at the launch (a trace recorded with {@code PHOS_TORCH_ALLOC=1}); after {@code +blocks} it takes both
- * bounds ({@code best+alloc-blocks});</li>
+ * bounds ({@code best+alloc-blocks}); {@code X+alloc-blocks-strict}: and a pointer into the free space of one of
+ * the allocator's segments names nothing;</li>
  * <li>{@code best}: {@code ptx-flow/arg-scan+indirect+blocks}.</li>
  * </ul>
  * Engines hold per-trace state, so {@link #create} makes a new one per trace.
@@ -151,16 +152,18 @@ public final class EngineCatalog {
 				throw new IllegalArgumentException("unknown engine '" + part + "' in '" + spec + "'; known: "
 						+ String.join(", ", factories.keySet()) + ", combined as A/B (A, else B), X" + IndirectEngine.SUFFIX
 						+ ", X" + BlockEngine.SUFFIX + ", X" + BlockEngine.PAST_SUFFIX + ", X" + AllocBlockEngine.SUFFIX
-						+ ", or " + BEST + " ("
+						+ ", X" + AllocBlockEngine.STRICT_SUFFIX + ", or " + BEST + " ("
 						+ BEST_SPEC + ")");
 			}
 			chain.add(factory.apply(trace));
 		}
 		SpeculationEngine engine = chain.size() == 1 ? chain.get(0) : new FallbackEngine(chain);
 		for (String m : modifiers) {
-			if (m.equals(AllocBlockEngine.SUFFIX)) { // i15-alloc: after +blocks, both bounds
-				engine = engine instanceof BlockEngine b && !b.usesPast() ? new AllocBlockEngine(b.base(), trace, true)
-						: new AllocBlockEngine(engine, trace, false);
+			if (m.equals(AllocBlockEngine.SUFFIX) || m.equals(AllocBlockEngine.STRICT_SUFFIX)) { // i15-alloc
+				boolean strict = m.equals(AllocBlockEngine.STRICT_SUFFIX);
+				engine = engine instanceof BlockEngine b && !b.usesPast() // after +blocks: both bounds
+						? new AllocBlockEngine(b.base(), trace, true, strict)
+						: new AllocBlockEngine(engine, trace, false, strict);
 				continue;
 			}
 			if (m.equals(BlockEngine.SUFFIX) || m.equals(BlockEngine.PAST_SUFFIX)) { // i15-prec
@@ -181,6 +184,7 @@ public final class EngineCatalog {
 		String t = text;
 		for (;;) {
 			String m = t.endsWith(AllocBlockEngine.SUFFIX) ? AllocBlockEngine.SUFFIX // i15-alloc
+					: t.endsWith(AllocBlockEngine.STRICT_SUFFIX) ? AllocBlockEngine.STRICT_SUFFIX
 					: t.endsWith(IndirectEngine.SUFFIX) ? IndirectEngine.SUFFIX
 					: t.endsWith(TensorMapEngine.SUFFIX) ? TensorMapEngine.SUFFIX
 					: t.endsWith(BlockEngine.SUFFIX) ? BlockEngine.SUFFIX // i15-prec

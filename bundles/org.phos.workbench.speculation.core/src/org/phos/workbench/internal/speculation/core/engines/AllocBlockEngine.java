@@ -30,6 +30,11 @@ import org.phos.workbench.trace.core.Trace;
  * parameter) and pointers in no live block (memory not from the allocator, or a trace without block events) pass
  * unchanged.</li>
  * </ul>
+ * {@code X+alloc-blocks-strict} goes one step further: a pointer into one of the allocator's segments that lies in no
+ * live block (the free space of the segment: typically a stale word in a parameter struct, such as a workspace freed
+ * just before the launch) names nothing, where {@code +alloc-blocks} keeps the whole segment. It trusts that no kernel
+ * reads or writes memory the allocator holds as free (a use after free in the program).
+ * <p>
  * It can be wrong when a kernel reaches past the block its pointer names (a buffer and a neighbour handed over as one,
  * or the requested size smaller than what the kernel touches); {@code validate} then counts missed reads or writes and
  * unsafe launches. Nothing here looks at observed accesses.
@@ -41,10 +46,13 @@ public final class AllocBlockEngine implements SpeculationEngine {
 
 	/** The suffix naming the modifier. */
 	public static final String SUFFIX = "+alloc-blocks";
+	/** The suffix naming the variant for which a pointer into a segment's free space names nothing. */
+	public static final String STRICT_SUFFIX = "+alloc-blocks-strict";
 
 	private final SpeculationEngine base;
 	private final String name;
 	private final boolean launchBounds;
+	private final boolean strict;
 	private final AllocatorBlocks blocks;
 	private final List<String> notes;
 	/** The pointers of the launch's accesses ({@code launchBounds}). */
@@ -63,12 +71,15 @@ public final class AllocBlockEngine implements SpeculationEngine {
 	 * @param trace the trace both speculate
 	 * @param launchBounds whether the launch's other pointers bound a block too (composed after {@code +blocks}: then
 	 *        {@code base} is the engine {@code +blocks} wrapped)
+	 * @param strict whether a pointer into an allocator segment that lies in no live block names nothing
+	 *        ({@code +alloc-blocks-strict}) instead of the whole segment
 	 */
-	public AllocBlockEngine(SpeculationEngine base, Trace trace, boolean launchBounds) {
+	public AllocBlockEngine(SpeculationEngine base, Trace trace, boolean launchBounds, boolean strict) {
 		this.base = base;
 		this.launchBounds = launchBounds;
+		this.strict = strict;
 		this.blocks = new AllocatorBlocks(trace);
-		this.name = base.name() + (launchBounds ? BlockEngine.SUFFIX : "") + SUFFIX;
+		this.name = base.name() + (launchBounds ? BlockEngine.SUFFIX : "") + (strict ? STRICT_SUFFIX : SUFFIX);
 		List<String> n = new ArrayList<>(base.notes());
 		if (trace.count(EventKind.ALLOCATOR_BLOCK) == 0) {
 			n.add(SUFFIX + ": the trace has no allocator block events (record with PHOS_TORCH_ALLOC=1), so it narrows "
@@ -152,6 +163,9 @@ public final class AllocBlockEngine implements SpeculationEngine {
 			return;
 		}
 		long[] b = blocks.find(pointer);
+		if (b == null && strict && blocks.isSegment(allocationBase)) {
+			return; // free space of the allocator's segment: nothing there is the kernel's (a stale word, never read)
+		}
 		long from;
 		long to;
 		if (launchBounds) {

@@ -1,7 +1,9 @@
 package org.phos.workbench.internal.speculation.core.engines;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import org.eclipse.jdt.annotation.Nullable;
@@ -23,6 +25,8 @@ import org.phos.workbench.trace.core.TraceEvent;
  * <li>{@link BlockAction#SEGMENT_FREE} and {@link BlockAction#SEGMENT_UNMAP} end every block in their range, and so do
  * a device allocation's {@code Free} and a new {@code Alloc} (memory the driver hands out again is nobody's block).</li>
  * </ul>
+ * It also knows which live device allocations are the allocator's own segments ({@link BlockAction#SEGMENT_ALLOC}),
+ * for {@code +alloc-blocks-strict}.
  * Events are applied in order up to the launch being speculated; a launch before the last one applied starts again from
  * the first event. Not thread-safe; one instance per engine.
  */
@@ -34,6 +38,8 @@ final class AllocatorBlocks {
 	private final TreeMap<Long, Long> live = new TreeMap<>(Long::compareUnsigned);
 	/** Live device allocations of the trace: base to size. */
 	private final Map<Long, Long> allocations = new HashMap<>();
+	/** Bases of the live allocations the allocator reported as its own segments ({@code SEGMENT_ALLOC}). */
+	private final Set<Long> segments = new HashSet<>();
 	/** The first event not yet applied. */
 	private int next;
 
@@ -50,6 +56,7 @@ final class AllocatorBlocks {
 		if (event < next) {
 			live.clear();
 			allocations.clear();
+			segments.clear();
 			next = 0;
 		}
 		for (int i = next; i < event; i++) {
@@ -67,6 +74,14 @@ final class AllocatorBlocks {
 		return new long[] { e.getKey(), e.getValue() };
 	}
 
+	/**
+	 * @param base an allocation's base
+	 * @return whether the allocator reported it as one of its segments (and it is still live)
+	 */
+	boolean isSegment(long base) {
+		return segments.contains(base);
+	}
+
 	/** @return how many blocks are live */
 	int liveCount() {
 		return live.size();
@@ -79,10 +94,12 @@ final class AllocatorBlocks {
 				long a = trace.address(i);
 				long size = trace.size(i);
 				allocations.put(a, size);
+				segments.remove(a);
 				drop(a, a + size);
 			}
 			case FREE -> {
 				long a = trace.address(i);
+				segments.remove(a);
 				Long size = allocations.remove(a);
 				if (size != null) {
 					drop(a, a + size);
@@ -100,7 +117,12 @@ final class AllocatorBlocks {
 						}
 					}
 					case FREE_COMPLETED -> live.remove(a);
-					case SEGMENT_FREE, SEGMENT_UNMAP -> drop(a, end);
+					case SEGMENT_ALLOC -> segments.add(a);
+					case SEGMENT_FREE -> {
+						segments.remove(a);
+						drop(a, end);
+					}
+					case SEGMENT_UNMAP -> drop(a, end);
 					default -> {
 						// FREE_REQUESTED keeps the block (see above); a new segment holds no block yet
 					}
