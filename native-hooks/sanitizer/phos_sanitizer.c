@@ -36,6 +36,7 @@
 #include "phos_format.h"
 #include "phos_output.h"
 #include "phos_sanitizer_layout.h"
+#include "phos_observed.h"   /* i14-liveacc */
 
 #define EXPORT __attribute__((visibility("default")))
 #define LOG(...) do { fprintf(stderr, "[phos-sanitizer] " __VA_ARGS__); fputc('\n', stderr); } while (0)
@@ -102,6 +103,9 @@ typedef struct {                     /* one observed launch */
                                         so the launch is unobserved (its records are not written, it is not counted as
                                         observed) */
     uint64_t graph;                  /* the graph launch it is a kernel node of (1, 2, ...), 0 for a plain launch */
+    size_t obs_first;                /* i14-liveacc: its access records obs[obs_first, obs_first + obs_n) once read back */
+    uint32_t obs_n;
+    uint8_t done, sent;              /* i14-liveacc: read back; handed over to the recorder for attached readers */
 } launch_t;
 static launch_t *launches;
 static size_t nlaunches, cap_launches;
@@ -133,7 +137,6 @@ static CUcontext patched_ctx[16];
 
 static __thread size_t t_wait[64];   /* launches of the current API call awaiting the recorder's position */
 static __thread int t_nwait, t_in_graph;
-static __thread uint64_t t_graph;            /* the graph launch in progress on this thread (0: none) */
 static __thread size_t t_graph_first;        /* nlaunches when it began: its kernel nodes' launches are from here on */
 static __thread uint32_t t_graph_kernels;    /* its kernel nodes so far, observed or not */
 
@@ -142,6 +145,7 @@ typedef void (*hook_fn)(uint64_t pos, uint32_t nodes, const char *const *node_na
 static void (*rec_set_hook)(hook_fn);
 static uint64_t (*rec_event_index)(uint64_t);
 static const char *(*rec_trace_path)(void);
+static phos_recorder_observed_fn rec_observed;   /* i14-liveacc: hands each read-back's launches to attached readers */
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return 1;
@@ -332,6 +336,71 @@ static chunk_t *open_chunk(chunk_t *c, Sanitizer_StreamHandle hs, table_v *t) {
     return c;
 }
 
+/* ------------------------------------------------------------------ i14-liveacc: live hand-over */
+static void policy_text(char *pol, size_t cap) {
+    if (cfg.shapes) snprintf(pol, cap, "each launch shape (function+grid+block) %llu times", (unsigned long long)cfg.shapes);
+    else if (cfg.every > 1) snprintf(pol, cap, "every %llu-th launch", (unsigned long long)cfg.every);
+    else snprintf(pol, cap, "every launch");
+    if (cfg.nkernels) strncat(pol, ", kernel filter", cap - strlen(pol) - 1);
+}
+static __thread uint64_t t_graph;            /* the graph launch in progress on this thread (0: none) */
+/* The launches read back since the last hand-over, keyed by the recorder's event indices, go to the recorder as one
+   batch for the readers attached to its live stream (phos_recorder_observed): the same records and coverage the side
+   file gets at exit, as soon as they are read back. A launch whose recorder position is not known yet (its call has
+   not returned on another thread) and the kernel nodes of a graph launch still in progress on this thread wait for
+   the next read-back; the side file is written as before. Under mu. */
+static size_t hand_from;                     /* launches before it are all handed over or never will be */
+static uint64_t n_handed, n_hand_calls;
+static int finished_streaming;               /* the exit hand-over was made: the recorder closes its trace next */
+static void hand_over(void) {
+    if (!rec_observed || !rec_event_index || finished_streaming) return;
+    phos_observed_access *acc = NULL;
+    uint64_t *li = NULL;
+    size_t nacc = 0, cap_acc = 0, nli = 0, cap_li = 0, first_open = SIZE_MAX;
+    for (size_t i = hand_from; i < nlaunches; i++) {
+        launch_t *l = &launches[i];
+        if (l->sent || l->ambiguous) continue;
+        /* read back with no recorder position: known at the next hand-over, or never (not recorded) */
+        if (l->done && l->pos == UINT64_MAX && l->done++ >= 2) { l->sent = 2; continue; }
+        if (!l->done || l->pos == UINT64_MAX || (l->graph && l->graph == t_graph)) {
+            if (first_open == SIZE_MAX) first_open = i;
+            continue;
+        }
+        uint64_t key = rec_event_index(l->pos);
+        if (!grow((void **)&li, &cap_li, nli + 1, sizeof *li) || !grow((void **)&acc, &cap_acc, nacc + l->obs_n + 1, sizeof *acc)) {
+            if (first_open == SIZE_MAX) first_open = i;
+            break;
+        }
+        li[nli++] = key;
+        for (uint32_t k = 0; k < l->obs_n; k++) {
+            const obs_t *o = &obs[l->obs_first + k];
+            acc[nacc++] = (phos_observed_access){key, o->alloc, o->rb, o->re, o->wb, o->we, o->rc, o->wc};
+        }
+        l->sent = 1;
+    }
+    hand_from = first_open == SIZE_MAX ? nlaunches : first_open;
+    if (nli) {
+        char pol[160];
+        policy_text(pol, sizeof pol);
+        int rc = rec_observed("sanitizer", acc, nacc, li, nli, pol, n_seen);
+        n_hand_calls++;
+        if (rc == 0) n_handed += nli;
+        DBG("live hand-over: %zu launches, %zu records (%s)", nli, nacc, rc == 0 ? "queued" : rc > 0 ? "no reader" : "dropped");
+    }
+    free(acc);
+    free(li);
+}
+/* at exit, before the recorder closes its trace (registered after the recorder's own atexit, so it runs first): the
+   last read-back and its hand-over while attached readers can still get it */
+static void flush_locked(const char *why);
+static void exit_hand_over(void) {
+    pthread_mutex_lock(&mu);
+    flush_locked("exit");
+    hand_over();
+    finished_streaming = 1;
+    pthread_mutex_unlock(&mu);
+}
+
 /* ------------------------------------------------------------------ read back */
 static int flushing;   /* the read-back's own synchronisations call back (SYNCHRONIZE domain): not again from there */
 static void flush_locked(const char *why) {
@@ -353,6 +422,8 @@ static void flush_locked(const char *why) {
         for (size_t i = 0; i < npend; i++) {
             const PhosAcc *r = (const PhosAcc *)(h_pool + pend[i].off);
             table_v *t = pend[i].t;
+            launches[pend[i].launch].obs_first = nobs;   /* i14-liveacc */
+            launches[pend[i].launch].done = 1;
             for (uint32_t k = 0; k <= t->n; k++) {
                 const PhosAcc *a = &r[k];
                 if (!a->rcount && !a->wcount) continue;
@@ -367,6 +438,7 @@ static void flush_locked(const char *why) {
                 o->wb = a->wcount ? ~a->wmin_inv : 0;
                 o->we = a->wcount ? a->wmax : 0;
             }
+            launches[pend[i].launch].obs_n = (uint32_t)(nobs - launches[pend[i].launch].obs_first);   /* i14-liveacc */
         }
     }
     DBG("flush (%s): %zu launches, %llu bytes of records", why, npend, (unsigned long long)pend_hi);
@@ -387,6 +459,7 @@ static void flush_locked(const char *why) {
     }
     ns_flush += now_ns() - t0;
     flushing = 0;
+    hand_over();   /* i14-liveacc */
 }
 
 /* ------------------------------------------------------------------ launches */
@@ -480,6 +553,8 @@ static void on_launch(const Sanitizer_LaunchData *ld, int graph_node, int sel) {
         return;
     }
     pthread_mutex_lock(&mu);
+    static int exit_registered;   /* i14-liveacc: after the recorder's atexit (it started at cuInit): runs before it */
+    if (rec_observed && !exit_registered) { exit_registered = 1; atexit(exit_hand_over); }
     if (!pool_ctx) t0 = 0;   /* the pool's allocation (once) is not counted in the per-launch figure */
     if (!pool_ctx && !pool_init(ld->context)) {
         LOG("cannot allocate the %llu-byte record pool: observing nothing", (unsigned long long)cfg.pool_bytes);
@@ -853,6 +928,9 @@ static void write_side_file(void) {
             (unsigned long long)n_unpatched, ncov, n_shape_full ? " (shape table full: some launches unobserved)" : "");
     LOG("host time: %.2f us per observed launch in the launch callback (the pool's allocation not counted), %.1f ms in "
         "read-backs%s", n_selected > n_untimed ? ns_launch / 1e3 / (double)(n_selected - n_untimed) : 0.0, ns_flush / 1e6, n_too_big ? " (some tables too big for the pool)" : "");
+    if (rec_observed)   /* i14-liveacc */
+        LOG("live: %llu launches handed to the recorder for attached readers in %llu batches", (unsigned long long)n_handed,
+            (unsigned long long)n_hand_calls);
     if (n_graph_unobserved)
         LOG("%llu selected kernel nodes of %llu graph launches with several kernel nodes are unobserved (one callback-data "
             "slot per graph launch): counted as not observed above, their %zu access records not written",
@@ -947,7 +1025,8 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
     rec_set_hook = (void (*)(hook_fn))dlsym(RTLD_DEFAULT, "phos_recorder_set_launch_hook");
     rec_event_index = (uint64_t (*)(uint64_t))dlsym(RTLD_DEFAULT, "phos_recorder_event_index");
     rec_trace_path = (const char *(*)(void))dlsym(RTLD_DEFAULT, "phos_recorder_trace_path");
-    if (!rec_set_hook || !rec_event_index) rec_set_hook = NULL, rec_event_index = NULL;
+    rec_observed = (phos_recorder_observed_fn)dlsym(RTLD_DEFAULT, "phos_recorder_observed");   /* i14-liveacc */
+    if (!rec_set_hook || !rec_event_index) rec_set_hook = NULL, rec_event_index = NULL, rec_observed = NULL;
     if (rec_set_hook) rec_set_hook(on_recorded);
     if (sanitizerSubscribe(&subscriber, callback, NULL) != SANITIZER_SUCCESS) { LOG("sanitizerSubscribe failed"); return; }
     sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_RESOURCE);

@@ -24,10 +24,12 @@ static inline CUresult launch_common(int lkind, CUfunction f, const unsigned *di
         s->e1 = ts.e1;
         s->gated = ts.gate != 0 && ts.e1;
         s->corr = ts.corr;
+        s->e2 = ts.e2;   /* i15-timing */
+        s->pcorr = ts.pcorr;
         slot_commit(pos, s);
         phos_launch_hook_fn hook = atomic_load_explicit(&launch_hook, memory_order_acquire);
         if (hook) hook(pos, 0, NULL);
-    } else if (ts.e0) { pool_put(ts.e0); pool_put(ts.e1); }
+    } else if (ts.e0) { pool_put(ts.e0); pool_put(ts.e1); pool_put(ts.e2); }
     return r;
 }
 

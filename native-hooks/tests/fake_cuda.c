@@ -134,6 +134,8 @@ static void k_tma(void **p) {
     memcpy(out, (const void *)(uintptr_t)m[0], 64);
 }
 static fk K_tma = {0xF00D, 0, "tma_copy", 2, {0, 128}, {128, 8}, k_tma};
+/* i15-timing: the recorder's own empty probe kernel (rec_probe.c), loaded from PTX; FAKE_CUDA_NO_PROBE=1 refuses it */
+static fk K_probe = {0xF00D, 0, "phos_timing_probe", 0, {0}, {0}, NULL};
 API CUkernel fake_hidden_kernel(void) { return (CUkernel)&K_hidden; }
 
 /* ---- device memory */
@@ -205,9 +207,20 @@ FAKE_CB(cuPointerGetAttribute, (void *data, CUpointer_attribute a, CUdeviceptr p
 /* ---- modules */
 static int mod_dummy, lib_dummy, libmod_dummy;
 FAKE_CB(cuLibraryGetModule, (CUmodule *m, CUlibrary l), (m, l)) { *m = (CUmodule)&libmod_dummy; return CUDA_SUCCESS; }
-FAKE_CB(cuModuleLoadData, (CUmodule *m, const void *img), (m, img)) { hit("cuModuleLoadData"); *m = (CUmodule)&mod_dummy; return CUDA_SUCCESS; }
+static int probe_ptx_loaded;   /* i15-timing: a PTX image with the recorder's probe entry was loaded */
+FAKE_CB(cuModuleLoadData, (CUmodule *m, const void *img), (m, img)) {
+    hit("cuModuleLoadData");
+    if (img && strstr((const char *)img, ".entry phos_timing_probe")) probe_ptx_loaded = 1;
+    *m = (CUmodule)&mod_dummy;
+    return CUDA_SUCCESS;
+}
 FAKE_CB(cuModuleGetFunction, (CUfunction *f, CUmodule m, const char *name), (f, m, name)) {
     if (!strcmp(name, "tma_copy")) { *f = (CUfunction)&K_tma; return CUDA_SUCCESS; }
+    if (!strcmp(name, "phos_timing_probe") && m == (CUmodule)&mod_dummy && probe_ptx_loaded) {
+        if (getenv("FAKE_CUDA_NO_PROBE")) return CUDA_ERROR_NOT_FOUND;
+        *f = (CUfunction)&K_probe;
+        return CUDA_SUCCESS;
+    }
     if (strcmp(name, "axpy")) return CUDA_ERROR_NOT_FOUND;
     *f = (CUfunction)&K_axpy;
     return CUDA_SUCCESS;
@@ -359,6 +372,12 @@ FAKE_CB(cuGraphKernelNodeGetParams_v2, (CUgraphNode n, CUDA_KERNEL_NODE_PARAMS *
 
 static CUresult do_launch(fk *f, const unsigned *d, CUstream s, void **kp, void **extra) {
     if (!f || f->magic != 0xF00D) return CUDA_ERROR_INVALID_HANDLE;
+    if (f == &K_probe) {   /* i15-timing; FAKE_CUDA_SLOW_PROBE=k: every k-th probe runs 5000 ns longer */
+        static long nprobe;
+        hit("probe_launch");
+        const char *k = getenv("FAKE_CUDA_SLOW_PROBE");
+        if (k && atol(k) > 0 && ++nprobe % atol(k) == 0) fake_clock += 5;
+    }
     void *pp[8];
     uint8_t tmp[64];
     if (extra) { /* parameter buffer: rebuild pointers into it */

@@ -11,6 +11,7 @@ Prints `N passed, N failed` and exits non-zero on any failure.
 """
 import argparse
 import glob
+import csv
 import json
 import os
 import re
@@ -490,6 +491,7 @@ def test_timing_sample(env):
             check(all(997 <= l["gpu_end_ns"] - l["gpu_start_ns"] <= 1003 for l in timed), "PHOS_TIMING_GATE=0: raw event spans (about 1000 ns)")
         else:
             check(waits == 1, "cuStreamWaitValue32 unsupported: tried once at setup, then ungated (%d calls)" % waits)
+    test_timing_probe(env)
     out = env.trace_path("every.phos")
     r = env.run([env.app, "many", "/dev/null", "2000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "0"})
     t = pr.read_trace(out)
@@ -502,6 +504,62 @@ def test_timing_sample(env):
     r = env.run([env.app, "many", "/dev/null", "100"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0"})
     t = pr.read_trace(out)
     check("timing_sampling" not in t.header, "PHOS_TIMING=0: no sampling policy in the header")
+
+
+def test_timing_probe(env):
+    """i15-timing: PHOS_TIMING_PROBE=1: each gated timed launch is followed, inside its gate, by the recorder's empty
+    probe kernel and a third event; the writer takes GPU time = kernel span - (median of the last 63 probe spans, or
+    with PHOS_TIMING_PROBE=pair the launch's own) + PHOS_TIMING_PROBE_NS, says so in the header (TimingSampling fields
+    20-26) and PHOS_TIMING_DIAG lists both spans per timed launch. The fake's events tick 1000 ns per record, so each
+    span is 1000 ns and every estimate is PHOS_TIMING_PROBE_NS."""
+    for case in ("probe", "pair", "noprobe-kernel"):
+        out = env.trace_path("probe_%s.phos" % case)
+        exf = env.trace_path("probe_%s.json" % case)
+        diag = env.trace_path("probe_%s.csv" % case)
+        e = {"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_TIMING_SOURCE": "events", "PHOS_TIMING_NMIN": "10",
+             "PHOS_TIMING_NMAX": "10", "PHOS_TIMING_FIRST": "5", "PHOS_TIMING_PROBE": "pair" if case == "pair" else "1",
+             "PHOS_TIMING_PROBE_NS": "250",
+             "PHOS_TIMING_DIAG": diag}
+        if case == "noprobe-kernel":
+            e["FAKE_CUDA_NO_PROBE"] = "1"
+        else:
+            e["FAKE_CUDA_SLOW_PROBE"] = "7"   # every 7th probe spans 6000 ns: the median of the recent ones ignores it
+        r = env.run([env.app, "many", exf, "3000"], env=e)
+        check(r.returncode == 0, "%s: exit 0 (%s)" % (case, r.stderr))
+        t = pr.read_trace(out)
+        ls = launches_of(t)
+        timed = [l for l in ls if l.get("gpu_start_ns", 0) > 0]
+        x = json.load(open(exf))
+        spans = sorted({l["gpu_end_ns"] - l["gpu_start_ns"] for l in timed})
+        pol = t.header.get("timing_sampling", {})
+        rows = list(csv.DictReader(open(diag)))
+        check(len(ls) == 3000 and 200 <= len(timed) <= 420, "%s: about 1 in 10 launches timed (%d of %d)" % (case, len(timed), len(ls)))
+        check(len(rows) == len(timed) and all(r["kernel"] and r["span_ns"] == "1000" for r in rows),
+              "%s: PHOS_TIMING_DIAG has one line per timed launch with its raw span (%d lines, %d timed, first %s)" % (
+                  case, len(rows), len(timed), rows[:1]))
+        if case in ("probe", "pair"):
+            check(x["probe_launches"] == len(timed), "probe: one probe kernel per timed launch (%d probes, %d timed)" % (x["probe_launches"], len(timed)))
+            check(x["stream_waits"] == len(timed) + 31, "probe: the probe runs inside the launch's gate (%d waits)" % x["stream_waits"])
+            slow = [i for i, r in enumerate(rows) if r["probe_span_ns"] == "6000"]
+            check(len(slow) == len(rows) // 7 and all(r["probe_span_ns"] in ("1000", "6000") for r in rows),
+                  "%s: the probes' spans are in the diagnosis file (%d of %d slow)" % (case, len(slow), len(rows)))
+            est = [l["gpu_end_ns"] - l["gpu_start_ns"] for l in timed]
+            if case == "probe":
+                check(all(248 <= v <= 252 for v in est), "probe: GPU time = span - median probe span + 250 ns (%s)" % spans[:5])
+            else:
+                check(all((v == 1) if i in slow else (248 <= v <= 252) for i, v in enumerate(est)),
+                      "pair: GPU time = span - the launch's own probe span + 250 ns, at least 1 ns (%s)" % spans[:5])
+            check(pol.get("gpu_time_source") == "events" and pol.get("event_gate") == 1 and pol.get("event_correction") == "in-pair-probe"
+                  and pol.get("probe_kernel_ns") == 250 and pol.get("probe_fallback") == "setup-bias"
+                  and pol.get("probe_window") == (1 if case == "pair" else 63),
+                  "probe: the header says how GPU times were estimated (%s)" % pol)
+        else:
+            # the probe kernel cannot be loaded: the launch keeps the setup bias of i15-cost2 (half of a 1000 ns span)
+            check(x["probe_launches"] == 0, "no probe kernel: no probe launches (%d)" % x["probe_launches"])
+            check(spans and all(497 <= v <= 503 for v in spans), "no probe kernel: the setup bias instead (%s)" % spans[:5])
+            check(all(r["probe_span_ns"] == "-1" for r in rows), "no probe kernel: no probe span in the diagnosis file")
+            check(pol.get("event_correction") == "in-pair-probe" and pol.get("probe_fallback") == "setup-bias",
+                  "no probe kernel: the header names the setup bias as the fallback (%s)" % pol)
 
 
 def fake_elf(payload):
@@ -1243,6 +1301,104 @@ def test_checkpoint_cupti(env):
 # ------------------------------------------------------------------ i14-cupti: end
 
 
+# ------------------------------------------------------------------ i14-liveacc: observed accesses on the live stream
+def test_attach_observed(env):
+    """fake_app's fake observer hands over observed accesses through phos_recorder_observed (as the sanitizer tool
+    does after each read-back): attached readers get them as ObservedBatch chunks after the launches they name, the
+    trace file does not, a late reader gets those of the launches it holds, a stalled one is told what it missed"""
+    def obs(app):
+        app.p.stdin.write("observe\n")
+        app.p.stdin.flush()
+        w = app.p.stdout.readline().split()
+        return (int(w[3]), int(w[5])) if len(w) == 6 and w[0] == "ok" else (-1, -9)
+
+    app = LiveApp(env, "attach-observed", {"FAKE_OBSERVER": "1"})
+    app.cmd("launch 8")
+    n_before, rc0 = obs(app)
+    check(n_before == 8 and rc0 == 1, "observed: with no reader attached nothing is queued (rc %d for %d launches)" % (rc0, n_before))
+    a = StreamReader(app.sock)
+    sa = a.wait_start()
+    app.cmd("launch 40")
+    n1, rc1 = obs(app)
+    b = StreamReader(app.sock)   # a late reader: joins after the first batch was handed over
+    sb = b.wait_start()
+    app.cmd("launch 24")
+    n2, rc2 = obs(app)
+    check((n1, rc1, n2, rc2) == (40, 0, 24, 0), "observed: both hand-overs queued (%s)" % [(n1, rc1), (n2, rc2)])
+    ta = a.wait_events(10 ** 9, timeout=3)   # (the stream has not ended: what it has now)
+    t0 = time.time()
+    while len(ta.coverage) < 2 and time.time() - t0 < 5:
+        time.sleep(0.05)
+        ta = a.trace()
+    got_live = len(ta.coverage)
+    app.finish()
+    ta = a.wait_events(10 ** 9, timeout=5)
+    tb = b.wait_events(10 ** 9, timeout=5)
+    a.close(); b.close()
+    tf = pr.read_trace(app.out)
+    launch_idx = [i for i, e in zip(ta.index, ta.events) if e.get("launch")]
+    # the launches of the two observed rounds: after the reader joined
+    live = [i for i, e in enumerate(tf.events) if e.get("launch")][8:]   # the launches of the two observed rounds
+    check(got_live == 2, "observed: the batches arrive while the process runs (%d ObservedBatch chunks before exit)" % got_live)
+    cov = sorted(i for c in ta.coverage for i in c["observed"])
+    check(cov == live and all(c.get("tool") == "sanitizer" and c.get("policy") == "every launch" for c in ta.coverage),
+          "observed: the coverage names every observed launch by its event index (%d of %d)" % (len(cov), len(live)))
+    acc = ta.observed
+    pos = {i: k for k, i in enumerate(ta.index)}
+    named = all(x.get("launch_index") in pos and ta.events[pos[x["launch_index"]]].get("launch") for x in acc)
+    expect = sum(0 if k % 4 == 3 else 2 for k in range(8, 8 + 64))
+    check(named and len(acc) == expect, "observed: every access names a launch the reader holds (%d accesses, %d expected)"
+          % (len(acc), expect))
+    halves = [x for x in acc if x.get("written") and x["written"][0]["end"] - x["written"][0]["begin"] == 128]
+    check(len(halves) == 16, "observed: ranges and counts as handed over (%d half writes)" % len(halves))
+    check(ta.end is not None and ta.end.get("observed_live_launches") == 72 and not ta.end.get("observed_live_dropped"),
+          "observed: TraceEnd counts the launches handed over (%s)" % {k: v for k, v in (ta.end or {}).items() if "observed" in k})
+    check(not tf.observed and not tf.coverage and not tf.warnings, "observed: the trace file holds no observations (%d, %s)"
+          % (len(tf.observed), tf.warnings))
+    check(same_events(ta, tf), "observed: the stream's events are the file's")
+    covb = sorted(i for c in tb.coverage for i in c["observed"])
+    lb = [i for i, e in zip(tb.index, tb.events) if e.get("launch") and i >= sb.get("first_live_index", 0)]
+    check(covb == lb and len(lb) == 24 and len(tb.observed) == sum(0 if k % 4 == 3 else 2 for k in range(48, 72)),
+          "observed: a late reader gets the observations handed over after it joined (%d launches, %d accesses)"
+          % (len(covb), len(tb.observed)))
+
+    # more than 4 x PHOS_ATTACH_QUEUE at once: dropped by the recorder, counted in TraceEnd
+    app = LiveApp(env, "attach-observed-big", {"FAKE_OBSERVER": "1", "PHOS_ATTACH_QUEUE": "64k"})
+    r = StreamReader(app.sock)
+    r.wait_start()
+    app.cmd("launch 60000")
+    nbig, rcbig = obs(app)
+    app.finish()
+    tr = r.wait_events(10 ** 9, timeout=10)
+    r.close()
+    check(rcbig == -1 and tr.end is not None and tr.end.get("observed_live_dropped") == nbig == 60000 and not tr.coverage,
+          "observed: a batch over the recorder's queue is dropped and counted (rc %d, TraceEnd %s)"
+          % (rcbig, {k: v for k, v in (tr.end or {}).items() if "observed" in k}))
+
+    # a reader that does not read: its observations are dropped like its events, and it is told (ObservedGap)
+    # (uncompressed chunks: the batch of 2000 launches alone is over the reader's 64k, whatever its queue holds)
+    app = LiveApp(env, "attach-observed-stall", {"FAKE_OBSERVER": "1", "PHOS_ATTACH_QUEUE": "64k", "PHOS_COMPRESS": "0"})
+    st = StreamReader(app.sock, read=False)
+    time.sleep(0.1)
+    app.cmd("launch 300000")   # its queue fills (its events are dropped)
+    app.cmd("forget")
+    app.cmd("launch 2000")
+    nd, rcd = obs(app)
+    time.sleep(0.3)            # the writer's turns: the batch is due while the reader's queue is full
+    st.go.set()
+    app.cmd("launch 4")
+    n5, rc5 = obs(app)
+    app.finish()
+    ts = st.wait_events(10 ** 9, timeout=10)
+    st.close()
+    check(rcd == 0 and ts.observed_missed == nd == 2000 and any("observations of 2000 launches" in w for w in ts.warnings),
+          "observed: a stalled reader is told the observations it missed (ObservedGap: %d of %d launches, %s)"
+          % (ts.observed_missed, nd, ts.warnings[-1:]))
+    last4 = [i for i, e in zip(ts.index, ts.events) if e.get("launch")][-4:]
+    check(sorted(i for c in ts.coverage for i in c["observed"]) == last4 and n5 == 4 and rc5 == 0,
+          "observed: it gets the next batch after the gap (%d launches)" % sum(len(c["observed"]) for c in ts.coverage))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
@@ -1253,7 +1409,8 @@ def main():
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
                      ("write error", test_write_error), ("ring overflow", test_ring_overflow),
                      ("attach", test_attach), ("checkpoint", test_checkpoint),  # i14-ckpt: checkpoint
-                     ("checkpoint cupti", test_checkpoint_cupti))  # i14-cupti
+                     ("checkpoint cupti", test_checkpoint_cupti),  # i14-cupti
+                     ("attach observed", test_attach_observed))  # i14-liveacc
     for name, fn in sections:
         if ap_only and name not in ap_only.split(","):
             continue

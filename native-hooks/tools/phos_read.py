@@ -60,7 +60,11 @@ SCHEMA = {
                     40: ("timing_sampling", "TimingSampling"),
                     45: ("allocator_events", "s")},   # i15-alloc
     "TimingSampling": {1: ("mode", "u"), 2: ("first_launches", "u"), 3: ("min_interval", "u"), 4: ("max_interval", "u"),
-                       5: ("budget_permille", "u"), 6: ("shape_key", "s")},
+                       5: ("budget_permille", "u"), 6: ("shape_key", "s"),
+                       # i15-timing: how GPU times are taken and event-timed spans corrected
+                       20: ("gpu_time_source", "s"), 21: ("event_gate", "u"), 22: ("event_correction", "s"),
+                       23: ("probe_kernel_ns", "u"), 24: ("event_bias_ns", "u"), 25: ("probe_fallback", "s"),
+                       26: ("probe_window", "u")},
     "Module": {1: ("id", "u"), 2: ("kind", "u"), 3: ("image", "y"), 4: ("hash", "f64"), 5: ("origin", "s"),
                6: ("image_size", "u"), 20: ("ptx", "y"), 21: ("ptx_source", "s")},
     "ParamInfo": {1: ("offset", "u"), 2: ("size", "u")},
@@ -103,14 +107,18 @@ SCHEMA = {
     # i14-cupti: intervals whose GPU times came from another source than the trace's (CUPTI released for a checkpoint)
     "TimingGap": {1: ("start_ns", "u"), 2: ("end_ns", "u"), 3: ("source", "s"), 4: ("reason", "s")},
     "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u"), 4: ("unrecorded", "*UnrecordedCalls"),
-                 5: ("timing_gaps", "*TimingGap")},
+                 5: ("timing_gaps", "*TimingGap"),
+                 # i14-liveacc: launches whose observations a tool handed over live, and those the recorder dropped
+                 20: ("observed_live_launches", "u"), 21: ("observed_live_dropped", "u")},
     # live attach stream (docs/trace-format.md "Live attach")
     "EventGap": {1: ("first_index", "u"), 2: ("count", "u"), 3: ("reason", "u")},
     "StreamStart": {1: ("first_live_index", "u"), 2: ("events_so_far", "u"), 3: ("dropped_so_far", "u"),
                     4: ("trace_path", "s"), 5: ("pid", "u"), 6: ("live_allocations", "u"), 7: ("attached_ns", "u")},
+    # i14-liveacc: observations dropped for this reader (its queue was full)
+    "ObservedGap": {1: ("batches", "u"), 2: ("launches", "u")},
 }
 CHUNK_TYPES = {1: "TraceHeader", 2: "Module", 3: "Function", 4: "EventBatch", 5: "ObservedBatch", 6: "TraceEnd",
-               7: "EventGap", 8: "StreamStart"}
+               7: "EventGap", 8: "StreamStart", 9: "ObservedGap"}
 GAP_REASONS = {1: "attached late", 2: "reader behind"}
 BODIES = ("alloc", "free", "memcpy", "memset", "launch", "sync", "graph_launch", "array", "tensor_map",
           "allocator_block")   # i15-alloc
@@ -350,6 +358,7 @@ class Trace:
         self.stream_start = None
         self.gaps = []
         self.skipped = 0
+        self.observed_missed = 0   # i14-liveacc: launches whose live observations this reader missed (ObservedGap)
         self.index = []
 
 
@@ -494,6 +503,8 @@ def read_bytes(data, path="<bytes>", check_crc=True):
                 cov = dict(cov)
                 cov["observed"] = idx
                 t.coverage.append(cov)
+        elif name == "ObservedGap":
+            t.observed_missed += msg.get("launches", 0)
         elif name == "TraceEnd":
             t.end = msg
     if t.header is None:
@@ -505,6 +516,8 @@ def read_bytes(data, path="<bytes>", check_crc=True):
     behind = sum(c for _, c, r in t.gaps if r != 1)
     if behind:
         t.warnings.append("the live stream missed %d events (the reader fell behind)" % behind)
+    if t.observed_missed:
+        t.warnings.append("the live stream missed the observations of %d launches (the reader fell behind)" % t.observed_missed)
     return t
 
 
@@ -574,7 +587,25 @@ def timing_policy(h):
         return "every launch timed"
     return ("sampled: each launch shape's first %d launches, then 1 in N (N %d-%d, adapted to the launch rate, "
             "budget %.1f%%)" % (p.get("first_launches", 0), p.get("min_interval", 0), p.get("max_interval", 0),
-                                p.get("budget_permille", 0) / 10.0))
+                                p.get("budget_permille", 0) / 10.0)) + timing_estimate(p)
+
+
+def timing_estimate(p):
+    """i15-timing: how a sampled trace's GPU times are estimated (TimingSampling fields 20-25); empty for older traces"""
+    src = p.get("gpu_time_source")
+    if not src:
+        return ""
+    if not p.get("event_gate"):
+        return "; source %s" % src
+    c = p.get("event_correction", "none")
+    w = p.get("probe_window", 1)
+    how = {"in-pair-probe": "gated CUDA events minus %s of an empty probe kernel run behind each timed launch, plus %d ns "
+                            "(else %s)" % ("the launch's own probe span" if w <= 1 else "the median span of the last %d probes" % w,
+                                           p.get("probe_kernel_ns", 0), p.get("probe_fallback", "setup-bias")),
+           "setup-bias": "gated CUDA events minus an event bias measured at setup",
+           "fixed-bias": "gated CUDA events minus %d ns" % p.get("event_bias_ns", 0),
+           "none": "gated CUDA events, raw spans"}.get(c, c)
+    return "; source %s (where CUPTI is not used: %s)" % (src, how) if src == "auto" else "; source %s: %s" % (src, how)
 
 
 def summary(t, path):

@@ -88,6 +88,15 @@ public final class TraceFixture {
 		return events++;
 	}
 
+	// i15-cublas: begin
+	/** @return the launch's event index; a launch with this grid */
+	public int launch(int function, byte[] params, Dim3 grid) {
+		builder.event(new TraceEvent.Launch(clock++, 0, function, grid, new Dim3(128, 1, 1), 0, 0, params, 0, 0,
+				LaunchKind.PLAIN, 0));
+		return events++;
+	}
+	// i15-cublas: end
+
 	/** Adds an observed access; ranges are {begin, end} pairs, absolute. */
 	public TraceFixture observed(int launch, long allocation, long[] read, long[] written) {
 		builder.observed(new ObservedAccess(launch, allocation, ranges(read), ranges(written), read.length / 2,

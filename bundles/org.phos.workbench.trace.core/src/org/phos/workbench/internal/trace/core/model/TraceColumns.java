@@ -330,6 +330,20 @@ public final class TraceColumns implements EventSink {
 
     /** i15-cost: which launches an observer observed. */
     public void addCoverage(ObservationCoverage c) {
+        // i14-liveacc: begin (a live stream carries one coverage per hand-over: one per tool, the union)
+        for (int i = 0; i < coverage.size(); i++) {
+            ObservationCoverage o = coverage.get(i);
+            if (o.tool().equals(c.tool())) {
+                long[] a = o.observedEvents();
+                long[] b = c.observedEvents();
+                long[] both = java.util.Arrays.copyOf(a, a.length + b.length);
+                System.arraycopy(b, 0, both, a.length, b.length);
+                coverage.set(i, new ObservationCoverage(c.tool(), both, c.policy().isEmpty() ? o.policy() : c.policy(),
+                        Math.max(o.launchesSeen(), c.launchesSeen())));
+                return;
+            }
+        }
+        // i14-liveacc: end
         coverage.add(c);
     }
 
