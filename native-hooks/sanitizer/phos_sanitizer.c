@@ -77,6 +77,7 @@ static uint64_t alloc_version = 1;  /* bumped whenever the live allocations chan
 
 typedef struct table_v {            /* an immutable snapshot of the allocation table (host side; chunks hold device copies) */
     range_t *r;
+    uint64_t *owner;                 /* i15-alloc: the allocation each range lies in (NULL: each range is one) */
     uint32_t n;
     uint64_t version;
     struct table_v *next;
@@ -236,6 +237,64 @@ static void alloc_remove(uint64_t a) {
     }
 }
 
+/* i15-alloc: begin */
+/* A caching allocator's live blocks (PyTorch's, handed over by the recorder when it records them: PHOS_TORCH_ALLOC=1).
+   With blocks known the table splits each allocation at its blocks' edges, so a launch's record holds one hull per
+   block (and per gap between blocks) instead of one per allocation: a kernel writing two tensors of one segment no
+   longer shows the bytes between them as written. Each range still reports its allocation's base (owner), so the side
+   file's records name the trace's allocations as before. PHOS_SANITIZER_BLOCKS=0 ignores blocks. */
+static range_t *blocks;
+static size_t nblocks, cap_blocks;
+static uint64_t n_block_events;
+static void blocks_drop(uint64_t a, uint64_t e) {   /* every block overlapping [a, e) */
+    size_t w = 0;
+    for (size_t i = 0; i < nblocks; i++) if (!(blocks[i].base < e && blocks[i].end > a)) blocks[w++] = blocks[i];
+    if (w != nblocks) { nblocks = w; alloc_version++; }
+}
+EXPORT void phos_sanitizer_allocator_block(int action, uint64_t addr, uint64_t size) {
+    static int on = -1;
+    if (on < 0) on = (int)phos_env_u64("PHOS_SANITIZER_BLOCKS", 1) != 0;
+    if (!on) return;
+    pthread_mutex_lock(&mu);
+    n_block_events++;
+    if (action == 1 && size) {                    /* ALLOC */
+        blocks_drop(addr, addr + size);
+        if (grow((void **)&blocks, &cap_blocks, nblocks + 1, sizeof *blocks)) {
+            size_t lo = 0, hi = nblocks;
+            while (lo < hi) { size_t m = (lo + hi) / 2; if (blocks[m].base < addr) lo = m + 1; else hi = m; }
+            memmove(&blocks[lo + 1], &blocks[lo], (nblocks - lo) * sizeof *blocks);
+            blocks[lo] = (range_t){addr, addr + size};
+            nblocks++;
+            alloc_version++;
+        }
+    } else if (action == 3) {                     /* FREE_COMPLETED: the block that starts there */
+        for (size_t i = 0; i < nblocks; i++)
+            if (blocks[i].base == addr) { memmove(&blocks[i], &blocks[i + 1], (nblocks - i - 1) * sizeof *blocks); nblocks--; alloc_version++; break; }
+    } else if (action == 5 || action == 7) {      /* SEGMENT_FREE, SEGMENT_UNMAP */
+        blocks_drop(addr, addr + size);
+    }
+    pthread_mutex_unlock(&mu);
+}
+/* the table split at block edges: n entries of r/owner at most cap; returns the count */
+static uint32_t split_table(range_t *r, uint64_t *owner, uint32_t cap, const range_t *al, uint32_t na) {
+    uint32_t n = 0;
+    size_t b = 0;
+    for (uint32_t i = 0; i < na && n < cap; i++) {
+        uint64_t cur = al[i].base, end = al[i].end;
+        while (b < nblocks && blocks[b].end <= cur) b++;
+        for (size_t j = b; j < nblocks && blocks[j].base < end && n < cap; j++) {
+            uint64_t bs = blocks[j].base > cur ? blocks[j].base : cur, be = blocks[j].end < end ? blocks[j].end : end;
+            if (be <= bs) continue;
+            if (bs > cur) { r[n] = (range_t){cur, bs}; owner[n++] = al[i].base; if (n == cap) break; }
+            r[n] = (range_t){bs, be}; owner[n++] = al[i].base;
+            cur = be;
+        }
+        if (cur < end && n < cap) { r[n] = (range_t){cur, end}; owner[n++] = al[i].base; }
+    }
+    return n;
+}
+/* i15-alloc: end */
+
 /* the snapshot of the current allocation table (host side), made when the allocations changed since the last one */
 static table_v *current_table(void) {
     if (cur_table && cur_table->version == alloc_version) return cur_table;
@@ -249,6 +308,16 @@ static table_v *current_table(void) {
     if (!t->r) { free(t); return NULL; }
     memcpy(t->r, allocs, t->n * sizeof *t->r);
     for (uint32_t i = 0; i + 1 < t->n; i++) if (t->r[i].end > t->r[i + 1].base) t->r[i].end = t->r[i + 1].base;
+    if (nblocks && t->n) {   /* i15-alloc: split at the allocator's blocks */
+        uint32_t cap = (uint32_t)(cfg.max_ranges < 2 * nblocks + t->n ? cfg.max_ranges : 2 * nblocks + t->n);
+        range_t *r = malloc(cap * sizeof *r);
+        uint64_t *owner = malloc(cap * sizeof *owner);
+        if (r && owner) {
+            uint32_t n = split_table(r, owner, cap, t->r, t->n);
+            free(t->r);
+            t->r = r; t->owner = owner; t->n = n;
+        } else { free(r); free(owner); }
+    }
     if (cur_table) { cur_table->next = old_tables; old_tables = cur_table; }
     cur_table = t;
     n_tables++;
@@ -386,7 +455,7 @@ static void flush_locked(const char *why) {
                 if (!grow((void **)&obs, &cap_obs, nobs + 1, sizeof *obs)) break;
                 obs_t *o = &obs[nobs++];
                 o->launch = pend[i].launch;
-                o->alloc = k < t->n ? t->r[k].base : 0;
+                o->alloc = k < t->n ? (t->owner ? t->owner[k] : t->r[k].base) : 0;   /* i15-alloc: owner */
                 o->rc = a->rcount;
                 o->wc = a->wcount;
                 o->rb = a->rcount ? ~a->rmin_inv : 0;
@@ -410,6 +479,7 @@ static void flush_locked(const char *why) {
         table_v *t = old_tables;
         old_tables = t->next;
         free(t->r);
+        free(t->owner);   /* i15-alloc */
         free(t);
     }
     ns_flush += now_ns() - t0;
@@ -1009,6 +1079,8 @@ static void write_side_file(void) {
     size_t unk_launches = 0;
     if (rec_event_index) for (size_t i = 0; i < nlaunches; i++) unk_launches += launches[i].pos == UINT64_MAX;
     /* observed = selected and not a kernel node of a multi-node graph launch (those are unobserved: see LAUNCH_END) */
+    if (n_block_events) LOG("%llu allocator block events: each allocation's ranges split at its live blocks' edges (i15-alloc)",
+                            (unsigned long long)n_block_events);
     LOG("%s: %zu observed accesses of %zu launches (%llu launches seen, %llu observed, %llu graph kernel nodes of which %llu "
         "unobserved; %llu modules patched, %llu failed; %llu read-backs of %.1f MB, %llu chunks, %llu table versions)%s",
         path, written, nlaunches - (size_t)n_graph_unobserved, (unsigned long long)n_seen,

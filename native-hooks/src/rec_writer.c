@@ -91,6 +91,7 @@ static void write_header(void) {
     pb_bool(&h, 16, cfg.timing);
     pb_u64(&h, 17, (uint64_t)mem);
     timing_sample_header(&h);   /* i15-cost: field 40, the sampling policy of GPU timing */
+    torch_alloc_header(&h);     /* i15-alloc: field 45, the allocator whose block events were asked for */
     write_chunk(PHOS_CHUNK_HEADER, &h, 0);
     pb_free(&h);
 }
@@ -338,6 +339,10 @@ untimed:
         pb_u64(&body, 14, tr.extent);
         field = 18; break;
     }
+    case EV_ABLOCK:   /* i15-alloc: AllocatorBlock (Event field 19) */
+        pb_u64(&body, 1, s->kind); pb_u64(&body, 2, s->a0); pb_u64(&body, 3, s->a1); pb_u64(&body, 4, s->stream);
+        pb_u64(&body, 5, s->u[0]);
+        field = 19; break;
     case EV_GRAPH:
         pb_u64(&body, 1, s->a0); pb_u64(&body, 2, s->stream); pb_u64(&body, 3, s->u[0]);
         last_graph_index = ev_index;

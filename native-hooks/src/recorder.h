@@ -247,7 +247,8 @@ extern __thread CUevent t_pre_e0;    /* the start event recorded at the entry of
 void *replay_real(void);
 
 /* ------------------------------------------------------------------ event ring (bounded lock-free MPSC; rec_core.c) */
-enum { EV_ALLOC = 1, EV_FREE, EV_MEMCPY, EV_MEMSET, EV_LAUNCH, EV_SYNC, EV_GRAPH, EV_MODULE, EV_ARRAY, EV_TMAP };
+enum { EV_ALLOC = 1, EV_FREE, EV_MEMCPY, EV_MEMSET, EV_LAUNCH, EV_SYNC, EV_GRAPH, EV_MODULE, EV_ARRAY, EV_TMAP,
+       EV_ABLOCK /* i15-alloc: a caching allocator's block event (rec_torch_alloc.c) */ };
 /* wire codes (docs/phos-trace-v1.proto) the wrappers of issue 16 write */
 enum { COPY_H2A = 7, COPY_A2H = 8, COPY_D2A = 9, COPY_A2D = 10, COPY_A2A = 11 };
 enum { SYNC_HOST_FUNCTION = 12, SYNC_STREAM_CALLBACK = 13 };
@@ -613,6 +614,13 @@ int stream_readers(void);                                   /* i14-liveacc: read
 int observed_due(uint64_t encoded);
 void observed_send(uint64_t encoded, int final);
 void observed_end(pbuf *end);
+
+/* i15-alloc: begin */
+/* ------------------------------------------------------------------ caching-allocator block events (rec_torch_alloc.c) */
+void torch_alloc_poll(void);            /* PHOS_TORCH_ALLOC=1: attach the PyTorch tracker once its allocator is up */
+void torch_alloc_header(pbuf *h);       /* TraceHeader field 45 */
+void torch_alloc_end(void);             /* at stop: one stderr line when the tracker was asked for and never attached */
+/* i15-alloc: end */
 
 /* ------------------------------------------------------------------ wrappers (rec_wrap_*.c, rec_exports.c) */
 /* ------------------------------------------------------------------ wrappers */

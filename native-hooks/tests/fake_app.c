@@ -231,6 +231,29 @@ int main(int argc, char **argv) {
             CHECK(calls("cuLaunchKernel_ptsz") == 1, "per-thread launch must reach the _ptsz variant");
         }
         printf("checksum %016llx\n", (unsigned long long)fnv(out, sizeof out));
+    } else if (!strcmp(mode, "alloc-blocks")) {
+        /* i15-alloc: an allocator's block events handed to the recorder's phos_recorder_allocator_event (what the
+           PyTorch shim does), in order with the CUDA calls around them: a 1 MiB segment, two blocks in it, a fill of
+           the second, the first freed, a larger block re-using its start, the segment freed */
+        typedef void (*ablock_t)(int, uint64_t, uint64_t, uint64_t, int);
+        ablock_t ab = (ablock_t)dlsym(RTLD_DEFAULT, "phos_recorder_allocator_event");
+        CUdeviceptr seg;
+        OK(cuMemAlloc_v2(&seg, 1 << 20));
+        uint64_t s0 = (uint64_t)seg, st = 0x5a00;
+        if (ab) {
+            ab(4, s0, 1 << 20, st, 0);            /* SEGMENT_ALLOC */
+            ab(1, s0, 4096, st, 0);               /* ALLOC a */
+            ab(1, s0 + 4096, 1000, st, 0);        /* ALLOC b */
+        }
+        OK(cuMemsetD32_v2(seg + 4096, 7, 250));
+        if (ab) {
+            ab(2, s0, 4096, st, 0);               /* FREE_REQUESTED a */
+            ab(3, s0, 4096, st, 0);               /* FREE_COMPLETED a */
+            ab(1, s0, 3072, st, 0);               /* ALLOC c: a's start, smaller */
+        }
+        OK(cuMemFree_v2(seg));
+        fprintf(ex, ", \"seg\": %llu, \"blocks\": %d", (unsigned long long)s0, ab != NULL);
+        printf("checksum %016llx\n", (unsigned long long)fnv(&s0, 0));
     } else if (!strcmp(mode, "more")) {
         /* issue 16: CUDA arrays, host functions in streams, a tensor map passed to a kernel by value, calls counted as
            unrecorded (write-value) */

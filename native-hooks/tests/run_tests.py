@@ -308,6 +308,57 @@ def test_more(env):
     check(all(0 < e.get("gpu_start_ns", 0) < e.get("gpu_end_ns", 0) for e in timed), "more: array copies and the launch are timed")
 
 
+# i15-alloc: begin
+def test_alloc_blocks(env):
+    """An allocator's block events handed to phos_recorder_allocator_event land in the trace in issue order, as
+    AllocatorBlock events (Event field 19); PHOS_TORCH_ALLOC=1 without torch says so in one line and records on."""
+    r0 = env.run([env.app, "alloc-blocks", env.trace_path("ab-plain.json")], record=False)
+    check(r0.returncode == 0 and r0.stdout.startswith("checksum"), "fake_app alloc-blocks without the recorder: %s" % r0.stderr)
+    out, exp = env.trace_path("ab.phos"), env.trace_path("ab.json")
+    r = env.run([env.app, "alloc-blocks", exp], env={"PHOS_TRACE_OUT": out, "PHOS_TORCH_ALLOC": "1"})
+    x = json.load(open(exp))
+    check(r.returncode == 0 and x["failures"] == 0 and x["blocks"] == 1, "alloc-blocks under the recorder: %s" % r.stderr.strip())
+    check(r.stdout == r0.stdout, "alloc-blocks: outputs equal with and without the recorder")
+    said = phos_lines(r.stderr, "PHOS_TORCH_ALLOC")
+    check(len(said) == 1 and "no allocator block events" in said[0] and "never came up" in said[0],
+          "alloc-blocks: no torch in the process is said in one line: %s" % said)
+    t = pr.read_trace(out)
+    check(not t.warnings, "alloc-blocks: clean trace %s" % t.warnings)
+    check(t.header.get("allocator_events") == "pytorch", "alloc-blocks: header field 45 names the allocator asked for")
+    seq = [(pr.body(e)[0], pr.body(e)[1]) for e in t.events]
+    s0, st = x["seg"], 0x5a00
+    want = [("alloc", (s0, 1 << 20)), ("allocator_block", (4, s0, 1 << 20)), ("allocator_block", (1, s0, 4096)),
+            ("allocator_block", (1, s0 + 4096, 1000)), ("memset", (s0 + 4096, 1000)), ("allocator_block", (2, s0, 4096)),
+            ("allocator_block", (3, s0, 4096)), ("allocator_block", (1, s0, 3072)), ("free", (s0,))]
+    got = []
+    for n, b in seq:
+        if n == "alloc":
+            got.append((n, (b.get("address"), b.get("size"))))
+        elif n == "allocator_block":
+            got.append((n, (b.get("action", 0), b.get("address", 0), b.get("size", 0))))
+        elif n == "memset":
+            got.append((n, (b.get("dst"), b.get("bytes"))))
+        elif n == "free":
+            got.append((n, (b.get("address"),)))
+        else:
+            got.append((n, ()))
+    check(got == want, "alloc-blocks: events in issue order\n  got  %s\n  want %s" % (got, want))
+    blocks = [b for n, b in seq if n == "allocator_block"]
+    check(all(b.get("stream") == st and b.get("device", 0) == 0 for b in blocks), "alloc-blocks: stream and device kept")
+    summ = pr.summary(t, out)
+    check("allocator_block/BLOCK_ALLOC" in summ and "allocator block events: pytorch" in summ,
+          "alloc-blocks: phos_read's summary counts them: %s" % summ)
+    # without PHOS_TORCH_ALLOC: the exported function still records (any allocator may call it), nothing is said
+    out2 = env.trace_path("ab2.phos")
+    r2 = env.run([env.app, "alloc-blocks", env.trace_path("ab2.json")], env={"PHOS_TRACE_OUT": out2})
+    check(r2.returncode == 0 and not phos_lines(r2.stderr, "PHOS_TORCH_ALLOC"),
+          "alloc-blocks without PHOS_TORCH_ALLOC: silent: %s" % r2.stderr.strip())
+    t2 = pr.read_trace(out2)
+    check(sum(1 for e in t2.events if pr.body(e)[0] == "allocator_block") == 6 and "allocator_events" not in t2.header,
+          "alloc-blocks without PHOS_TORCH_ALLOC: 6 block events, no header field 45")
+# i15-alloc: end
+
+
 def comparable(t):
     """Events without host times and GPU times, for comparing two recordings of one run."""
     out = []
@@ -1469,7 +1520,7 @@ def main():
     a = ap.parse_args()
     env = Env(a.build)
     ap_only = os.environ.get("PHOS_TESTS")   # e.g. PHOS_TESTS=more,inject runs only those sections
-    sections = (("format", test_format), ("basic", test_basic), ("more", test_more), ("inject", test_inject), ("many", test_many), ("timing sample", test_timing_sample), ("triton ptx", test_triton_ptx), ("signals", test_signals),
+    sections = (("format", test_format), ("basic", test_basic), ("more", test_more), ("alloc blocks", test_alloc_blocks), ("inject", test_inject), ("many", test_many), ("timing sample", test_timing_sample), ("triton ptx", test_triton_ptx), ("signals", test_signals),
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
                      ("write error", test_write_error), ("ring overflow", test_ring_overflow),
                      ("attach", test_attach), ("checkpoint", test_checkpoint),  # i14-ckpt: checkpoint

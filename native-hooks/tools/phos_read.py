@@ -57,7 +57,8 @@ SCHEMA = {
                     9: ("cc_minor", "u"), 10: ("driver_version", "u"), 11: ("runtime_version", "u"),
                     12: ("clock_domain", "s"), 13: ("start_unix_ns", "u"), 14: ("start_mono_ns", "u"),
                     15: ("payload_limit", "u"), 16: ("gpu_timing", "b"), 17: ("device_memory", "u"),
-                    40: ("timing_sampling", "TimingSampling")},
+                    40: ("timing_sampling", "TimingSampling"),
+                    45: ("allocator_events", "s")},   # i15-alloc
     "TimingSampling": {1: ("mode", "u"), 2: ("first_launches", "u"), 3: ("min_interval", "u"), 4: ("max_interval", "u"),
                        5: ("budget_permille", "u"), 6: ("shape_key", "s"),
                        # i15-timing: how GPU times are taken and event-timed spans corrected
@@ -91,7 +92,10 @@ SCHEMA = {
     "GraphLaunch": {1: ("graph_exec", "u"), 2: ("stream", "u"), 3: ("kernel_nodes", "u")},
     "Event": {1: ("host_ns", "u"), 2: ("thread", "u"), 10: ("alloc", "Alloc"), 11: ("free", "Free"),
               12: ("memcpy", "Memcpy"), 13: ("memset", "Memset"), 14: ("launch", "Launch"), 15: ("sync", "Sync"),
-              16: ("graph_launch", "GraphLaunch"), 17: ("array", "Array"), 18: ("tensor_map", "TensorMap")},
+              16: ("graph_launch", "GraphLaunch"), 17: ("array", "Array"), 18: ("tensor_map", "TensorMap"),
+              19: ("allocator_block", "AllocatorBlock")},   # i15-alloc
+    # i15-alloc: a caching allocator's block event (PHOS_TORCH_ALLOC=1)
+    "AllocatorBlock": {1: ("action", "u"), 2: ("address", "u"), 3: ("size", "u"), 4: ("stream", "u"), 5: ("device", "u")},
     "EventBatch": {1: ("first_index", "u"), 2: ("events", "*Event")},
     "Range": {1: ("begin", "u"), 2: ("end", "u")},
     "ObservedAccess": {1: ("launch_index", "u"), 2: ("allocation", "u"), 3: ("read", "*Range"),
@@ -119,8 +123,12 @@ SCHEMA = {
 CHUNK_TYPES = {1: "TraceHeader", 2: "Module", 3: "Function", 4: "EventBatch", 5: "ObservedBatch", 6: "TraceEnd",
                7: "EventGap", 8: "StreamStart", 9: "ObservedGap"}
 GAP_REASONS = {1: "attached late", 2: "reader behind"}
-BODIES = ("alloc", "free", "memcpy", "memset", "launch", "sync", "graph_launch", "array", "tensor_map")
+BODIES = ("alloc", "free", "memcpy", "memset", "launch", "sync", "graph_launch", "array", "tensor_map",
+          "allocator_block")   # i15-alloc
 ENUMS = {
+    # i15-alloc
+    "BlockAction": ["BLOCK_UNKNOWN", "BLOCK_ALLOC", "BLOCK_FREE_REQUESTED", "BLOCK_FREE_COMPLETED", "SEGMENT_ALLOC",
+                    "SEGMENT_FREE", "SEGMENT_MAP", "SEGMENT_UNMAP", "ALLOCATOR_OOM"],
     "ModuleKind": ["MODULE_UNKNOWN", "PTX", "CUBIN", "FATBIN"],
     "AllocKind": ["ALLOC_PLAIN", "ALLOC_ASYNC", "ALLOC_MANAGED", "ALLOC_VMM", "ALLOC_HOST_PINNED", "ALLOC_PITCHED"],
     "CopyKind": ["COPY_UNKNOWN", "H2D", "D2H", "D2D", "H2H", "PEER", "DEFAULT", "H2A", "A2H", "D2A", "A2D", "A2A"],
@@ -567,6 +575,9 @@ def describe(ev, functions):
     if name == "tensor_map":
         return "tensor_map %s address=%#x extent=%d bytes type=%d dims=%s strides=%s" % (
             enum("TensorMapKind", g("kind")), g("address"), g("extent"), g("data_type"), b.get("dims", []), b.get("strides", []))
+    if name == "allocator_block":   # i15-alloc
+        return "allocator_block %s %#x %d bytes stream=%#x device=%d" % (enum("BlockAction", g("action")), g("address"),
+                                                                        g("size"), g("stream"), g("device"))
     return "unknown (no body this reader knows)"
 
 
@@ -608,6 +619,7 @@ def summary(t, path):
                  h.get("device_name", "?"), h.get("cc_major", 0), h.get("cc_minor", 0), h.get("driver_version", 0),
                  h.get("runtime_version", 0), h.get("gpu_timing", False), h.get("payload_limit", 0)),
              "  gpu timing policy: %s" % timing_policy(h),
+             "  allocator block events: %s" % (h["allocator_events"] if h.get("allocator_events") else "not asked for"),   # i15-alloc
              "  %d chunks, %d modules, %d functions, %d events" % (t.chunks, len(t.modules), len(t.functions), len(t.events))]
     counts = {}
     for e in t.events:
@@ -622,6 +634,8 @@ def summary(t, path):
             n = "sync/" + enum("SyncKind", b.get("kind", 0))
         elif n in ("alloc", "free"):
             n = n + "/" + enum("AllocKind", b.get("kind", 0))
+        elif n == "allocator_block":   # i15-alloc
+            n = n + "/" + enum("BlockAction", b.get("action", 0))
         counts[n] = counts.get(n, 0) + 1
     for k in sorted(counts):
         lines.append("    %-32s %d" % (k, counts[k]))

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import org.phos.workbench.internal.speculation.core.engines.AllocBlockEngine;
 import org.phos.workbench.internal.speculation.core.engines.ArgScanEngine;
 import org.phos.workbench.internal.speculation.core.engines.BlockEngine;
 import org.phos.workbench.internal.speculation.core.engines.CublasEngine; // i15-cublas
@@ -31,6 +32,10 @@ import org.phos.workbench.trace.core.Trace;
  * copies);</li>
  * <li>{@code X+cublas}: X with the accesses of cuBLAS's split-K kernels bounded to the extents their parameters give
  * (a library table: workspace and outputs of {@code cutlass::Kernel2} and {@code splitKreduce_kernel});</li>
+ * <li>{@code X+alloc-blocks}: X with whole-allocation accesses narrowed to the block the caching allocator itself
+ * reported live at the launch (a trace recorded with {@code PHOS_TORCH_ALLOC=1}); after {@code +blocks} it takes both
+ * bounds ({@code best+alloc-blocks}); {@code X+alloc-blocks-strict}: and a pointer into the free space of one of
+ * the allocator's segments names nothing;</li>
  * <li>{@code best}: {@code ptx-flow/arg-scan+indirect+blocks}.</li>
  * </ul>
  * Engines hold per-trace state, so {@link #create} makes a new one per trace.
@@ -150,7 +155,7 @@ public final class EngineCatalog {
 				throw new IllegalArgumentException("unknown engine '" + part + "' in '" + spec + "'; known: "
 						+ String.join(", ", factories.keySet()) + ", combined as A/B (A, else B), X" + IndirectEngine.SUFFIX
 						+ ", X" + BlockEngine.SUFFIX + ", X" + BlockEngine.PAST_SUFFIX + ", X" + CublasEngine.SUFFIX
-						+ ", or " + BEST + " ("
+						+ ", X" + AllocBlockEngine.SUFFIX + ", X" + AllocBlockEngine.STRICT_SUFFIX + ", or " + BEST + " ("
 						+ BEST_SPEC + ")");
 			}
 			chain.add(factory.apply(trace));
@@ -159,6 +164,13 @@ public final class EngineCatalog {
 		for (String m : modifiers) {
 			if (m.equals(CublasEngine.SUFFIX)) { // i15-cublas
 				engine = new CublasEngine(engine, trace);
+				continue;
+			}
+			if (m.equals(AllocBlockEngine.SUFFIX) || m.equals(AllocBlockEngine.STRICT_SUFFIX)) { // i15-alloc
+				boolean strict = m.equals(AllocBlockEngine.STRICT_SUFFIX);
+				engine = engine instanceof BlockEngine b && !b.usesPast() // after +blocks: both bounds
+						? new AllocBlockEngine(b.base(), trace, true, strict)
+						: new AllocBlockEngine(engine, trace, false, strict);
 				continue;
 			}
 			if (m.equals(BlockEngine.SUFFIX) || m.equals(BlockEngine.PAST_SUFFIX)) { // i15-prec
@@ -179,7 +191,9 @@ public final class EngineCatalog {
 	private static String stripModifiers(String text, List<String> into) {
 		String t = text;
 		for (;;) {
-			String m = t.endsWith(IndirectEngine.SUFFIX) ? IndirectEngine.SUFFIX
+			String m = t.endsWith(AllocBlockEngine.SUFFIX) ? AllocBlockEngine.SUFFIX // i15-alloc
+					: t.endsWith(AllocBlockEngine.STRICT_SUFFIX) ? AllocBlockEngine.STRICT_SUFFIX
+					: t.endsWith(IndirectEngine.SUFFIX) ? IndirectEngine.SUFFIX
 					: t.endsWith(TensorMapEngine.SUFFIX) ? TensorMapEngine.SUFFIX
 					: t.endsWith(BlockEngine.SUFFIX) ? BlockEngine.SUFFIX // i15-prec
 					: t.endsWith(BlockEngine.PAST_SUFFIX) ? BlockEngine.PAST_SUFFIX

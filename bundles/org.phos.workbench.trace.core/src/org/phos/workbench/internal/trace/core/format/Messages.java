@@ -69,6 +69,7 @@ final class Messages {
             }
             w.message(40, sub);
         }
+        w.string(45, h.allocatorEvents()); // i15-alloc
     }
 
     static TraceHeader decodeHeader(ProtoReader r) throws WireFormatException {
@@ -78,6 +79,7 @@ final class Messages {
         long startUnix = 0, startMono = 0, payloadLimit = 0, deviceMemory = 0;
         boolean gpuTiming = false;
         GpuTimingSampling sampling = GpuTimingSampling.EVERY_LAUNCH;
+        String allocatorEvents = ""; // i15-alloc
         while (r.more()) {
             int t = r.tag();
             switch (t) {
@@ -99,11 +101,12 @@ final class Messages {
                 case 16 << 3 -> gpuTiming = r.varint() != 0;
                 case 17 << 3 -> deviceMemory = r.varint();
                 case 40 << 3 | 2 -> sampling = decodeTimingSampling(r);
+                case 45 << 3 | 2 -> allocatorEvents = r.string(); // i15-alloc
                 default -> r.skip(t);
             }
         }
         return new TraceHeader(version, recorder, recorderVersion, host, pid, argv, device, ccMajor, ccMinor, driver,
-                runtime, clock, startUnix, startMono, payloadLimit, gpuTiming, deviceMemory, sampling);
+                runtime, clock, startUnix, startMono, payloadLimit, gpuTiming, deviceMemory, sampling, allocatorEvents);
     }
 
     /** TraceHeader.timing_sampling (i15-cost): mode 0 is every launch timed. */
