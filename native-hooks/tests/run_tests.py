@@ -986,7 +986,7 @@ def test_attach(env):
         for mode in ("none", "stalled"):
             if mode == "stalled" and stalled is None:
                 stalled = StreamReader(app.sock, read=False)
-                time.sleep(0.1)   # accepted by the writer (within its 2 ms turn)
+                time.sleep(0.5)   # accepted by the writer (within its 2 ms turn; 0.1 s was too short at load average 13)
             t0 = time.perf_counter()
             app.cmd("launch 100000")
             times[mode].append(time.perf_counter() - t0)
