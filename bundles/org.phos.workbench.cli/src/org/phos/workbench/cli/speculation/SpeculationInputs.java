@@ -29,7 +29,8 @@ final class SpeculationInputs {
 					+ "copies), X+cublas (cuBLAS's split-K kernels bounded by a table of their parameters), " // i15-cublas
 					+ "X+alloc-blocks (to the block the caching allocator reported live, from a trace recorded " // i15-alloc
 					+ "with PHOS_TORCH_ALLOC=1; X+alloc-blocks-strict: a pointer into an allocator segment's free space names "
-					+ "nothing), or best (" + EngineRegistry.BEST_SPEC + ")",
+					+ "nothing), or best (" + EngineRegistry.BEST_SPEC + ", +alloc-blocks only where the trace has allocator "
+					+ "events)",
 			ValueParser.text(), "phos,arg-scan,ptx-flow/arg-scan,best");
 	static final Option<Path> CSV = Option.optional("csv", "FILE", "also write the per-kernel table as CSV",
 			ValueParser.path());

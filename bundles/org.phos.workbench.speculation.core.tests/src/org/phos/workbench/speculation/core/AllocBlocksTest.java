@@ -191,18 +191,28 @@ class AllocBlocksTest {
 	@Test
 	void catalogNamesNotesAndMemory() {
 		Trace t = twoTensors().build();
-		assertEquals("ptx-flow/arg-scan+indirect+blocks+alloc-blocks", EngineRegistry.create("best+alloc-blocks", t).name());
+		assertEquals("ptx-flow/arg-scan+indirect+blocks+alloc-blocks+cublas", EngineRegistry.create("best+alloc-blocks", t).name(),
+				"best has +alloc-blocks already: named twice, it counts once");
 		assertEquals("ptx-flow/arg-scan+indirect+alloc-blocks",
 				EngineRegistry.create("ptx-flow/arg-scan+indirect+alloc-blocks", t).name());
 		assertEquals("arg-scan+alloc-blocks+indirect", EngineRegistry.create("arg-scan+alloc-blocks+indirect", t).name());
-		assertEquals("ptx-flow/arg-scan+indirect+blocks", EngineRegistry.create("best", t).name(), "best unchanged");
+		assertEquals("ptx-flow/arg-scan+indirect+blocks+alloc-blocks+cublas", EngineRegistry.create("best", t).name(),
+				"best takes the allocator's blocks where the trace has them");
+		assertEquals("ptx-flow/arg-scan+indirect+blocks+alloc-blocks+cublas+tma", EngineRegistry.create("best+tma", t).name());
+		assertEquals("ptx-flow/arg-scan+indirect+past-blocks+alloc-blocks+cublas",
+				EngineRegistry.create("best+past-blocks", t).name());
 		assertEquals(SpeculationEngine.Memory.NONE, EngineRegistry.create("arg-scan+alloc-blocks", t).memory());
 		assertTrue(EngineRegistry.canCreate("phos+alloc-blocks"));
-		assertEquals("ptx-flow/arg-scan+indirect+blocks+alloc-blocks-strict",
-				EngineRegistry.create("best+alloc-blocks-strict", t).name());
+		assertEquals("ptx-flow/arg-scan+indirect+blocks+alloc-blocks-strict+cublas",
+				EngineRegistry.create("best+alloc-blocks-strict", t).name(), "the strict rule in the plain one's place");
 		assertEquals("arg-scan+alloc-blocks-strict", EngineRegistry.create("arg-scan+alloc-blocks-strict", t).name());
 		assertTrue(EngineRegistry.create("arg-scan+alloc-blocks", t).notes().isEmpty());
 		Trace none = TraceFixture.create().build();
 		assertTrue(EngineRegistry.create("arg-scan+alloc-blocks", none).notes().get(0).contains("PHOS_TORCH_ALLOC=1"));
+		SpeculationEngine best = EngineRegistry.create("best", none);
+		assertEquals("ptx-flow/arg-scan+indirect+blocks+cublas", best.name(), "without allocator events best leaves it out");
+		assertTrue(best.notes().stream().noneMatch(n -> n.contains("PHOS_TORCH_ALLOC")), best.notes()::toString);
+		assertEquals("ptx-flow/arg-scan+indirect+blocks+alloc-blocks+cublas", EngineRegistry.create("best+alloc-blocks", none).name(),
+				"named, it is there, and says why it narrows nothing more");
 	}
 }

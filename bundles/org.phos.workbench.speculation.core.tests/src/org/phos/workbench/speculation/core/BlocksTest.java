@@ -116,12 +116,12 @@ class BlocksTest {
 	@Test
 	void catalogNamesAndCombinations() {
 		Trace t = TraceFixture.create().build();
-		assertEquals("ptx-flow/arg-scan+indirect+blocks", EngineRegistry.create("best", t).name());
+		assertEquals("ptx-flow/arg-scan+indirect+blocks+cublas", EngineRegistry.create("best", t).name());
 		assertEquals("phos+indirect+blocks", EngineRegistry.create("phos+indirect+blocks", t).name());
 		assertEquals("phos+blocks+indirect", EngineRegistry.create("phos+blocks+indirect", t).name());
 		assertEquals("arg-scan+past-blocks", EngineRegistry.create("arg-scan+past-blocks", t).name());
-		assertEquals("ptx-flow/arg-scan+indirect+blocks", EngineRegistry.create("best+blocks", t).name());
-		assertEquals("ptx-flow/arg-scan+indirect+past-blocks", EngineRegistry.create("best+past-blocks", t).name());
+		assertEquals("ptx-flow/arg-scan+indirect+blocks+cublas", EngineRegistry.create("best+blocks", t).name());
+		assertEquals("ptx-flow/arg-scan+indirect+past-blocks+cublas", EngineRegistry.create("best+past-blocks", t).name());
 		assertEquals(SpeculationEngine.Memory.NONE, EngineRegistry.create("arg-scan+blocks", t).memory());
 		assertEquals(SpeculationEngine.Memory.EVERY_LAUNCH, EngineRegistry.create("arg-scan+past-blocks", t).memory());
 		assertTrue(EngineRegistry.canCreate("ptx-flow/arg-scan+past-blocks"));

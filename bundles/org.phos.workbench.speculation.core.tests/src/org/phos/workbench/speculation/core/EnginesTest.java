@@ -242,7 +242,7 @@ class EnginesTest {
 		IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
 				() -> EngineRegistry.create("ptx-flow/argscan", t));
 		assertTrue(e.getMessage().contains("'argscan'") && e.getMessage().contains("arg-scan"), e.getMessage());
-		assertEquals("ptx-flow/arg-scan+indirect+blocks", EngineRegistry.create("best", t).name());
+		assertEquals("ptx-flow/arg-scan+indirect+blocks+cublas", EngineRegistry.create("best", t).name());
 		assertEquals(List.of("phos", "arg-scan", "ptx-flow"),
 				EngineRegistry.engines().stream().limit(3).map(EngineRegistry.EngineInfo::name).toList());
 	}

@@ -15,6 +15,7 @@ import org.phos.workbench.internal.speculation.core.engines.IndirectEngine;
 import org.phos.workbench.internal.speculation.core.engines.TensorMapEngine;
 import org.phos.workbench.internal.speculation.core.engines.PhosEngine;
 import org.phos.workbench.internal.speculation.core.engines.PtxFlowEngine;
+import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.Trace;
 
 /**
@@ -36,7 +37,9 @@ import org.phos.workbench.trace.core.Trace;
  * reported live at the launch (a trace recorded with {@code PHOS_TORCH_ALLOC=1}); after {@code +blocks} it takes both
  * bounds ({@code best+alloc-blocks}); {@code X+alloc-blocks-strict}: and a pointer into the free space of one of
  * the allocator's segments names nothing;</li>
- * <li>{@code best}: {@code ptx-flow/arg-scan+indirect+blocks}.</li>
+ * <li>{@code best}: {@code ptx-flow/arg-scan+indirect+blocks+alloc-blocks+cublas}, without {@code +alloc-blocks}
+ * on a trace that has no allocator block events (its name says which); modifiers named after it take the place of
+ * its own of the same kind ({@code best+past-blocks}, {@code best+alloc-blocks-strict}, {@code best+tma}).</li>
  * </ul>
  * Engines hold per-trace state, so {@link #create} makes a new one per trace.
  */
@@ -136,18 +139,18 @@ public final class EngineCatalog {
 	 */
 	public synchronized SpeculationEngine create(String spec, Trace trace) {
 		String text = spec.trim();
-		if (text.equals(BEST)) {
-			text = BEST_SPEC;
-		}
 		List<String> modifiers = new ArrayList<>();
 		text = stripModifiers(text, modifiers);
-		if (text.equals(BEST)) { // best+tma: the modifiers of BEST_SPEC come first
+		if (text.equals(BEST)) { // best, best+tma, best+past-blocks: best's own modifiers, the named ones in their place
 			List<String> inner = new ArrayList<>();
 			text = stripModifiers(BEST_SPEC, inner);
-			inner.addAll(modifiers);
-			modifiers = inner;
+			if (trace.count(EventKind.ALLOCATOR_BLOCK) == 0) {
+				inner.remove(AllocBlockEngine.SUFFIX); // nothing to narrow to: best is what it was without them
+			}
+			modifiers = bestModifiers(inner, modifiers);
+		} else {
+			modifiers = oneBlockModifier(modifiers);
 		}
-		modifiers = oneBlockModifier(modifiers);
 		List<SpeculationEngine> chain = new ArrayList<>();
 		for (String part : text.split("/", -1)) {
 			Function<Trace, SpeculationEngine> factory = factories.get(part);
@@ -204,6 +207,38 @@ public final class EngineCatalog {
 			into.add(0, m);
 			t = t.substring(0, t.length() - m.length());
 		}
+	}
+
+	/** The order of modifiers in {@link #BEST_SPEC} and in anything built on {@code best}. */
+	private static final List<List<String>> BEST_ORDER = List.of(List.of(IndirectEngine.SUFFIX),
+			List.of(BlockEngine.SUFFIX, BlockEngine.PAST_SUFFIX),
+			List.of(AllocBlockEngine.SUFFIX, AllocBlockEngine.STRICT_SUFFIX), List.of(CublasEngine.SUFFIX),
+			List.of(TensorMapEngine.SUFFIX));
+
+	/**
+	 * {@code best}'s modifiers with the ones named after it: a named modifier of the same kind as one of best's takes
+	 * its place ({@code best+past-blocks}, {@code best+alloc-blocks-strict}), a new one joins in its kind's place
+	 * ({@code best+tma}), one named twice counts once.
+	 */
+	private static List<String> bestModifiers(List<String> best, List<String> named) {
+		List<String> out = new ArrayList<>();
+		for (List<String> kind : BEST_ORDER) {
+			String chosen = null;
+			for (String m : best) {
+				if (kind.contains(m)) {
+					chosen = m;
+				}
+			}
+			for (String m : named) {
+				if (kind.contains(m)) {
+					chosen = m;
+				}
+			}
+			if (chosen != null) {
+				out.add(chosen);
+			}
+		}
+		return out;
 	}
 
 	// i15-prec: begin

@@ -3,8 +3,10 @@ package org.phos.workbench.speculation.core;
 import java.util.List;
 import java.util.function.Function;
 
+import org.phos.workbench.internal.speculation.core.engines.AllocBlockEngine;
 import org.phos.workbench.internal.speculation.core.engines.ArgScanEngine;
 import org.phos.workbench.internal.speculation.core.engines.BlockEngine;
+import org.phos.workbench.internal.speculation.core.engines.CublasEngine;
 import org.phos.workbench.internal.speculation.core.engines.IndirectEngine;
 import org.phos.workbench.internal.speculation.core.engines.PtxFlowEngine;
 import org.phos.workbench.trace.core.Trace;
@@ -17,7 +19,7 @@ import org.phos.workbench.trace.core.Trace;
  * <li>{@code X+indirect}: X plus the allocations reachable through pointers copied into device memory;</li>
  * <li>{@code X+blocks}, {@code X+past-blocks}: X narrowed to caching-allocator blocks (see {@link EngineCatalog});</li>
  * <li>{@code X+cublas}: X with cuBLAS's split-K kernels bounded by their parameters (see {@link EngineCatalog});</li>
- * <li>{@code best}: {@code ptx-flow/arg-scan+indirect}.</li>
+ * <li>{@code best}: {@link #BEST_SPEC}, without {@code +alloc-blocks} on a trace without allocator block events.</li>
  * </ul>
  * Engines hold per-trace state, so {@link #create} makes a new one per trace. The static entry points delegate to
  * {@link EngineCatalog#standard()}; new code takes an {@link EngineCatalog} instance.
@@ -37,7 +39,8 @@ public final class EngineRegistry {
 	public static final String BEST = "best";
 	/** What {@link #BEST} stands for. */
 	public static final String BEST_SPEC = PtxFlowEngine.NAME + "/" + ArgScanEngine.NAME + IndirectEngine.SUFFIX
-			+ BlockEngine.SUFFIX; // i15-prec: +blocks (0 unsafe launches on every sample, docs/accuracy.md)
+			+ BlockEngine.SUFFIX + AllocBlockEngine.SUFFIX + CublasEngine.SUFFIX; // 0 unsafe launches on every sample
+			// (docs/accuracy.md "best since 2026-11-26"); +alloc-blocks only where the trace has allocator events
 
 	private EngineRegistry() {
 	}

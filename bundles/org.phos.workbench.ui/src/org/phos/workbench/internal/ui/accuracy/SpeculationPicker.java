@@ -89,7 +89,8 @@ public final class SpeculationPicker {
 
 	private static String description(EngineCatalog catalog, String name) {
 		if (name.equals(EngineCatalog.BEST)) {
-			return "best = " + EngineCatalog.BEST_SPEC + ": the most accurate combination";
+			return "best = " + EngineCatalog.BEST_SPEC + " (+alloc-blocks where the trace has allocator events): the "
+					+ "most accurate combination";
 		}
 		for (EngineRegistry.EngineInfo info : catalog.engines()) {
 			if (info.name().equals(name)) {
