@@ -12,6 +12,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phos.workbench.trace.core.export.JsonReader;
 
 /**
  * {@code validate --engine best,best+cublas} through the command line on the samples with cuBLAS split-K GEMMs
@@ -36,7 +37,7 @@ class CublasValidateCommandTest {
 				json.toString());
 		assertEquals(ExitCode.OK, r.exit(), r.err());
 		assertTrue(r.out().contains("ptx-flow/arg-scan+indirect+blocks+cublas"), r.out());
-		Map<String, Object> root = (Map<String, Object>) MiniJson.parse(Files.readString(json));
+		Map<String, Object> root = (Map<String, Object>) JsonReader.parse(Files.readString(json));
 		List<Map<String, Object>> list = (List<Map<String, Object>>) root.get("engines");
 		assertEquals(2, list.size());
 		return (Map<String, Object>) list.get(1).get("total");

@@ -94,18 +94,19 @@ public final class SpeculateCommand implements Command {
 		}
 		PrintStream out = context.out();
 		out.printf("%s: %d launches of %d kernels%n%n", file, trace.launchCount(), trace.functions().size());
-		out.printf("%-44s %-26s %9s %8s %10s %9s %9s %12s%n", "KERNEL", "ENGINE", "LAUNCHES", "COVERED", "ALLOCS/L",
+		int width = Math.max(26, result.engines().stream().mapToInt(e -> e.engine().length()).max().orElse(0));
+		out.printf("%-44s %-" + width + "s %9s %8s %10s %9s %9s %12s%n", "KERNEL", "ENGINE", "LAUNCHES", "COVERED", "ALLOCS/L",
 				"WRITE/L", "INDIR/L", "BYTES/L");
 		Map<Integer, KernelProfile> first = result.engines().get(0).kernels();
 		for (int function : first.keySet()) {
 			for (EngineProfile e : result.engines()) {
 				KernelProfile k = e.kernels().get(function);
-				row(out, SpeculationInputs.clip(SpeculationInputs.kernelName(trace, function), 44), e.engine(), k);
+				row(out, SpeculationInputs.clip(SpeculationInputs.kernelName(trace, function), 44), e.engine(), width, k);
 			}
 		}
 		out.println();
 		for (EngineProfile e : result.engines()) {
-			row(out, "(all kernels)", e.engine(), e.total());
+			row(out, "(all kernels)", e.engine(), width, e.total());
 		}
 		for (EngineProfile e : result.engines()) {
 			for (String note : e.notes()) {
@@ -175,9 +176,9 @@ public final class SpeculateCommand implements Command {
 				.field("bytes", p.bytes()).field("written_bytes", p.writtenBytes()).endObject();
 	}
 
-	private static void row(PrintStream out, String kernel, String engine, KernelProfile k) {
+	private static void row(PrintStream out, String kernel, String engine, int width, KernelProfile k) {
 		double n = Math.max(1, k.launches());
-		out.printf(Locale.ROOT, "%-44s %-26s %9d %8s %10.2f %9.2f %9.2f %12.0f%n", kernel, engine, k.launches(),
+		out.printf(Locale.ROOT, "%-44s %-" + width + "s %9d %8s %10.2f %9.2f %9.2f %12.0f%n", kernel, engine, k.launches(),
 				SpeculationInputs.percent(k.covered() / n), k.allocations() / n, k.written() / n, k.indirect() / n,
 				k.bytes() / n);
 	}

@@ -154,21 +154,24 @@ public final class ValidateCommand implements Command {
 		}
 		out.printf("truth: %s%n", report.reliability().summary());
 		out.printf("PTX: %s%n%n", ptx.line()); // i15-val
-		out.printf("%-26s %9s %8s %12s %12s %10s %10s %9s%n", "ENGINE", "LAUNCHES", "UNSAFE", "WRITE-RECALL",
+		// the engine column as wide as its longest name (best on a trace with allocator events has 52 characters)
+		String engineColumn = "%-" + Math.max(26, report.engines().stream().mapToInt(e -> e.engine().length()).max()
+				.orElse(0)) + "s";
+		out.printf(engineColumn + " %9s %8s %12s %12s %10s %10s %9s%n", "ENGINE", "LAUNCHES", "UNSAFE", "WRITE-RECALL",
 				"READ-RECALL", "PRECISION", "UNCOVERED", "EXCLUDED");
 		for (EngineValidation e : report.engines()) {
 			Accuracy a = e.total();
-			out.printf(Locale.ROOT, "%-26s %9d %8d %12s %12s %10s %10d %9d%n", e.engine(), a.launches(),
+			out.printf(Locale.ROOT, engineColumn + " %9d %8d %12s %12s %10s %10d %9d%n", e.engine(), a.launches(),
 					a.unsafeLaunches(), share(a, a.writeRecall()), share(a, a.readRecall()),
 					share(a, a.bytePrecision()), e.launchesNotCovered(), a.excludedLaunches());
 		}
 		// i15-val: begin
-		out.printf("%n%-26s %10s %10s %12s %12s %10s %10s%n", "ENGINE", "READ-PREC", "WRITE-PREC", "READ-RECALL",
+		out.printf("%n" + engineColumn + " %10s %10s %12s %12s %10s %10s%n", "ENGINE", "READ-PREC", "WRITE-PREC", "READ-RECALL",
 				"WRITE-RECALL", "DIRECTION", "PAIRS");
 		for (EngineValidation e : report.engines()) {
 			Accuracy a = e.total();
 			Accuracy.Directions d = a.directions();
-			out.printf(Locale.ROOT, "%-26s %10s %10s %12s %12s %10s %10s%n", e.engine(), share(a, d.readPrecision()),
+			out.printf(Locale.ROOT, engineColumn + " %10s %10s %12s %12s %10s %10s%n", e.engine(), share(a, d.readPrecision()),
 					share(a, d.writePrecision()), share(a, d.readRecall()), share(a, d.writeRecall()),
 					share(a, d.directionAccuracy()), d.directionPairsCorrect() + "/" + d.directionPairs());
 		}

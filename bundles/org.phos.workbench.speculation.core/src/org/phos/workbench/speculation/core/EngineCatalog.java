@@ -15,7 +15,6 @@ import org.phos.workbench.internal.speculation.core.engines.IndirectEngine;
 import org.phos.workbench.internal.speculation.core.engines.TensorMapEngine;
 import org.phos.workbench.internal.speculation.core.engines.PhosEngine;
 import org.phos.workbench.internal.speculation.core.engines.PtxFlowEngine;
-import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.Trace;
 
 /**
@@ -144,7 +143,7 @@ public final class EngineCatalog {
 		if (text.equals(BEST)) { // best, best+tma, best+past-blocks: best's own modifiers, the named ones in their place
 			List<String> inner = new ArrayList<>();
 			text = stripModifiers(BEST_SPEC, inner);
-			if (trace.count(EventKind.ALLOCATOR_BLOCK) == 0) {
+			if (!AllocBlockEngine.hasAllocatorEvents(trace)) {
 				inner.remove(AllocBlockEngine.SUFFIX); // nothing to narrow to: best is what it was without them
 			}
 			modifiers = bestModifiers(inner, modifiers);

@@ -81,11 +81,19 @@ public final class AllocBlockEngine implements SpeculationEngine {
 		this.blocks = new AllocatorBlocks(trace);
 		this.name = base.name() + (launchBounds ? BlockEngine.SUFFIX : "") + (strict ? STRICT_SUFFIX : SUFFIX);
 		List<String> n = new ArrayList<>(base.notes());
-		if (trace.count(EventKind.ALLOCATOR_BLOCK) == 0) {
+		if (!hasAllocatorEvents(trace)) {
 			n.add(SUFFIX + ": the trace has no allocator block events (record with PHOS_TORCH_ALLOC=1), so it narrows "
 					+ (launchBounds ? "as +blocks alone" : "nothing"));
 		}
 		this.notes = List.copyOf(n);
+	}
+
+	/**
+	 * Whether {@code trace} has the allocator's block events, or will have them: its recorder was asked for them
+	 * (the header says so from the start, so a live trace that has none yet counts).
+	 */
+	public static boolean hasAllocatorEvents(Trace trace) {
+		return !trace.header().allocatorEvents().isEmpty() || trace.count(EventKind.ALLOCATOR_BLOCK) > 0;
 	}
 
 	@Override
