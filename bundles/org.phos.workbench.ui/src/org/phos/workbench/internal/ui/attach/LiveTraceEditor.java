@@ -84,6 +84,12 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private Button keep;
 	// i14-incr: end
 	private @Nullable CheckpointPanel checkpoints; // i14-ckpt
+	// i14-jsites: begin
+	/** The Java call sites the JCuda agent of the process writes (its side file, followed); guarded by itself. */
+	private final Object javaSitesLock = new Object();
+	private org.phos.workbench.trace.core.attach.@Nullable LiveJavaSites javaSites;
+	private final long attachedNs = System.nanoTime();
+	// i14-jsites: end
 
 	private final LiveTraces.Session session = new LiveTraces.Session() {
 		@Override
@@ -246,6 +252,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			} catch (IOException | RuntimeException e) {
 				failure = e.getMessage() == null ? e.toString() : e.getMessage();
 			} finally {
+				closeJavaSites(); // i14-jsites: the last lines, copied next to the received stream
 				keepIfAsked(); // i14-incr
 				w.markEnded();
 				display.asyncExec(this::tick);
@@ -302,6 +309,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			long t0 = System.nanoTime();
 			try {
 				LiveWindow.Snapshot s = w.snapshot(file, m);
+				pairJavaSites(s); // i14-jsites: before the views see the generation
 				analysis.speculate(s, m); // i14-incr: the new launches, once
 				lastSnapshotMs = (System.nanoTime() - t0) / 1_000_000;
 				display.asyncExec(() -> publish(s, version));
@@ -498,6 +506,59 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		}
 		super.dispose();
 	}
+
+	// i14-jsites: begin
+	/**
+	 * Pairs the snapshot's events with the Java calls the process's JCuda agent wrote to the side file next to its
+	 * trace (followed: only the new lines are read), and gives them to the analysis session, so the Launches view's
+	 * Java site column fills as launches arrive. The side file's lines are also copied next to the received stream,
+	 * so that it opens with its sites.
+	 */
+	private void pairJavaSites(LiveWindow.Snapshot s) {
+		synchronized (javaSitesLock) {
+			org.phos.workbench.trace.core.attach.LiveJavaSites js = javaSites;
+			if (js == null) {
+				String trace = s.tracePath().isEmpty() ? input().process().tracePath() : s.tracePath();
+				if (trace.isEmpty()) {
+					return;
+				}
+				js = new org.phos.workbench.trace.core.attach.LiveJavaSites(
+						org.phos.workbench.trace.core.attach.LiveJavaSites.sideFileOf(trace, input().process().pid()),
+						input().window());
+				javaSites = js;
+			}
+			Path received = saved;
+			try {
+				if (received != null && js.savedSideFile() == null && Files.isRegularFile(js.file())) {
+					js.saveNextTo(received, attachedNs - 1_000_000_000L);
+				}
+			} catch (IOException e) {
+				org.eclipse.core.runtime.ILog.of(LiveTraceEditor.class).warn("cannot copy the Java call sites next to "
+						+ received + ": " + e.getMessage());
+			}
+			var sites = js.update(s);
+			if (sites != null) {
+				org.phos.workbench.internal.ui.launches.Analysis.session().javaSites(s.loaded().trace(), sites);
+			}
+		}
+	}
+
+	private void closeJavaSites() {
+		synchronized (javaSitesLock) {
+			org.phos.workbench.trace.core.attach.LiveJavaSites js = javaSites;
+			if (js != null) {
+				js.close();
+			}
+		}
+	}
+
+	/** The side file of Java call sites this live trace follows, or null before the first snapshot. */
+	public @Nullable Path javaSitesFile() {
+		synchronized (javaSitesLock) {
+			return javaSites == null ? null : javaSites.file();
+		}
+	}
+	// i14-jsites: end
 
 	// i14-incr: begin
 	/**
