@@ -116,6 +116,11 @@ public final class LiveJavaSites implements AutoCloseable {
         return sites;
     }
 
+    /** Whether the agent wrote lines not read yet (any thread: one {@code stat} of the side file). */
+    public boolean hasNew() {
+        return follower.hasNew();
+    }
+
     /** Whether the side file was found. */
     public boolean found() {
         return follower.found();

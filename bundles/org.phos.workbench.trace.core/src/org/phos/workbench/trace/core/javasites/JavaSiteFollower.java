@@ -37,7 +37,7 @@ public final class JavaSiteFollower implements AutoCloseable {
     public static final long MAX_FIRST_READ = 64L << 20;
 
     private final Path file;
-    private long offset = -1;
+    private volatile long offset = -1;
     private final ByteArray pending = new ByteArray();
     private @Nullable String header;
     private final ArrayList<JavaCall> calls = new ArrayList<>();
@@ -263,6 +263,18 @@ public final class JavaSiteFollower implements AutoCloseable {
             head++;
         }
         // calls are in the order the agent wrote them (end order per thread): one from another thread may remain
+    }
+
+    /**
+     * Whether the file holds bytes not read yet (one {@code stat}; callable from any thread, e.g. a UI timer that
+     * decides whether to take a snapshot although the stream brought nothing new).
+     */
+    public boolean hasNew() {
+        try {
+            return problem == null && Files.size(file) > Math.max(0, offset);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Whether the side file was found (its header read). */

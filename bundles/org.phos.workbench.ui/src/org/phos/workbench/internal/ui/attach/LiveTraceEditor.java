@@ -87,7 +87,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	// i14-jsites: begin
 	/** The Java call sites the JCuda agent of the process writes (its side file, followed); guarded by itself. */
 	private final Object javaSitesLock = new Object();
-	private org.phos.workbench.trace.core.attach.@Nullable LiveJavaSites javaSites;
+	private volatile org.phos.workbench.trace.core.attach.@Nullable LiveJavaSites javaSites;
 	private final long attachedNs = System.nanoTime();
 	// i14-jsites: end
 
@@ -277,7 +277,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		boolean done = ended;
 		if (snapshotJob == null && !done) {
 			long v = w.version();
-			if (v != snapshotVersion && w.started()) {
+			if ((v != snapshotVersion || javaSitesGrew()) && w.started()) { // i14-jsites: or the agent wrote
 				snapshot(w, v);
 			} else if (v == snapshotVersion && isStreamOver()) {
 				ended();
@@ -541,6 +541,15 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 				org.phos.workbench.internal.ui.launches.Analysis.session().javaSites(s.loaded().trace(), sites);
 			}
 		}
+	}
+
+	/**
+	 * Whether the agent wrote calls since the last snapshot while the stream brought nothing new (the agent writes up
+	 * to 200 ms after the recorder's batch): then the views need one more generation to show the launches' sites.
+	 */
+	private boolean javaSitesGrew() {
+		org.phos.workbench.trace.core.attach.LiveJavaSites js = javaSites;
+		return js != null && !isStreamOver() && js.hasNew();
 	}
 
 	private void closeJavaSites() {
