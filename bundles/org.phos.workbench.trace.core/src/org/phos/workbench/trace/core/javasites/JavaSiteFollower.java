@@ -26,8 +26,9 @@ import org.eclipse.jdt.annotation.Nullable;
  * already large starts at its last {@link #MAX_FIRST_READ} bytes.
  * <p>
  * Optionally each whole line read is also copied to a second side file (the one next to a saved stream), header
- * first, so that the saved trace opens with its sites ({@link JavaSites#nextTo}); lines of calls that ended before
- * {@code copyFromNs} are left out (the saved stream does not hold their events).
+ * first, so that the saved trace opens with its sites ({@link JavaSites#nextTo}); lines of launches, frees and copies
+ * that ended before {@code copyFromNs} are left out (the saved stream does not hold their events), module loads and
+ * allocations are kept (the stream defines every module and carries the allocations still live when it joined).
  * Not thread-safe: one reader polls.
  */
 public final class JavaSiteFollower implements AutoCloseable {
@@ -217,7 +218,8 @@ public final class JavaSiteFollower implements AutoCloseable {
 
     private void copyLine(JavaCall c) {
         OutputStream o = copy;
-        if (o == null || c.endNs() < copyFromNs) {
+        // module loads name modules the saved stream defines, allocations may still be live in it: those always go
+        if (o == null || c.endNs() < copyFromNs && c.kind() != 'M' && c.kind() != 'A') {
             return;
         }
         writeCopyHeader();
