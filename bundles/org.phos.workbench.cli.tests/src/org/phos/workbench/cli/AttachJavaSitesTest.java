@@ -11,7 +11,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phos.workbench.trace.core.Trace;
@@ -32,7 +31,6 @@ import org.phos.workbench.trace.core.javasites.JavaSites;
  * marks, must arrive while the program still runs, must equal the file pairing of the saved stream and of the
  * process's own trace afterwards, and the command line must show the top sites.
  */
-@Tag("slow")
 class AttachJavaSitesTest {
 	@TempDir
 	Path tmp;
