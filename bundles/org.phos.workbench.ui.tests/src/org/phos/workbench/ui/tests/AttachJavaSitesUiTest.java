@@ -146,6 +146,9 @@ class AttachJavaSitesUiTest {
             }
             assertTrue(shown.size() >= 5, "rows on screen: " + shown);
             assertEquals(JavaSiteLog.sideFileOf(app.traceFile()), live.javaSitesFile());
+            robot.waitUntil("the live trace's status counts the launches with a Java site",
+                    () -> live.statusText().contains("Java call sites: 70 launches received have one (JCuda agent, "
+                            + JavaSiteLog.sideFileOf(app.traceFile()) + ")"), Duration.ofSeconds(10));
             screenshotMaximized(view, "attach-java-sites-light");
 
             var handlers = window.getService(IHandlerService.class);

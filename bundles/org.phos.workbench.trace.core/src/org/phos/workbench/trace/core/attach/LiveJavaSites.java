@@ -38,7 +38,13 @@ public final class LiveJavaSites implements AutoCloseable {
     private final JavaSiteFollower follower;
     private final int window;
     private final Map<String, long[]> counts = new HashMap<>();
+    /** Launch numbers counted, all at or above {@link #floor}: at most about a window of them. */
     private final Set<Long> counted = new HashSet<>();
+    /**
+     * Launches numbered below this are not counted any more: older than a window of launches (a snapshot still holds
+     * the first launch of each function, long gone from the window: it must not be counted again).
+     */
+    private long floor;
     private long pairedLaunches;
 
     /**
@@ -95,19 +101,19 @@ public final class LiveJavaSites implements AutoCloseable {
         }
         JavaSites sites = JavaSites.match(trace, follower.log());
         int launches = trace.launchCount();
-        long lowest = launches == 0 ? numbers.received() : numbers.number(0);
         for (int k = 0; k < launches; k++) {
             JavaCall c = sites.site(trace.launchEvent(k));
             if (c == null) {
                 continue;
             }
             long n = numbers.number(k);
-            if (counted.add(n)) {
+            if (n >= floor && counted.add(n)) {
                 counts.computeIfAbsent(c.site(), s -> new long[1])[0]++;
                 pairedLaunches++;
             }
         }
-        counted.removeIf(n -> n < lowest);
+        floor = Math.max(floor, numbers.received() - window);
+        counted.removeIf(n -> n < floor);
         int events = trace.eventCount();
         if (events > 0) {
             long from = trace.header().startMonoNs() + trace.hostNs(Math.max(0, events - window));

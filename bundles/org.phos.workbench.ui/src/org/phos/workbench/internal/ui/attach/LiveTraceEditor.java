@@ -89,6 +89,8 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private final Object javaSitesLock = new Object();
 	private volatile org.phos.workbench.trace.core.attach.@Nullable LiveJavaSites javaSites;
 	private final long attachedNs = System.nanoTime();
+	/** One line for the status: where the Java call sites come from, and how many launches have one. */
+	private volatile String javaSitesNote = "";
 	// i14-jsites: end
 
 	private final LiveTraces.Session session = new LiveTraces.Session() {
@@ -361,7 +363,8 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 				"%s%nLaunches in the views: %,d (events %,d, window %,d); missed by this reader: %,d; snapshot %,d "
 						+ "took %d ms.%nReceived stream: %s",
 				session.note(), tr.launchCount(), tr.eventCount(), input().window(), s.missed(), generations,
-				lastSnapshotMs, saved) + "\n" + analysis.status(); // i14-incr
+				lastSnapshotMs, saved) + "\n" + analysis.status() // i14-incr
+				+ (javaSitesNote.isEmpty() ? "" : "\n" + javaSitesNote); // i14-jsites
 	}
 
 	/** The stream ended (the process exited or was killed, or Detach): the last snapshot stays. */
@@ -540,6 +543,11 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			if (sites != null) {
 				org.phos.workbench.internal.ui.launches.Analysis.session().javaSites(s.loaded().trace(), sites);
 			}
+			javaSitesNote = sites != null
+					? String.format(Locale.ROOT, "Java call sites: %,d launches received have one (JCuda agent, %s)%s",
+							js.pairedLaunches(), js.file(), js.problem() == null ? "" : "; " + js.problem())
+					: "Java call sites: none (no " + js.file() + ": the program runs without the JCuda agent, or it has "
+							+ "not written yet)";
 		}
 	}
 
