@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -114,6 +115,50 @@ class AttachJavaSitesTest {
 				assertEquals(live.get((long) k), o.site(), "launch " + k + " of the process's own trace");
 			}
 			assertTrue(Files.size(savedSites) > 0);
+		}
+	}
+
+	/**
+	 * A window much smaller than the run: every launch is still paired once (the calls of the window are held, older
+	 * ones forgotten), and what is held stays about a window.
+	 */
+	@Test
+	void aSmallWindowPairsEveryLaunchOnceAndHoldsAboutAWindow() throws Exception {
+		Path build = LiveJCudaProcess.nativeBuild();
+		Path classes = LiveJCudaProcess.compile(tmp);
+		try (LiveJCudaProcess p = new LiveJCudaProcess(build, classes, tmp.resolve("xdg"), tmp.resolve("app.phos"),
+				true)) {
+			String step = p.site("step", "step");
+			LiveWindow window = new LiveWindow(200);
+			LiveStream stream = LiveStream.open(p.socketDir(), p.pid());
+			Thread reader = new Thread(() -> {
+				try {
+					LiveStream.StreamChunk c;
+					while ((c = stream.next()) != null) {
+						window.accept(c);
+					}
+				} catch (Exception e) {
+					e.printStackTrace();
+				}
+			}, "test reader");
+			reader.start();
+			p.awaitReader(1);
+			Map<Long, String> live = new TreeMap<>();
+			try (LiveJavaSites sites = new LiveJavaSites(LiveJavaSites.sideFileOf(p.trace().toString(), p.pid()),
+					window.window())) {
+				for (int round = 1; round <= 8; round++) {
+					assertEquals(150L * round, p.command("step 150"));
+					awaitSites(window, sites, 150 * round, live);
+				}
+				assertEquals(1200, sites.pairedLaunches(), "each launch counted once");
+				assertEquals(List.of(new LiveJavaSites.SiteCount(step, 1200)), sites.top(5));
+				assertTrue(sites.heldCalls() <= 600, sites.heldCalls() + " calls held for a window of 200 events");
+				assertEquals(0, p.exit());
+			}
+			reader.join(10_000);
+			stream.close();
+			assertEquals(1200, live.size());
+			assertTrue(live.values().stream().allMatch(step::equals), live.toString());
 		}
 	}
 

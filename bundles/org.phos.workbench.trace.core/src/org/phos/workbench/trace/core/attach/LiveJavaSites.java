@@ -137,6 +137,11 @@ public final class LiveJavaSites implements AutoCloseable {
         return follower.problem();
     }
 
+    /** Java calls held now (those that may still pair with a launch of the window). */
+    public int heldCalls() {
+        return follower.held();
+    }
+
     /** Launches of the stream paired with a Java call so far. */
     public long pairedLaunches() {
         return pairedLaunches;
