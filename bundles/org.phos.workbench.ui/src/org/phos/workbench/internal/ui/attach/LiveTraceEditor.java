@@ -92,6 +92,10 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	/** One line for the status: where the Java call sites come from, and how many launches have one. */
 	private volatile String javaSitesNote = "";
 	// i14-jsites: end
+	// i14-liveacc: begin
+	private @Nullable LiveAccuracyPanel accuracyPanel;
+	private volatile org.phos.workbench.analysis.core.LiveAccuracy.@Nullable Figures figures;
+	// i14-liveacc: end
 
 	private final LiveTraces.Session session = new LiveTraces.Session() {
 		@Override
@@ -220,6 +224,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		});
 		// i14-incr: end
 		checkpoints = new CheckpointPanel(parent, input().process().pid()); // i14-ckpt: the driver checkpoint section
+		accuracyPanel = new LiveAccuracyPanel(parent); // i14-liveacc: the engines judged as the truth arrives
 		status = new Label(parent, SWT.WRAP);
 		status.setData(TracesView.ROLE, "liveStatus");
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(status);
@@ -313,6 +318,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 				LiveWindow.Snapshot s = w.snapshot(file, m);
 				pairJavaSites(s); // i14-jsites: before the views see the generation
 				analysis.speculate(s, m); // i14-incr: the new launches, once
+				figures = analysis.judge(s, m); // i14-liveacc: when new truth arrived
 				lastSnapshotMs = (System.nanoTime() - t0) / 1_000_000;
 				display.asyncExec(() -> publish(s, version));
 			} catch (OperationCanceledException e) {
@@ -351,6 +357,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		status.setText(statusText(s));
 		selection.setSelection(new StructuredSelection(t));
 		LiveTraces.published(t);
+		showAccuracy(t); // i14-liveacc
 		if (previous != null) {
 			Job.getJobManager().cancel(previous); // the views' work on the older generation
 		}
@@ -402,6 +409,34 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			});
 		}
 	}
+
+	// i14-liveacc: begin
+	private org.phos.workbench.analysis.core.LiveAccuracy.@Nullable Figures accuracyShown;
+
+	/**
+	 * New figures: the section shows them, and an open Accuracy view that shows this live trace (or nothing yet)
+	 * follows to the generation they judge (it validates it with its own engine choice).
+	 */
+	private void showAccuracy(LoadedTrace generation) {
+		var f = figures;
+		LiveAccuracyPanel p = accuracyPanel;
+		if (f == null || f == accuracyShown || p == null) {
+			return;
+		}
+		accuracyShown = f;
+		p.show(f);
+		if (getSite().getPage().findView(org.phos.workbench.internal.ui.accuracy.AccuracyView.ID)
+				instanceof org.phos.workbench.internal.ui.accuracy.AccuracyView v
+				&& (v.trace() == null || LiveTraces.sameSession(v.trace(), generation))) {
+			v.show(generation);
+		}
+	}
+
+	/** The live accuracy section (tests). */
+	public @Nullable LiveAccuracyPanel accuracyPanel() {
+		return accuracyPanel;
+	}
+	// i14-liveacc: end
 
 	/** Stops reading the process's stream; the process is not touched. */
 	public void detach() {
