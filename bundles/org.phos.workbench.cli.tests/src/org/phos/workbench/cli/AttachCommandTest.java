@@ -167,6 +167,7 @@ class AttachCommandTest {
 		assertTrue(r.out().contains("closed its trace: " + (n + 1) + " events in all"), r.toString());
 		assertTrue(r.out().lines().anyMatch(l -> l.contains("launches 510 ") && l.contains("top: axpy 510")), r.toString());
 		assertTrue(r.out().contains("missed 0"), r.toString());
+		assertTrue(r.out().contains("Java call sites: none (no " + trace + ".java-sites"), r.toString()); // i14-jsites
 
 		// the saved stream loads like any trace; each event it holds is the process's own event of that index
 		TraceLoadResult got = TraceReader.read(saved, null);

@@ -61,6 +61,7 @@ public final class JCudaAgent {
             Path out = sideFile(args);
             JavaSiteHook.open(out, version);
             Runtime.getRuntime().addShutdownHook(new Thread(JavaSiteHook::close, "phos-agent flush"));
+            JavaSiteHook.startFlusher(); // i14-jsites: a live trace follows the file
             DriverTransformer transformer = new DriverTransformer(JCudaAgent::say);
             inst.addTransformer(transformer, true);
             if (loaded != null) {

@@ -87,6 +87,45 @@ public final class JavaSiteHook {
         }
     }
 
+    // i14-jsites: begin
+    /** How often the flusher thread writes what is buffered: a workbench attached to the process follows the file. */
+    public static final long FLUSH_EVERY_MS = 200;
+    private static Thread flusher;
+
+    /**
+     * Starts (once) a daemon thread that writes what is buffered every {@link #FLUSH_EVERY_MS} ms, so that a
+     * workbench attached to the process ({@code workbench attach PID}, the live trace) sees each call within that
+     * time instead of at 32 KiB. The program's threads never wait for it beyond the short append they already make
+     * under the same lock; it stops with the JVM and on any failure of its own.
+     */
+    public static void startFlusher() {
+        synchronized (LOCK) {
+            if (flusher != null) {
+                return;
+            }
+            Thread t = new Thread(() -> {
+                try {
+                    while (!failed) {
+                        Thread.sleep(FLUSH_EVERY_MS);
+                        synchronized (LOCK) {
+                            if (!BUFFER.isEmpty()) {
+                                flushLocked();
+                            }
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (Throwable t2) {
+                    fail(t2);
+                }
+            }, "phos-agent flusher");
+            t.setDaemon(true);
+            flusher = t;
+            t.start();
+        }
+    }
+    // i14-jsites: end
+
     /** Called first in every wrapped method; the result is the call's start time, kept in a local. */
     public static long enter() {
         DEPTH.get()[0]++;

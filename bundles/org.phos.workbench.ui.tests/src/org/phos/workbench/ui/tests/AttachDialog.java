@@ -41,7 +41,7 @@ final class AttachDialog {
         Table processes = robot.findByData(dialog, Table.class, TracesView.ROLE, "attachProcesses");
         robot.waitUntil("the dialog lists process " + app.pid(), () -> processes.getItemCount() == 1
                 && processes.getItem(0).getText(0).equals(Long.toString(app.pid())), Duration.ofSeconds(10));
-        assertTrue(processes.getItem(0).getText(1).contains("fake_app live"), processes.getItem(0).getText(1));
+        assertTrue(processes.getItem(0).getText(1).contains(app.commandName), processes.getItem(0).getText(1)); // i14-jsites
         assertTrue(processes.getItem(0).getText(2).length() > 0, "a device is named");
         if (screenshot != null) {
             robot.screenshot(dialog, screenshot);

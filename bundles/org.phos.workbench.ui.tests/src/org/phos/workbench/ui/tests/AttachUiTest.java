@@ -101,6 +101,8 @@ class AttachUiTest {
             assertTrue(view.topRow() + view.visibleRows() >= 2000, "following: the newest rows are on screen (top "
                     + view.topRow() + ")");
             assertTrue(view.statusText().contains("live, process " + app.pid()), view.statusText());
+            assertTrue(live.statusText().contains("Java call sites: none (no " + app.traceFile() + ".java-sites"),
+                    live.statusText()); // i14-jsites: fake_app is no JCuda program
             robot.screenshot(shell, "attach-live-following");
 
             // scrolling back stops following; the next generation keeps the place

@@ -50,9 +50,59 @@ final class RecordingProcess implements AutoCloseable {
 
     /** i14-ckpt: the same with {@code extra} in its environment (e.g. PHOS_FAKE_CKPT_MS for the fake checkpoint). */
     RecordingProcess(Path build, Path xdg, Path trace, Map<String, String> extra) throws Exception {
+        this(java.util.List.of(build.resolve("fake_app").toString(), "live", "/dev/null"), "fake_app live", build, xdg,
+                trace, extra);
+    }
+
+    // i14-jsites: begin
+    /** What the process's command line contains (the Attach dialog lists it). */
+    final String commandName;
+
+    /**
+     * A JCuda program under the recorder and the JCuda agent: {@code sample-traces/programs/jcuda-fakelib}'s
+     * {@code LiveJCudaProgram}, whose stand-in {@code JCudaDriver} calls the fake libcuda's real entry points through
+     * the FFM API, compiled by {@link #compileJCudaProgram}. Commands: "step N", "burst N", "exit".
+     */
+    static RecordingProcess jcuda(Path build, Path classes, Path xdg, Path trace) throws Exception {
+        Path agent = repo().resolve("bundles/org.phos.workbench.live.agent/target/phos-jcuda-agent.jar");
+        assumeTrue(Files.isRegularFile(agent), agent + " is missing: build bundles/org.phos.workbench.live.agent");
+        return new RecordingProcess(java.util.List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-javaagent:" + agent, "-cp", classes.toString(),
+                "LiveJCudaProgram"), "bin/java --enable-native-access", build, xdg, trace, Map.of()); // the dialog shortens the rest
+    }
+
+    private static Path repo() {
+        return Path.of(System.getProperty("phos.repo", ".")).toAbsolutePath().normalize();
+    }
+
+    /** The JCuda program's folder. */
+    static Path jcudaProgramFolder() {
+        return repo().resolve("sample-traces/programs/jcuda-fakelib");
+    }
+
+    /** Compiles the JCuda program and its stand-in JCuda (marked 12.0.0, as the agent checks) into {@code dir}. */
+    static Path compileJCudaProgram(Path dir) throws Exception {
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(
+                Path.of(System.getProperty("java.home"), "bin", "javac").toString(), "-d", classes.toString()));
+        try (var s = Files.walk(jcudaProgramFolder())) {
+            s.filter(p -> p.toString().endsWith(".java")).forEach(p -> cmd.add(p.toString()));
+        }
+        Process javac = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String log = new String(javac.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(javac.waitFor(120, TimeUnit.SECONDS) && javac.exitValue() == 0, "javac: " + log);
+        Path pom = Files.createDirectories(classes.resolve("META-INF/maven/org.jcuda/jcuda"));
+        Files.writeString(pom.resolve("pom.properties"), "version=12.0.0\ngroupId=org.jcuda\nartifactId=jcuda\n");
+        return classes;
+    }
+
+    private RecordingProcess(java.util.List<String> command, String commandName, Path build, Path xdg, Path trace,
+            Map<String, String> extra) throws Exception {
+        this.commandName = commandName;
+    // i14-jsites: end
         Files.createDirectories(xdg);
         Files.setPosixFilePermissions(xdg, PosixFilePermissions.fromString("rwx------"));
-        ProcessBuilder pb = new ProcessBuilder(build.resolve("fake_app").toString(), "live", "/dev/null");
+        ProcessBuilder pb = new ProcessBuilder(command); // i14-jsites: the command given
         Map<String, String> env = pb.environment();
         env.keySet().removeIf(k -> k.startsWith("PHOS_"));
         env.put("LD_PRELOAD", build.resolve("libphos_recorder.so").toString());

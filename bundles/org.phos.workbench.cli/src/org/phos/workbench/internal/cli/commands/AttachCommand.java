@@ -210,7 +210,8 @@ public final class AttachCommand implements Command {
 		AttachAccuracy accuracy = accuracyWindow > 0 ? new AttachAccuracy((int) accuracyWindow) : null; // i14-liveacc
 		AtomicReference<@Nullable Exception> failure = new AtomicReference<>();
 		StreamSaver saver = null;
-		try (LiveStream s = stream) {
+		AttachJavaSites jsites = new AttachJavaSites(pid, save, top); // i14-jsites
+		try (LiveStream s = stream; jsites) {
 			if (save != null) {
 				saver = new StreamSaver(save);
 			}
@@ -226,6 +227,7 @@ public final class AttachCommand implements Command {
 						if (sv != null) {
 							sv.chunk(c);
 						}
+						jsites.accept(c); // i14-jsites
 					}
 				} catch (IOException e) {
 					failure.set(e);
@@ -247,7 +249,8 @@ public final class AttachCommand implements Command {
 					out.println(describe(snap.header(), snap.start()));
 				}
 				double dt = (now - lastT) / 1e9;
-				out.println(line(now - t0, snap, dt > 0 ? (snap.launches() - lastLaunches) / dt : 0));
+				out.println(line(now - t0, snap, dt > 0 ? (snap.launches() - lastLaunches) / dt : 0)
+						+ jsites.update(snap)); // i14-jsites: the top Java call sites
 				if (accuracy != null) {
 					accuracy.print(out, context, false); // i14-liveacc: when new truth arrived
 				}
@@ -277,6 +280,7 @@ public final class AttachCommand implements Command {
 						+ snap.events() + " events received" + (snap.events() == 0 && snap.header() == null
 								? " (it ended before it sent anything)" : ""));
 			}
+			jsites.finish(snap, out); // i14-jsites
 			if (saver != null) {
 				StreamStart st = snap.start();
 				out.println("saved " + save + " (" + Human.bytes(saver.bytes()) + ", " + snap.events() + " events"

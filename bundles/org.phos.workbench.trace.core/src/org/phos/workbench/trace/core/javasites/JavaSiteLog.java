@@ -89,7 +89,7 @@ public record JavaSiteLog(Path file, String header, List<JavaCall> calls, List<S
                 if (line.startsWith("#") || line.isEmpty()) {
                     continue;
                 }
-                JavaCall c = parse(line);
+                JavaCall c = parseLine(line);
                 if (c == null) {
                     if (bad++ == 0) {
                         firstBad = "line " + lineNo;
@@ -108,7 +108,8 @@ public record JavaSiteLog(Path file, String header, List<JavaCall> calls, List<S
         return new JavaSiteLog(file, header, calls, warnings);
     }
 
-    private static JavaCall parse(String line) {
+    /** One line of a side file (without its newline) as a call, or null when it is not one. */
+    static @org.eclipse.jdt.annotation.Nullable JavaCall parseLine(String line) {
         String[] f = line.split("\t", -1);
         if (f.length != 12 || f[0].length() != 1 || "LMGAFC".indexOf(f[0].charAt(0)) < 0) {
             return null;
@@ -119,5 +120,12 @@ public record JavaSiteLog(Path file, String header, List<JavaCall> calls, List<S
         } catch (NumberFormatException e) {
             return null;
         }
+    }
+
+    /** {@code call} as the agent writes it (without the newline): {@code parseLine(format(c))} equals {@code c}. */
+    static String format(JavaCall c) {
+        return c.kind() + "\t" + c.startNs() + "\t" + c.endNs() + "\t" + c.result() + "\t" + c.thread() + "\t"
+                + c.className() + "\t" + c.method() + "\t" + c.line() + "\t" + c.file() + "\t" + c.name() + "\t"
+                + c.detail() + "\t" + c.extra();
     }
 }

@@ -16,7 +16,6 @@ import org.phos.workbench.trace.core.FunctionInfo;
 import org.phos.workbench.trace.core.LaunchKind;
 import org.phos.workbench.trace.core.ModuleInfo;
 import org.phos.workbench.trace.core.Trace;
-import org.phos.workbench.trace.core.TraceEvent;
 
 /**
  * A trace's events paired with the Java calls that issued them. The agent and the native recorder see the same call
@@ -27,6 +26,9 @@ import org.phos.workbench.trace.core.TraceEvent;
  * Graph-node launches, and events of a process's non-Java threads, simply stay without a site.
  */
 public final class JavaSites {
+
+    /** i14-jsites: a function id without a Function chunk (identity-compared marker). */
+    private static final String NO_NAME = new String("");
 
     private final Map<Integer, JavaCall> byEvent;
     private final Map<Integer, JavaCall> byModule;
@@ -54,6 +56,7 @@ public final class JavaSites {
     /** Pairs the calls of {@code log} with the events and modules of {@code trace}. */
     public static JavaSites match(Trace trace, JavaSiteLog log) {
         Map<Integer, JavaCall> byEvent = new HashMap<>();
+        Map<Integer, String> names = new HashMap<>(); // i14-jsites: function id -> mangled name
         long base = trace.header().startMonoNs();
         int unmatched = 0;
         int considered = 0;
@@ -80,12 +83,17 @@ public final class JavaSites {
                 }
                 String function = null;
                 if (eventKind == EventKind.LAUNCH) {
-                    TraceEvent.Launch launch = (TraceEvent.Launch) trace.event(i);
-                    if (launch.launchKind() == LaunchKind.GRAPH_NODE) {
+                    // i14-jsites: the launch's columns, not a materialized event (a live trace pairs at every snapshot)
+                    if (trace.launchKind(i) == LaunchKind.GRAPH_NODE) {
                         continue;
                     }
-                    FunctionInfo f = trace.functionById(launch.function());
-                    function = f == null ? null : f.mangledName();
+                    function = names.computeIfAbsent(trace.functionId(i), id -> {
+                        FunctionInfo f = trace.functionById(id);
+                        return f == null ? NO_NAME : f.mangledName();
+                    });
+                    if (function == NO_NAME) {
+                        function = null;
+                    }
                 }
                 long t = base + trace.hostNs(i);
                 while (next < calls.size() && calls.get(next).startNs() <= t) {

@@ -84,6 +84,14 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private Button keep;
 	// i14-incr: end
 	private @Nullable CheckpointPanel checkpoints; // i14-ckpt
+	// i14-jsites: begin
+	/** The Java call sites the JCuda agent of the process writes (its side file, followed); guarded by itself. */
+	private final Object javaSitesLock = new Object();
+	private volatile org.phos.workbench.trace.core.attach.@Nullable LiveJavaSites javaSites;
+	private final long attachedNs = System.nanoTime();
+	/** One line for the status: where the Java call sites come from, and how many launches have one. */
+	private volatile String javaSitesNote = "";
+	// i14-jsites: end
 	// i14-liveacc: begin
 	private @Nullable LiveAccuracyPanel accuracyPanel;
 	private volatile org.phos.workbench.analysis.core.LiveAccuracy.@Nullable Figures figures;
@@ -251,6 +259,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			} catch (IOException | RuntimeException e) {
 				failure = e.getMessage() == null ? e.toString() : e.getMessage();
 			} finally {
+				closeJavaSites(); // i14-jsites: the last lines, copied next to the received stream
 				keepIfAsked(); // i14-incr
 				w.markEnded();
 				display.asyncExec(this::tick);
@@ -275,7 +284,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		boolean done = ended;
 		if (snapshotJob == null && !done) {
 			long v = w.version();
-			if (v != snapshotVersion && w.started()) {
+			if ((v != snapshotVersion || javaSitesGrew()) && w.started()) { // i14-jsites: or the agent wrote
 				snapshot(w, v);
 			} else if (v == snapshotVersion && isStreamOver()) {
 				ended();
@@ -307,6 +316,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			long t0 = System.nanoTime();
 			try {
 				LiveWindow.Snapshot s = w.snapshot(file, m);
+				pairJavaSites(s); // i14-jsites: before the views see the generation
 				analysis.speculate(s, m); // i14-incr: the new launches, once
 				figures = analysis.judge(s, m); // i14-liveacc: when new truth arrived
 				lastSnapshotMs = (System.nanoTime() - t0) / 1_000_000;
@@ -360,7 +370,8 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 				"%s%nLaunches in the views: %,d (events %,d, window %,d); missed by this reader: %,d; snapshot %,d "
 						+ "took %d ms.%nReceived stream: %s",
 				session.note(), tr.launchCount(), tr.eventCount(), input().window(), s.missed(), generations,
-				lastSnapshotMs, saved) + "\n" + analysis.status(); // i14-incr
+				lastSnapshotMs, saved) + "\n" + analysis.status() // i14-incr
+				+ (javaSitesNote.isEmpty() ? "" : "\n" + javaSitesNote); // i14-jsites
 	}
 
 	/** The stream ended (the process exited or was killed, or Detach): the last snapshot stays. */
@@ -533,6 +544,73 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		}
 		super.dispose();
 	}
+
+	// i14-jsites: begin
+	/**
+	 * Pairs the snapshot's events with the Java calls the process's JCuda agent wrote to the side file next to its
+	 * trace (followed: only the new lines are read), and gives them to the analysis session, so the Launches view's
+	 * Java site column fills as launches arrive. The side file's lines are also copied next to the received stream,
+	 * so that it opens with its sites.
+	 */
+	private void pairJavaSites(LiveWindow.Snapshot s) {
+		synchronized (javaSitesLock) {
+			org.phos.workbench.trace.core.attach.LiveJavaSites js = javaSites;
+			if (js == null) {
+				String trace = s.tracePath().isEmpty() ? input().process().tracePath() : s.tracePath();
+				if (trace.isEmpty()) {
+					return;
+				}
+				js = new org.phos.workbench.trace.core.attach.LiveJavaSites(
+						org.phos.workbench.trace.core.attach.LiveJavaSites.sideFileOf(trace, input().process().pid()),
+						input().window());
+				javaSites = js;
+			}
+			Path received = saved;
+			try {
+				if (received != null && js.savedSideFile() == null && Files.isRegularFile(js.file())) {
+					js.saveNextTo(received, attachedNs - 1_000_000_000L);
+				}
+			} catch (IOException e) {
+				org.eclipse.core.runtime.ILog.of(LiveTraceEditor.class).warn("cannot copy the Java call sites next to "
+						+ received + ": " + e.getMessage());
+			}
+			var sites = js.update(s);
+			if (sites != null) {
+				org.phos.workbench.internal.ui.launches.Analysis.session().javaSites(s.loaded().trace(), sites);
+			}
+			javaSitesNote = sites != null
+					? String.format(Locale.ROOT, "Java call sites: %,d launches received have one (JCuda agent, %s)%s",
+							js.pairedLaunches(), js.file(), js.problem() == null ? "" : "; " + js.problem())
+					: "Java call sites: none (no " + js.file() + ": the program runs without the JCuda agent, or it has "
+							+ "not written yet)";
+		}
+	}
+
+	/**
+	 * Whether the agent wrote calls since the last snapshot while the stream brought nothing new (the agent writes up
+	 * to 200 ms after the recorder's batch): then the views need one more generation to show the launches' sites.
+	 */
+	private boolean javaSitesGrew() {
+		org.phos.workbench.trace.core.attach.LiveJavaSites js = javaSites;
+		return js != null && !isStreamOver() && js.hasNew();
+	}
+
+	private void closeJavaSites() {
+		synchronized (javaSitesLock) {
+			org.phos.workbench.trace.core.attach.LiveJavaSites js = javaSites;
+			if (js != null) {
+				js.close();
+			}
+		}
+	}
+
+	/** The side file of Java call sites this live trace follows, or null before the first snapshot. */
+	public @Nullable Path javaSitesFile() {
+		synchronized (javaSitesLock) {
+			return javaSites == null ? null : javaSites.file();
+		}
+	}
+	// i14-jsites: end
 
 	// i14-incr: begin
 	/**

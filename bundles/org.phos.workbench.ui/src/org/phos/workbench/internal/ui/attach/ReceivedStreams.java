@@ -65,6 +65,8 @@ final class ReceivedStreams {
 	 */
 	static void closed(Path file, IWorkbenchPage page) {
 		Path f = file.toAbsolutePath().normalize();
+		closed(org.phos.workbench.trace.core.javasites.JavaSiteLog.sideFileOf(f), page, f); // i14-jsites
+
 		boolean shown = Arrays.stream(page.getEditorReferences()).map(r -> r.getEditor(false))
 				.anyMatch(e -> e instanceof TraceEditor te && f.equals(te.file()));
 		if (shown) {
@@ -81,7 +83,25 @@ final class ReceivedStreams {
 	/** Deletes {@code file} when the workbench exits. */
 	static void deleteAtExit(Path file) {
 		AT_EXIT.add(file.toAbsolutePath().normalize());
+		AT_EXIT.add(org.phos.workbench.trace.core.javasites.JavaSiteLog.sideFileOf(file.toAbsolutePath().normalize())); // i14-jsites
 	}
+
+	// i14-jsites: begin
+	/** The side file {@code sites} of the received stream {@code trace}: deleted with it, or at exit while shown. */
+	private static void closed(Path sites, IWorkbenchPage page, Path trace) {
+		boolean shown = Arrays.stream(page.getEditorReferences()).map(r -> r.getEditor(false))
+				.anyMatch(e -> e instanceof TraceEditor te && trace.equals(te.file()));
+		try {
+			if (shown) {
+				AT_EXIT.add(sites);
+			} else {
+				Files.deleteIfExists(sites);
+			}
+		} catch (IOException e) {
+			AT_EXIT.add(sites);
+		}
+	}
+	// i14-jsites: end
 
 	/** Copies a complete received stream to where a person wants to keep it (replacing what is there). */
 	static void keep(Path received, Path target) throws IOException {
@@ -92,6 +112,13 @@ final class ReceivedStreams {
 		Path part = target.resolveSibling(target.getFileName() + ".part");
 		Files.copy(received, part, StandardCopyOption.REPLACE_EXISTING);
 		Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+		// i14-jsites: begin
+		Path sites = org.phos.workbench.trace.core.javasites.JavaSiteLog.sideFileOf(received);
+		if (Files.isRegularFile(sites)) { // the Java call sites of the live trace go with it
+			Files.copy(sites, org.phos.workbench.trace.core.javasites.JavaSiteLog.sideFileOf(target),
+					StandardCopyOption.REPLACE_EXISTING);
+		}
+		// i14-jsites: end
 	}
 
 	/** Whether {@code file} waits for the workbench's exit to be deleted (tests). */

@@ -538,7 +538,7 @@ public final class LaunchesView extends ViewPart {
         TableColumn sites = table.getColumn(javaSiteColumn);
         boolean hasSites = first.rows().stream().anyMatch(r -> r.javaSite() != null);
         if ((sites.getWidth() > 0) != hasSites) {
-            sites.setWidth(hasSites ? 300 : 0);
+            sites.setWidth(hasSites ? siteWidth(first.rows()) : 0); // i14-jsites: wide enough for the line number
             sites.setResizable(hasSites);
         }
         // i14-agent: end
@@ -863,4 +863,22 @@ public final class LaunchesView extends ViewPart {
             return family == trace;
         }
     }
+
+    // i14-jsites: begin
+    /** A java_site column wide enough for the longest site among {@code rows} (a line number clipped says nothing). */
+    private int siteWidth(List<LaunchRow> rows) {
+        org.eclipse.swt.graphics.GC gc = new org.eclipse.swt.graphics.GC(table);
+        try {
+            int w = 200;
+            for (LaunchRow r : rows) {
+                if (r.javaSite() != null) {
+                    w = Math.max(w, gc.textExtent(r.javaSite()).x + 24);
+                }
+            }
+            return Math.min(w, 640);
+        } finally {
+            gc.dispose();
+        }
+    }
+    // i14-jsites: end
 }
