@@ -14,26 +14,24 @@ import org.phos.workbench.speculation.core.EngineRegistry;
 import org.phos.workbench.speculation.core.LaunchSpeculation;
 import org.phos.workbench.speculation.core.SpeculatedAccess;
 import org.phos.workbench.speculation.core.SpeculationEngine;
-import org.phos.workbench.speculation.core.TraceSpeculator;
+import org.phos.workbench.speculation.core.StreamSpeculator;
+import org.phos.workbench.trace.core.StreamGap;
 import org.phos.workbench.trace.core.Trace;
 
 /**
- * Speculation of a live trace, launch by launch as the launches arrive: each launch is speculated once, by every
- * engine of the set, when the first generation holding it comes ({@link #update}), and what the engines said is kept
- * under the launch's number in the stream until no generation holds the launch any more. A live trace is published as
- * a sequence of immutable generations (snapshots of a bounded window), so the usual per-trace answers of
- * {@link AnalysisSession} would speculate the whole window again for every generation; through this, a generation
- * costs the speculation of its new launches plus one replay of the allocations before them.
+ * Speculation of a live trace, launch by launch as the launches arrive: every event of the stream is fed once, in
+ * stream order, to one set of engines that lives as long as the attach ({@link StreamSpeculator}), and what the engines
+ * said of each launch is kept under the launch's number in the stream until no generation holds the launch any more.
+ * A live trace is published as a sequence of immutable generations (snapshots of a bounded window); {@link #update}
+ * feeds a generation's events that no earlier generation held, so a generation costs the speculation of its new
+ * events only, and no engine state is rebuilt: every engine of the catalog, {@code best} (whose {@code +indirect}
+ * follows pointer tables copied long before the window) and any {@code X+modifier}, says of each launch what a walk
+ * of the saved stream says (LiveSpeculationTest).
  * <p>
- * A new launch is speculated in the generation that first holds it, against that generation's device state (the live
- * allocations, which a live window keeps, and the copy payloads it still holds), by engines created for that
- * generation; engines that remember the first launch of each function are shown the first ones the generation holds
- * (a live window keeps the batch of each function's first launch). On the same events this is what a speculation of
- * the saved stream gives (LiveSpeculationTest), for engines that read the parameters and the live allocations; not
- * for those that follow pointers stored in device memory by copies older than the window ({@code +indirect}).
- * <p>
- * Launches that came and left the window between two generations (a window smaller than what arrives between two
- * snapshots) are in no generation, so they are not speculated either: {@link #speculated()} counts those that were.
+ * Events that came and left the window between two generations (a window smaller than what arrives between two
+ * snapshots; the live window keeps what no snapshot has held yet, up to a bound) are in no generation: they are not
+ * fed, {@link #eventsNotFed()} counts them, and the engines go on without them (their state may then differ from the
+ * saved stream's).
  * <p>
  * What is kept is packed: per launch and engine, 4 longs per access (base, begin, end, mode and parameter), and equal
  * arrays (a training loop launches the same kernels on the same buffers) are shared. Thread-safe.
@@ -47,8 +45,12 @@ public final class LiveSpeculation {
 	private static final long[] UNCOVERED = new long[0];
 	private static final int INTERN = 8192;
 
-	private final EngineCatalog catalog;
 	private final List<String> engines;
+	/** i14-livebest: the engines and device state of the whole attach. */
+	private final StreamSpeculator stream;
+	/** The process's index of the last event fed, -1 before the first. */
+	private long lastEvent = -1;
+	private long eventsNotFed;
 	/** Launch numbers held, ascending, and what each engine said of each (packed, see {@link #pack}). */
 	private long[] numbers = new long[1024];
 	private long[][][] said = new long[1024][][];
@@ -88,27 +90,23 @@ public final class LiveSpeculation {
 				throw new IllegalArgumentException("unknown engine '" + e + "' for live speculation");
 			}
 		}
-		this.catalog = catalog;
 		this.engines = List.copyOf(engines);
+		this.stream = new StreamSpeculator(catalog, this.engines);
 	}
 
-	/** The combination of {@code best} without its indirect part (see {@link #registered}). */
+	/** The combination of {@code best} without its indirect and block parts (an engine a person may add by name). */
 	public static final String BEST_DIRECT = "ptx-flow/arg-scan";
 
 	/**
-	 * @return every base engine of the catalog and {@value #BEST_DIRECT}; not {@code best}: its indirect part follows
-	 *         pointers that host-to-device copies stored in device memory, and a bounded window does not hold the
-	 *         copies (nor the allocations they pointed to) from before it, so over a window it says something else
-	 *         than over the saved stream (LiveSpeculationTest measured it)
+	 * @return every base engine of the catalog, then {@value EngineCatalog#BEST} (the engine the workbench recommends
+	 *         elsewhere: fed the whole stream, its {@code +indirect} part follows the pointer tables however old)
 	 */
 	public static List<String> registered(EngineCatalog catalog) {
 		List<String> names = new ArrayList<>();
 		for (EngineRegistry.EngineInfo info : catalog.engines()) {
 			names.add(info.name());
 		}
-		if (catalog.canCreate(BEST_DIRECT)) {
-			names.add(BEST_DIRECT);
-		}
+		names.add(EngineCatalog.BEST);
 		return List.copyOf(names);
 	}
 
@@ -118,27 +116,32 @@ public final class LiveSpeculation {
 	}
 
 	/**
-	 * Speculates the launches of {@code generation} that no earlier generation held (their number is above every
-	 * number seen), and forgets the launches the generation does not hold any more.
+	 * Feeds the events of {@code generation} that no earlier generation held (those after the last one fed, by the
+	 * process's event index), speculating each launch among them with every engine, and forgets the launches the
+	 * generation does not hold any more.
 	 *
 	 * @param generation the newest generation
+	 * @param gaps the generation's stream gaps (where its events are in the process, {@link StreamGap#processIndex})
 	 * @param numberOf the stream's number of each launch of the generation, ascending
-	 * @param monitor cancellation, may be null
+	 * @param monitor cancellation, may be null (a generation's new events are fed whole: the state must not skip)
 	 * @return what it did
 	 */
-	public synchronized Update update(Trace generation, IntToLongFunction numberOf, @Nullable IProgressMonitor monitor) {
+	public synchronized Update update(Trace generation, List<StreamGap> gaps, IntToLongFunction numberOf,
+			@Nullable IProgressMonitor monitor) {
 		long t0 = System.nanoTime();
 		int n = generation.launchCount();
-		int from = firstAbove(n, numberOf, last);
-		if (from < n) {
-			List<SpeculationEngine> made = new ArrayList<>(engines.size());
-			for (String spec : engines) {
-				made.add(catalog.create(spec, generation));
+		int events = generation.eventCount();
+		int from = firstEventAfter(events, gaps, lastEvent);
+		int[] speculated = { 0 };
+		if (from < events) {
+			long firstNew = StreamGap.processIndex(gaps, from);
+			if (lastEvent >= 0 && firstNew > lastEvent + 1) {
+				eventsNotFed += notInGaps(gaps, lastEvent + 1, firstNew);
 			}
-			int[] next = { from };
 			List<Long> packed = new ArrayList<>();
-			TraceSpeculator.forEngines(generation, made).run(monitor, from, n, launch -> {
-				long number = numberOf.applyAsLong(next[0]++);
+			List<SpeculationEngine> made = stream.engines();
+			stream.feed(generation, from, numberOf, launch -> {
+				long number = launch.launchIndex();
 				long[][] perEngine = new long[made.size()][];
 				for (int e = 0; e < made.size(); e++) {
 					packed.clear();
@@ -158,28 +161,56 @@ public final class LiveSpeculation {
 					perEngine[e] = covered ? intern(packed) : UNCOVERED;
 				}
 				append(number, perEngine);
+				speculated[0]++;
 			});
-			last = numberOf.applyAsLong(n - 1);
-			speculatedTotal += n - from;
+			lastEvent = StreamGap.processIndex(gaps, events - 1);
+			speculatedTotal += speculated[0];
 		}
 		retain(n, numberOf);
 		long nanos = System.nanoTime() - t0;
 		nanosTotal += nanos;
-		return new Update(n - from, size, nanos);
+		return new Update(speculated[0], size, nanos);
 	}
 
-	private static int firstAbove(int n, IntToLongFunction numberOf, long number) {
+	/** The first local event whose process index is above {@code event} ({@code events} if none). */
+	private static int firstEventAfter(int events, List<StreamGap> gaps, long event) {
 		int lo = 0;
-		int hi = n;
+		int hi = events;
 		while (lo < hi) {
 			int mid = (lo + hi) >>> 1;
-			if (numberOf.applyAsLong(mid) <= number) {
+			if (StreamGap.processIndex(gaps, mid) <= event) {
 				lo = mid + 1;
 			} else {
 				hi = mid;
 			}
 		}
 		return lo;
+	}
+
+	/** The events of the process in {@code [from, to)} that are not in a gap of the stream (the window lost them). */
+	private static long notInGaps(List<StreamGap> gaps, long from, long to) {
+		long missing = to - from;
+		for (StreamGap g : gaps) {
+			long b = Math.max(from, g.firstIndex());
+			long e = Math.min(to, g.firstIndex() + g.count());
+			if (e > b && g.reason() != StreamGap.Reason.ATTACHED_LATE) {
+				missing -= e - b; // the saved stream lacks them too
+			}
+		}
+		return missing;
+	}
+
+	/**
+	 * @return events of the stream that left the window before a generation held them, so were not fed (0 when every
+	 *         event was fed once)
+	 */
+	public synchronized long eventsNotFed() {
+		return eventsNotFed;
+	}
+
+	/** @return what the engines' state holds now (allocations, pointer tables, generations) */
+	public StreamSpeculator.State state() {
+		return stream.state();
 	}
 
 	private long[] intern(List<Long> packed) {

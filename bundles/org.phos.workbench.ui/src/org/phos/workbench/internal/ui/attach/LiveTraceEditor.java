@@ -231,6 +231,8 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			return;
 		}
 		LiveWindow w = new LiveWindow(in.window());
+		// i14-livebest: live speculation feeds every event once: what a burst brings between two snapshots waits for one
+		w.keepUntilSnapshot(LiveAnalysis.ENABLED ? Math.max(in.window(), 1 << 18) : 0);
 		window = w;
 		Display display = status.getDisplay();
 		Path savedFile = saved;
