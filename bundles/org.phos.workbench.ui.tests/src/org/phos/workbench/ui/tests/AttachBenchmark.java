@@ -138,6 +138,10 @@ class AttachBenchmark {
                     System.getProperty("phos.live.speculate", "true"), spec.speculated(), spec.nanos() / 1e6,
                     spec.speculated() == 0 ? 0.0 : spec.nanos() / 1e3 / spec.speculated());
             // i14-incr: end
+            // i14-livebest: begin (engines fed the whole stream: what their state holds)
+            System.out.printf(Locale.ROOT, "  live engine state: %s; events not fed: %,d%n", spec.state(),
+                    spec.eventsNotFed());
+            // i14-livebest: end
             assertTrue(samples > 0, "no launch reached the table");
         }
     }
