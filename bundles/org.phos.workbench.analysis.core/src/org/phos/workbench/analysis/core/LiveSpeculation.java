@@ -17,6 +17,7 @@ import org.phos.workbench.speculation.core.SpeculationEngine;
 import org.phos.workbench.speculation.core.StreamSpeculator;
 import org.phos.workbench.trace.core.StreamGap;
 import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.attach.LiveWindow;
 
 /**
  * Speculation of a live trace, launch by launch as the launches arrive: every event of the stream is fed once, in
@@ -134,10 +135,6 @@ public final class LiveSpeculation {
 		int from = firstEventAfter(events, gaps, lastEvent);
 		int[] speculated = { 0 };
 		if (from < events) {
-			long firstNew = StreamGap.processIndex(gaps, from);
-			if (lastEvent >= 0 && firstNew > lastEvent + 1) {
-				eventsNotFed += notInGaps(gaps, lastEvent + 1, firstNew);
-			}
 			List<Long> packed = new ArrayList<>();
 			List<SpeculationEngine> made = stream.engines();
 			stream.feed(generation, from, numberOf, launch -> {
@@ -187,22 +184,35 @@ public final class LiveSpeculation {
 		return lo;
 	}
 
-	/** The events of the process in {@code [from, to)} that are not in a gap of the stream (the window lost them). */
-	private static long notInGaps(List<StreamGap> gaps, long from, long to) {
-		long missing = to - from;
-		for (StreamGap g : gaps) {
-			long b = Math.max(from, g.firstIndex());
-			long e = Math.min(to, g.firstIndex() + g.count());
-			if (e > b && g.reason() != StreamGap.Reason.ATTACHED_LATE) {
-				missing -= e - b; // the saved stream lacks them too
-			}
-		}
-		return missing;
+	/**
+	 * {@link #update(Trace, List, IntToLongFunction, IProgressMonitor)} for a snapshot of a {@link LiveWindow}, which
+	 * also counts the events received before the snapshot that no generation held ({@link #eventsNotFed()}).
+	 */
+	public synchronized Update update(LiveWindow.Snapshot snapshot, @Nullable IProgressMonitor monitor) {
+		Update u = update(snapshot.loaded().trace(), snapshot.loaded().streamGaps(), snapshot.launchNumbers()::number,
+				monitor);
+		eventsNotFed = Math.max(0, snapshot.received() - stream.state().eventsFed());
+		return u;
 	}
 
 	/**
-	 * @return events of the stream that left the window before a generation held them, so were not fed (0 when every
-	 *         event was fed once)
+	 * What an engine says of itself so far (for {@code ptx-flow}: the functions it analysed from PTX, once each for
+	 * the whole attach).
+	 *
+	 * @param engine one of {@link #engines()}
+	 * @return its notes
+	 */
+	public synchronized List<String> notes(String engine) {
+		int i = engines.indexOf(engine);
+		if (i < 0) {
+			throw new IllegalArgumentException("no live engine '" + engine + "'; live: " + engines);
+		}
+		return stream.engines().get(i).notes();
+	}
+
+	/**
+	 * @return events received before the last snapshot given to {@link #update(LiveWindow.Snapshot, IProgressMonitor)}
+	 *         that were not fed (they left the window before a snapshot held them): 0 when every event was fed once
 	 */
 	public synchronized long eventsNotFed() {
 		return eventsNotFed;

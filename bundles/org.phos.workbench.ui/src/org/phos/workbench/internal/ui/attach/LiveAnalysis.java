@@ -33,10 +33,15 @@ public final class LiveAnalysis {
 	 */
 	static final String EXTRA_ENGINES = "phos.live.engines";
 
-	/** Every registered engine (base engines and {@code best}), then those named by {@value #EXTRA_ENGINES}. */
+	/**
+	 * Every registered engine (base engines and {@code best}), then those named by {@value #EXTRA_ENGINES}; a value
+	 * starting with {@code =} names the whole list instead ({@code =phos,arg-scan}: the benchmark's comparisons).
+	 */
 	static List<String> engines(AnalysisSession session) {
-		List<String> names = new java.util.ArrayList<>(LiveSpeculation.registered(session.catalog()));
-		for (String e : System.getProperty(EXTRA_ENGINES, "").split(",")) {
+		String named = System.getProperty(EXTRA_ENGINES, "");
+		List<String> names = new java.util.ArrayList<>(named.startsWith("=") ? List.of()
+				: LiveSpeculation.registered(session.catalog()));
+		for (String e : named.replaceFirst("^=", "").split(",")) {
 			String name = e.trim();
 			if (name.isEmpty() || names.contains(name)) {
 				continue;
@@ -59,7 +64,7 @@ public final class LiveAnalysis {
 		}
 		Trace t = s.loaded().trace();
 		try {
-			LiveSpeculation.Update u = speculation.update(t, s.loaded().streamGaps(), s.launchNumbers()::number, monitor);
+			LiveSpeculation.Update u = speculation.update(s, monitor);
 			last = u;
 			lastSnapshotLaunches = t.launchCount();
 			failure = null;

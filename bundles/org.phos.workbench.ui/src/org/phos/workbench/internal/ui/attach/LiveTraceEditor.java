@@ -304,8 +304,11 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			long t0 = System.nanoTime();
 			try {
 				LiveWindow.Snapshot s = w.snapshot(file, m);
-				analysis.speculate(s, m); // i14-incr: the new launches, once
+				// i14-livebest: the pace follows the snapshot's own cost (writing and loading the window, which a longer
+				// interval amortizes), not the speculation's, which is per new event: counting it made the interval,
+				// hence the next generation's new events, hence its speculation, grow together
 				lastSnapshotMs = (System.nanoTime() - t0) / 1_000_000;
+				analysis.speculate(s, m); // i14-incr: the new launches, once
 				display.asyncExec(() -> publish(s, version));
 			} catch (OperationCanceledException e) {
 				return Status.CANCEL_STATUS;
