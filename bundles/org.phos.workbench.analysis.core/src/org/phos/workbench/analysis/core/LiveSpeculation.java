@@ -51,7 +51,10 @@ public final class LiveSpeculation {
 	private final StreamSpeculator stream;
 	/** The process's index of the last event fed, -1 before the first. */
 	private long lastEvent = -1;
-	private long eventsNotFed;
+	private volatile long eventsNotFed;
+	/** Held while events are fed (one generation at a time); {@code this} guards what was said. */
+	private final Object feeding = new Object();
+	private volatile StreamSpeculator.State lastState;
 	/** Launch numbers held, ascending, and what each engine said of each (packed, see {@link #pack}). */
 	private long[] numbers = new long[1024];
 	private long[][][] said = new long[1024][][];
@@ -93,6 +96,7 @@ public final class LiveSpeculation {
 		}
 		this.engines = List.copyOf(engines);
 		this.stream = new StreamSpeculator(catalog, this.engines);
+		this.lastState = stream.state();
 	}
 
 	/** The combination of {@code best} without its indirect and block parts (an engine a person may add by name). */
@@ -127,46 +131,63 @@ public final class LiveSpeculation {
 	 * @param monitor cancellation, may be null (a generation's new events are fed whole: the state must not skip)
 	 * @return what it did
 	 */
-	public synchronized Update update(Trace generation, List<StreamGap> gaps, IntToLongFunction numberOf,
+	public Update update(Trace generation, List<StreamGap> gaps, IntToLongFunction numberOf,
 			@Nullable IProgressMonitor monitor) {
-		long t0 = System.nanoTime();
-		int n = generation.launchCount();
-		int events = generation.eventCount();
-		int from = firstEventAfter(events, gaps, lastEvent);
-		int[] speculated = { 0 };
-		if (from < events) {
-			List<Long> packed = new ArrayList<>();
-			List<SpeculationEngine> made = stream.engines();
-			stream.feed(generation, from, numberOf, launch -> {
-				long number = launch.launchIndex();
-				long[][] perEngine = new long[made.size()][];
-				for (int e = 0; e < made.size(); e++) {
-					packed.clear();
-					boolean covered;
-					try {
-						covered = made.get(e).speculate(launch, (id, base, begin, end, mode, param, offset) -> {
-							packed.add(base);
-							packed.add(begin);
-							packed.add(end);
-							packed.add((mode & 0xffL) | ((param & 0xffffffL) << 8) | ((long) offset << 32));
-						});
-					} catch (RuntimeException failed) {
-						// one engine failing on one launch: that launch is "not covered" by it, the others go on
-						covered = false;
-						engineFailures++;
+		// i14-livebest: fed under its own lock, kept under this one only at the end: the views asking what was said of
+		// a launch (the UI thread painting rows) do not wait for a generation's feed
+		synchronized (feeding) {
+			long t0 = System.nanoTime();
+			int n = generation.launchCount();
+			int events = generation.eventCount();
+			int from = firstEventAfter(events, gaps, lastEvent);
+			int[] speculated = { 0 };
+			int[] failures = { 0 };
+			List<long[][]> results = new ArrayList<>();
+			long[][] numbersFed = { new long[256] };
+			if (from < events) {
+				List<Long> packed = new ArrayList<>();
+				List<SpeculationEngine> made = stream.engines();
+				stream.feed(generation, from, numberOf, launch -> {
+					long[][] perEngine = new long[made.size()][];
+					for (int e = 0; e < made.size(); e++) {
+						packed.clear();
+						boolean covered;
+						try {
+							covered = made.get(e).speculate(launch, (id, base, begin, end, mode, param, offset) -> {
+								packed.add(base);
+								packed.add(begin);
+								packed.add(end);
+								packed.add((mode & 0xffL) | ((param & 0xffffffL) << 8) | ((long) offset << 32));
+							});
+						} catch (RuntimeException failed) {
+							// one engine failing on one launch: that launch is "not covered" by it, the others go on
+							covered = false;
+							failures[0]++;
+						}
+						perEngine[e] = covered ? intern(packed) : UNCOVERED;
 					}
-					perEngine[e] = covered ? intern(packed) : UNCOVERED;
+					int k = speculated[0]++;
+					if (k == numbersFed[0].length) {
+						numbersFed[0] = Arrays.copyOf(numbersFed[0], k * 2);
+					}
+					numbersFed[0][k] = launch.launchIndex();
+					results.add(perEngine);
+				});
+				lastEvent = StreamGap.processIndex(gaps, events - 1);
+			}
+			lastState = stream.state();
+			synchronized (this) {
+				for (int k = 0; k < speculated[0]; k++) {
+					append(numbersFed[0][k], results.get(k));
 				}
-				append(number, perEngine);
-				speculated[0]++;
-			});
-			lastEvent = StreamGap.processIndex(gaps, events - 1);
-			speculatedTotal += speculated[0];
+				speculatedTotal += speculated[0];
+				engineFailures += failures[0];
+				retain(n, numberOf);
+				long nanos = System.nanoTime() - t0;
+				nanosTotal += nanos;
+				return new Update(speculated[0], size, nanos);
+			}
 		}
-		retain(n, numberOf);
-		long nanos = System.nanoTime() - t0;
-		nanosTotal += nanos;
-		return new Update(speculated[0], size, nanos);
 	}
 
 	/** The first local event whose process index is above {@code event} ({@code events} if none). */
@@ -188,11 +209,13 @@ public final class LiveSpeculation {
 	 * {@link #update(Trace, List, IntToLongFunction, IProgressMonitor)} for a snapshot of a {@link LiveWindow}, which
 	 * also counts the events received before the snapshot that no generation held ({@link #eventsNotFed()}).
 	 */
-	public synchronized Update update(LiveWindow.Snapshot snapshot, @Nullable IProgressMonitor monitor) {
-		Update u = update(snapshot.loaded().trace(), snapshot.loaded().streamGaps(), snapshot.launchNumbers()::number,
-				monitor);
-		eventsNotFed = Math.max(0, snapshot.received() - stream.state().eventsFed());
-		return u;
+	public Update update(LiveWindow.Snapshot snapshot, @Nullable IProgressMonitor monitor) {
+		synchronized (feeding) {
+			Update u = update(snapshot.loaded().trace(), snapshot.loaded().streamGaps(),
+					snapshot.launchNumbers()::number, monitor);
+			eventsNotFed = Math.max(0, snapshot.received() - lastState.eventsFed());
+			return u;
+		}
 	}
 
 	/**
@@ -202,25 +225,27 @@ public final class LiveSpeculation {
 	 * @param engine one of {@link #engines()}
 	 * @return its notes
 	 */
-	public synchronized List<String> notes(String engine) {
+	public List<String> notes(String engine) {
 		int i = engines.indexOf(engine);
 		if (i < 0) {
 			throw new IllegalArgumentException("no live engine '" + engine + "'; live: " + engines);
 		}
-		return stream.engines().get(i).notes();
+		synchronized (feeding) {
+			return stream.engines().get(i).notes();
+		}
 	}
 
 	/**
 	 * @return events received before the last snapshot given to {@link #update(LiveWindow.Snapshot, IProgressMonitor)}
 	 *         that were not fed (they left the window before a snapshot held them): 0 when every event was fed once
 	 */
-	public synchronized long eventsNotFed() {
+	public long eventsNotFed() {
 		return eventsNotFed;
 	}
 
-	/** @return what the engines' state holds now (allocations, pointer tables, generations) */
+	/** @return what the engines' state held after the last {@link #update} (allocations, pointer tables, ...) */
 	public StreamSpeculator.State state() {
-		return stream.state();
+		return lastState;
 	}
 
 	private long[] intern(List<Long> packed) {
@@ -243,12 +268,21 @@ public final class LiveSpeculation {
 		said[size++] = perEngine;
 	}
 
-	/** Keeps only the launches the generation holds (both lists ascending: one merge). */
+	/**
+	 * Keeps only the launches the generation holds (both lists ascending: one merge), and those newer than its last
+	 * (i14-livebest: a newer generation's feed may have come first).
+	 */
 	private void retain(int n, IntToLongFunction numberOf) {
 		int kept = 0;
 		int g = 0;
+		long newest = n == 0 ? Long.MAX_VALUE : numberOf.applyAsLong(n - 1);
 		for (int i = 0; i < size; i++) {
 			long number = numbers[i];
+			if (number > newest) {
+				numbers[kept] = number;
+				said[kept++] = said[i];
+				continue;
+			}
 			while (g < n && numberOf.applyAsLong(g) < number) {
 				g++;
 			}

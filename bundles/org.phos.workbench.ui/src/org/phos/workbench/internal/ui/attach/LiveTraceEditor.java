@@ -308,8 +308,17 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 				// interval amortizes), not the speculation's, which is per new event: counting it made the interval,
 				// hence the next generation's new events, hence its speculation, grow together
 				lastSnapshotMs = (System.nanoTime() - t0) / 1_000_000;
-				analysis.speculate(s, m); // i14-incr: the new launches, once
+				// i14-livebest: the rows first, then their speculation (the new events, once): a person sees a launch
+				// as soon as the snapshot is loaded, and the speculated column of the new rows fills when the engines
+				// are done (LiveTraces.published again: the views repaint that generation's rows)
 				display.asyncExec(() -> publish(s, version));
+				analysis.speculate(s, m);
+				display.asyncExec(() -> {
+					LoadedTrace shown = loaded;
+					if (shown != null && shown.trace() == s.loaded().trace() && !status.isDisposed()) {
+						LiveTraces.published(shown);
+					}
+				});
 			} catch (OperationCanceledException e) {
 				return Status.CANCEL_STATUS;
 			} catch (IOException | RuntimeException e) {

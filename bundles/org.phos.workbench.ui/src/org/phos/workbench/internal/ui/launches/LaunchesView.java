@@ -104,6 +104,8 @@ public final class LaunchesView extends ViewPart {
     private final java.util.function.Consumer<LoadedTrace> generations = t -> {
         if (t != current && LiveTraces.sameSession(current, t) && !table.isDisposed()) {
             show(t);
+        } else if (t == current && t == listedTrace && this.speculatedColumn >= 0 && !table.isDisposed()) {
+            rowsTable.refresh(); // i14-livebest: its speculation came after its rows: refill the rows on screen
         }
     };
     private int verdictColumn = -1;
