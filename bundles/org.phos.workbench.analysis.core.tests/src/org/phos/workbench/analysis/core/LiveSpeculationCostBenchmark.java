@@ -22,7 +22,7 @@ import org.phos.workbench.trace.core.synthetic.SyntheticTraceOptions;
  * with pointer tables copied into device memory (so {@code best}'s {@code +indirect} follows them) and 2,000 live
  * allocations is fed to a {@link LiveSpeculation} as one generation (each event once, as a live attach feeds them, the
  * answers packed and kept as the live views keep them), 3 rounds per set, median. Run with {@code -Dphos.slow=true
- * -Dtest=LiveSpeculationCostBenchmark}; {@code -Dphos.livecost.launches=N} (default 300,000).
+ * -Dtest=LiveSpeculationCostBenchmark}; {@code -Dphos.livecost.launches=N} (default 100,000: every answer is kept, as a window of 100,000 launches keeps them).
  */
 @Tag("slow")
 class LiveSpeculationCostBenchmark {
@@ -31,7 +31,7 @@ class LiveSpeculationCostBenchmark {
 
 	@Test
 	void microsecondsPerLaunchPerEngineSet() throws Exception {
-		int launches = Integer.getInteger("phos.livecost.launches", 300_000);
+		int launches = Integer.getInteger("phos.livecost.launches", 100_000);
 		Path file = dir.resolve("synthetic.phos");
 		SyntheticTraceGenerator.generate(file, SyntheticTraceOptions.defaults(launches), null);
 		Trace trace = TraceReader.read(file, null).trace();

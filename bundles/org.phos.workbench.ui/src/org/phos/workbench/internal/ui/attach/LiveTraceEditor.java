@@ -71,6 +71,8 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private @Nullable LoadedTrace loaded;
 	private long snapshotVersion = -1;
 	private long lastSnapshotMs;
+	/** i14-livebest: a snapshot's new events are being fed to the live engines (after its rows were published). */
+	private volatile boolean speculating;
 	private long generations;
 	private boolean detached;
 	private boolean ended;
@@ -270,7 +272,9 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			return;
 		}
 		boolean done = ended;
-		if (snapshotJob == null && !done) {
+		// i14-livebest: no next snapshot while the engines are still fed the last one's events: a generation waiting
+		// for them would hold its window, and a stream the engines cannot keep up with would pile them up
+		if (snapshotJob == null && !speculating && !done) {
 			long v = w.version();
 			if (v != snapshotVersion && w.started()) {
 				snapshot(w, v);
@@ -311,8 +315,13 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 				// i14-livebest: the rows first, then their speculation (the new events, once): a person sees a launch
 				// as soon as the snapshot is loaded, and the speculated column of the new rows fills when the engines
 				// are done (LiveTraces.published again: the views repaint that generation's rows)
+				speculating = true;
 				display.asyncExec(() -> publish(s, version));
-				analysis.speculate(s, m);
+				try {
+					analysis.speculate(s, m);
+				} finally {
+					speculating = false;
+				}
 				display.asyncExec(() -> {
 					LoadedTrace shown = loaded;
 					if (shown != null && shown.trace() == s.loaded().trace() && !status.isDisposed()) {
