@@ -36,6 +36,9 @@
 #include "phos_format.h"
 #include "phos_output.h"
 #include "phos_sanitizer_layout.h"
+#include "phos_sanitizer_shape.h"   /* i15-shapes */
+#include <stdatomic.h>
+#include "phos_observed.h"   /* i14-liveacc */
 
 #define EXPORT __attribute__((visibility("default")))
 #define LOG(...) do { fprintf(stderr, "[phos-sanitizer] " __VA_ARGS__); fputc('\n', stderr); } while (0)
@@ -49,6 +52,12 @@ static struct {
     uint64_t every, pool_bytes, max_ranges, chunk_min, chunk_records;
     uint64_t shapes;        /* i15-cost: observe each launch shape (function + grid + block) this many times, 0 = off */
     uint64_t unpatch_after; /* i15-cost: with shapes, unpatch a module whose last observed launch is this many launches ago */
+    uint64_t arg_shapes;    /* i15-shapes: argument shapes per function+grid+block observed at most (0: shapes ignore the
+                               parameters, function+grid+block only) */
+    int unpatch_safe;       /* i15-shapes: unpatch only with no instrumented launch of the module in flight (0: diagnosis) */
+    int unpatch_backoff;    /* i15-shapes: double a module's unpatch_after each time it is patched again */
+    int arg_any_pointer;    /* i15-shapes: PHOS_SANITIZER_ARG_POINTERS=any: pointer words without aliasing or offset class */
+    uint64_t arg_stable;    /* i15-shapes: mask a scalar word after this many distinct values (2-4; 0 off) */
     char **kernels;     /* name substrings, NULL = all */
     size_t nkernels;
     char skip[64];      /* diagnosis: letters of parts to leave out (m module patching, l launches, a allocations,
@@ -68,6 +77,7 @@ static uint64_t alloc_version = 1;  /* bumped whenever the live allocations chan
 
 typedef struct table_v {            /* an immutable snapshot of the allocation table (host side; chunks hold device copies) */
     range_t *r;
+    uint64_t *owner;                 /* i15-alloc: the allocation each range lies in (NULL: each range is one) */
     uint32_t n;
     uint64_t version;
     struct table_v *next;
@@ -101,6 +111,9 @@ typedef struct {                     /* one observed launch */
                                         so the launch is unobserved (its records are not written, it is not counted as
                                         observed) */
     uint64_t graph;                  /* the graph launch it is a kernel node of (1, 2, ...), 0 for a plain launch */
+    size_t obs_first;                /* i14-liveacc: its access records obs[obs_first, obs_first + obs_n) once read back */
+    uint32_t obs_n;
+    uint8_t done, sent;              /* i14-liveacc: read back; handed over to the recorder for attached readers */
 } launch_t;
 static launch_t *launches;
 static size_t nlaunches, cap_launches;
@@ -123,16 +136,31 @@ static uint64_t n_chunks, n_tables, n_too_big, ns_launch, ns_flush, bytes_read, 
 static int have_patches_ctx_n;
 /* modules this tool patched (i15-cost: with per-shape sampling a module is unpatched again once its launch shapes
    are judged, and patched again when a new shape of it comes) */
-typedef struct { CUmodule mod; int patched; uint64_t last_sel; } modstate_t;
+typedef struct {
+    CUmodule mod; int patched; uint64_t last_sel;
+    uint64_t after;   /* i15-shapes: launches without an observed one before it is unpatched: cfg.unpatch_after, doubled
+                         each time it has to be patched again (a module whose new shapes keep coming, e.g. an
+                         optimizer's kernels given a new step scalar each step, stays patched instead of being
+                         patched, unpatched and patched again: patching is the expensive part) */
+    /* i15-shapes: the streams that launches of this module were issued on while it was patched (observed or not): they
+       are synchronised before it is unpatched, so that no instrumented launch of it is still in flight then */
+    Sanitizer_StreamHandle st[8];
+    int nst, st_overflow;
+} modstate_t;
 static modstate_t *patched_mods;
 static size_t npatched_mods, cap_patched_mods;
 static uint64_t n_unpatched, n_shapes, n_shape_full;
+/* i15-shapes: launch shapes with an argument shape, launches without parameter bytes (function+grid+block only),
+   launches not observed because their function+grid+block had cfg.arg_shapes argument shapes already, unpatches
+   put off (another thread inside a launch call, or too many streams), streams synchronised before unpatching */
+static uint64_t n_arg_shapes, n_no_params, n_arg_capped, n_unpatch_deferred, n_unpatch_syncs, n_masked_words;
+static atomic_int in_launch_calls;            /* threads inside a launch or graph launch call (between BEGIN and END) */
+static __thread int t_in_launch_call;
 static __thread int t_in_module;
 static CUcontext patched_ctx[16];
 
 static __thread size_t t_wait[64];   /* launches of the current API call awaiting the recorder's position */
 static __thread int t_nwait, t_in_graph;
-static __thread uint64_t t_graph;            /* the graph launch in progress on this thread (0: none) */
 static __thread size_t t_graph_first;        /* nlaunches when it began: its kernel nodes' launches are from here on */
 static __thread uint32_t t_graph_kernels;    /* its kernel nodes so far, observed or not */
 
@@ -141,6 +169,8 @@ typedef void (*hook_fn)(uint64_t pos, uint32_t nodes, const char *const *node_na
 static void (*rec_set_hook)(hook_fn);
 static uint64_t (*rec_event_index)(uint64_t);
 static const char *(*rec_trace_path)(void);
+static uint32_t (*rec_launch_params)(const void *, void *, uint32_t, uint32_t *, uint32_t, uint32_t *);   /* i15-shapes */
+static phos_recorder_observed_fn rec_observed;   /* i14-liveacc: hands each read-back's launches to attached readers */
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return 1;
@@ -207,6 +237,64 @@ static void alloc_remove(uint64_t a) {
     }
 }
 
+/* i15-alloc: begin */
+/* A caching allocator's live blocks (PyTorch's, handed over by the recorder when it records them: PHOS_TORCH_ALLOC=1).
+   With blocks known the table splits each allocation at its blocks' edges, so a launch's record holds one hull per
+   block (and per gap between blocks) instead of one per allocation: a kernel writing two tensors of one segment no
+   longer shows the bytes between them as written. Each range still reports its allocation's base (owner), so the side
+   file's records name the trace's allocations as before. PHOS_SANITIZER_BLOCKS=0 ignores blocks. */
+static range_t *blocks;
+static size_t nblocks, cap_blocks;
+static uint64_t n_block_events;
+static void blocks_drop(uint64_t a, uint64_t e) {   /* every block overlapping [a, e) */
+    size_t w = 0;
+    for (size_t i = 0; i < nblocks; i++) if (!(blocks[i].base < e && blocks[i].end > a)) blocks[w++] = blocks[i];
+    if (w != nblocks) { nblocks = w; alloc_version++; }
+}
+EXPORT void phos_sanitizer_allocator_block(int action, uint64_t addr, uint64_t size) {
+    static int on = -1;
+    if (on < 0) on = (int)phos_env_u64("PHOS_SANITIZER_BLOCKS", 1) != 0;
+    if (!on) return;
+    pthread_mutex_lock(&mu);
+    n_block_events++;
+    if (action == 1 && size) {                    /* ALLOC */
+        blocks_drop(addr, addr + size);
+        if (grow((void **)&blocks, &cap_blocks, nblocks + 1, sizeof *blocks)) {
+            size_t lo = 0, hi = nblocks;
+            while (lo < hi) { size_t m = (lo + hi) / 2; if (blocks[m].base < addr) lo = m + 1; else hi = m; }
+            memmove(&blocks[lo + 1], &blocks[lo], (nblocks - lo) * sizeof *blocks);
+            blocks[lo] = (range_t){addr, addr + size};
+            nblocks++;
+            alloc_version++;
+        }
+    } else if (action == 3) {                     /* FREE_COMPLETED: the block that starts there */
+        for (size_t i = 0; i < nblocks; i++)
+            if (blocks[i].base == addr) { memmove(&blocks[i], &blocks[i + 1], (nblocks - i - 1) * sizeof *blocks); nblocks--; alloc_version++; break; }
+    } else if (action == 5 || action == 7) {      /* SEGMENT_FREE, SEGMENT_UNMAP */
+        blocks_drop(addr, addr + size);
+    }
+    pthread_mutex_unlock(&mu);
+}
+/* the table split at block edges: n entries of r/owner at most cap; returns the count */
+static uint32_t split_table(range_t *r, uint64_t *owner, uint32_t cap, const range_t *al, uint32_t na) {
+    uint32_t n = 0;
+    size_t b = 0;
+    for (uint32_t i = 0; i < na && n < cap; i++) {
+        uint64_t cur = al[i].base, end = al[i].end;
+        while (b < nblocks && blocks[b].end <= cur) b++;
+        for (size_t j = b; j < nblocks && blocks[j].base < end && n < cap; j++) {
+            uint64_t bs = blocks[j].base > cur ? blocks[j].base : cur, be = blocks[j].end < end ? blocks[j].end : end;
+            if (be <= bs) continue;
+            if (bs > cur) { r[n] = (range_t){cur, bs}; owner[n++] = al[i].base; if (n == cap) break; }
+            r[n] = (range_t){bs, be}; owner[n++] = al[i].base;
+            cur = be;
+        }
+        if (cur < end && n < cap) { r[n] = (range_t){cur, end}; owner[n++] = al[i].base; }
+    }
+    return n;
+}
+/* i15-alloc: end */
+
 /* the snapshot of the current allocation table (host side), made when the allocations changed since the last one */
 static table_v *current_table(void) {
     if (cur_table && cur_table->version == alloc_version) return cur_table;
@@ -220,6 +308,16 @@ static table_v *current_table(void) {
     if (!t->r) { free(t); return NULL; }
     memcpy(t->r, allocs, t->n * sizeof *t->r);
     for (uint32_t i = 0; i + 1 < t->n; i++) if (t->r[i].end > t->r[i + 1].base) t->r[i].end = t->r[i + 1].base;
+    if (nblocks && t->n) {   /* i15-alloc: split at the allocator's blocks */
+        uint32_t cap = (uint32_t)(cfg.max_ranges < 2 * nblocks + t->n ? cfg.max_ranges : 2 * nblocks + t->n);
+        range_t *r = malloc(cap * sizeof *r);
+        uint64_t *owner = malloc(cap * sizeof *owner);
+        if (r && owner) {
+            uint32_t n = split_table(r, owner, cap, t->r, t->n);
+            free(t->r);
+            t->r = r; t->owner = owner; t->n = n;
+        } else { free(r); free(owner); }
+    }
     if (cur_table) { cur_table->next = old_tables; old_tables = cur_table; }
     cur_table = t;
     n_tables++;
@@ -263,6 +361,71 @@ static chunk_t *open_chunk(chunk_t *c, Sanitizer_StreamHandle hs, table_v *t) {
     return c;
 }
 
+/* ------------------------------------------------------------------ i14-liveacc: live hand-over */
+static void policy_text(char *pol, size_t cap) {
+    if (cfg.shapes) snprintf(pol, cap, "each launch shape (function+grid+block) %llu times", (unsigned long long)cfg.shapes);
+    else if (cfg.every > 1) snprintf(pol, cap, "every %llu-th launch", (unsigned long long)cfg.every);
+    else snprintf(pol, cap, "every launch");
+    if (cfg.nkernels) strncat(pol, ", kernel filter", cap - strlen(pol) - 1);
+}
+static __thread uint64_t t_graph;            /* the graph launch in progress on this thread (0: none) */
+/* The launches read back since the last hand-over, keyed by the recorder's event indices, go to the recorder as one
+   batch for the readers attached to its live stream (phos_recorder_observed): the same records and coverage the side
+   file gets at exit, as soon as they are read back. A launch whose recorder position is not known yet (its call has
+   not returned on another thread) and the kernel nodes of a graph launch still in progress on this thread wait for
+   the next read-back; the side file is written as before. Under mu. */
+static size_t hand_from;                     /* launches before it are all handed over or never will be */
+static uint64_t n_handed, n_hand_calls;
+static int finished_streaming;               /* the exit hand-over was made: the recorder closes its trace next */
+static void hand_over(void) {
+    if (!rec_observed || !rec_event_index || finished_streaming) return;
+    phos_observed_access *acc = NULL;
+    uint64_t *li = NULL;
+    size_t nacc = 0, cap_acc = 0, nli = 0, cap_li = 0, first_open = SIZE_MAX;
+    for (size_t i = hand_from; i < nlaunches; i++) {
+        launch_t *l = &launches[i];
+        if (l->sent || l->ambiguous) continue;
+        /* read back with no recorder position: known at the next hand-over, or never (not recorded) */
+        if (l->done && l->pos == UINT64_MAX && l->done++ >= 2) { l->sent = 2; continue; }
+        if (!l->done || l->pos == UINT64_MAX || (l->graph && l->graph == t_graph)) {
+            if (first_open == SIZE_MAX) first_open = i;
+            continue;
+        }
+        uint64_t key = rec_event_index(l->pos);
+        if (!grow((void **)&li, &cap_li, nli + 1, sizeof *li) || !grow((void **)&acc, &cap_acc, nacc + l->obs_n + 1, sizeof *acc)) {
+            if (first_open == SIZE_MAX) first_open = i;
+            break;
+        }
+        li[nli++] = key;
+        for (uint32_t k = 0; k < l->obs_n; k++) {
+            const obs_t *o = &obs[l->obs_first + k];
+            acc[nacc++] = (phos_observed_access){key, o->alloc, o->rb, o->re, o->wb, o->we, o->rc, o->wc};
+        }
+        l->sent = 1;
+    }
+    hand_from = first_open == SIZE_MAX ? nlaunches : first_open;
+    if (nli) {
+        char pol[160];
+        policy_text(pol, sizeof pol);
+        int rc = rec_observed("sanitizer", acc, nacc, li, nli, pol, n_seen);
+        n_hand_calls++;
+        if (rc == 0) n_handed += nli;
+        DBG("live hand-over: %zu launches, %zu records (%s)", nli, nacc, rc == 0 ? "queued" : rc > 0 ? "no reader" : "dropped");
+    }
+    free(acc);
+    free(li);
+}
+/* at exit, before the recorder closes its trace (registered after the recorder's own atexit, so it runs first): the
+   last read-back and its hand-over while attached readers can still get it */
+static void flush_locked(const char *why);
+static void exit_hand_over(void) {
+    pthread_mutex_lock(&mu);
+    flush_locked("exit");
+    hand_over();
+    finished_streaming = 1;
+    pthread_mutex_unlock(&mu);
+}
+
 /* ------------------------------------------------------------------ read back */
 static int flushing;   /* the read-back's own synchronisations call back (SYNCHRONIZE domain): not again from there */
 static void flush_locked(const char *why) {
@@ -284,13 +447,15 @@ static void flush_locked(const char *why) {
         for (size_t i = 0; i < npend; i++) {
             const PhosAcc *r = (const PhosAcc *)(h_pool + pend[i].off);
             table_v *t = pend[i].t;
+            launches[pend[i].launch].obs_first = nobs;   /* i14-liveacc */
+            launches[pend[i].launch].done = 1;
             for (uint32_t k = 0; k <= t->n; k++) {
                 const PhosAcc *a = &r[k];
                 if (!a->rcount && !a->wcount) continue;
                 if (!grow((void **)&obs, &cap_obs, nobs + 1, sizeof *obs)) break;
                 obs_t *o = &obs[nobs++];
                 o->launch = pend[i].launch;
-                o->alloc = k < t->n ? t->r[k].base : 0;
+                o->alloc = k < t->n ? (t->owner ? t->owner[k] : t->r[k].base) : 0;   /* i15-alloc: owner */
                 o->rc = a->rcount;
                 o->wc = a->wcount;
                 o->rb = a->rcount ? ~a->rmin_inv : 0;
@@ -298,6 +463,7 @@ static void flush_locked(const char *why) {
                 o->wb = a->wcount ? ~a->wmin_inv : 0;
                 o->we = a->wcount ? a->wmax : 0;
             }
+            launches[pend[i].launch].obs_n = (uint32_t)(nobs - launches[pend[i].launch].obs_first);   /* i14-liveacc */
         }
     }
     DBG("flush (%s): %zu launches, %llu bytes of records", why, npend, (unsigned long long)pend_hi);
@@ -313,33 +479,92 @@ static void flush_locked(const char *why) {
         table_v *t = old_tables;
         old_tables = t->next;
         free(t->r);
+        free(t->owner);   /* i15-alloc */
         free(t);
     }
     ns_flush += now_ns() - t0;
     flushing = 0;
+    hand_over();   /* i14-liveacc */
 }
 
 /* ------------------------------------------------------------------ launches */
-/* i15-cost: launch shapes seen (function, grid and block dims) and how often each was observed; a full table
-   (65536 shapes) observes nothing more of new shapes (counted) */
+/* i15-cost: launch shapes seen and how often each was observed; a full table (65536 shapes) observes nothing more of
+   new shapes (counted). i15-shapes: a launch shape is function + grid + block + argument shape
+   (phos_sanitizer_shape.h: scalars by value, pointers by allocation aliasing and at-base/inside), the argument shape
+   from the recorder's parameter bytes of the launch in progress; each function+grid+block has an entry of its own
+   that counts its argument shapes, at most cfg.arg_shapes of them (a launch of a further one is not observed:
+   counted). Without parameter bytes (no recorder, a graph's kernel node, cfg.arg_shapes 0) the function+grid+block
+   entry is the shape. */
 #define SHAPE_CAP (1u << 16)
-static struct { uint64_t key; uint64_t observed; } *shape_tab;
-static uint64_t *shape_count(const Sanitizer_LaunchData *ld) {
-    if (!shape_tab && !(shape_tab = calloc(SHAPE_CAP, sizeof *shape_tab))) return NULL;
-    uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)(uintptr_t)ld->function;
-    const uint32_t d[6] = {ld->gridDim_x, ld->gridDim_y, ld->gridDim_z, ld->blockDim_x, ld->blockDim_y, ld->blockDim_z};
-    for (int i = 0; i < 6; i++) h = (h ^ d[i]) * 0x100000001b3ull;
-    h |= 1;
+/* i15-shapes: per function+grid+block, with PHOS_SANITIZER_ARG_STABLE=V: the scalar words masked so far and up to V
+   distinct values seen per word (allocated at its first argument shape) */
+typedef struct { uint64_t mask[PHOS_SHAPE_MASK_WORDS / 64]; uint8_t nvals[PHOS_SHAPE_MASK_WORDS]; uint64_t vals[PHOS_SHAPE_MASK_WORDS][4]; } stable_t;
+static struct { uint64_t key; uint64_t observed; uint64_t nargs; stable_t *st; } *shape_tab;
+static __thread uint32_t t_spos[PHOS_SHAPE_MASK_WORDS];
+static __thread uint64_t t_sval[PHOS_SHAPE_MASK_WORDS];
+static __thread uint8_t t_params[8192];
+static __thread uint32_t t_layout[2 * 256];
+static uint64_t *shape_entry(uint64_t h, uint64_t **nargs, int create, stable_t ***st) {
     for (uint32_t i = 0; i < 64; i++) {
         uint32_t j = (uint32_t)(h + i) & (SHAPE_CAP - 1);
-        if (shape_tab[j].key == h) return &shape_tab[j].observed;
-        if (!shape_tab[j].key) { shape_tab[j].key = h; n_shapes++; return &shape_tab[j].observed; }
+        if (shape_tab[j].key == h) {
+            if (nargs) *nargs = &shape_tab[j].nargs;
+            if (st) *st = &shape_tab[j].st;
+            return &shape_tab[j].observed;
+        }
+        if (!shape_tab[j].key) {
+            if (!create) return NULL;
+            shape_tab[j].key = h;
+            n_shapes++;
+            if (nargs) *nargs = &shape_tab[j].nargs;
+            if (st) *st = &shape_tab[j].st;
+            return &shape_tab[j].observed;
+        }
     }
     n_shape_full++;
     return NULL;
 }
+static uint64_t *shape_count(const Sanitizer_LaunchData *ld, int graph_node) {
+    if (!shape_tab && !(shape_tab = calloc(SHAPE_CAP, sizeof *shape_tab))) return NULL;
+    const uint32_t d[6] = {ld->gridDim_x, ld->gridDim_y, ld->gridDim_z, ld->blockDim_x, ld->blockDim_y, ld->blockDim_z};
+    uint64_t dk = phos_shape_dims((uint64_t)(uintptr_t)ld->function, d);
+    uint64_t *dnargs = NULL, *dc;
+    stable_t **dst = NULL;
+    dc = shape_entry(dk, &dnargs, 1, &dst);
+    if (!dc) return NULL;
+    uint32_t np = 0, len = 0;
+    if (cfg.arg_shapes && !graph_node && rec_launch_params)
+        /* NULL: any function. The callback runs inside the recorder's launch call on this thread, but the application
+           may have launched a CUkernel handle (cudart does) while ld->function is the context's CUfunction */
+        len = rec_launch_params(NULL, t_params, sizeof t_params, t_layout, sizeof t_layout / sizeof *t_layout / 2, &np);
+    if (!len) { if (cfg.arg_shapes && rec_launch_params) n_no_params++; return dc; }
+    phos_shape_opts o = {cfg.arg_any_pointer ? PHOS_SHAPE_ANY_POINTER : 0, *dst ? (*dst)->mask : NULL,
+                         cfg.arg_stable ? t_spos : NULL, t_sval, PHOS_SHAPE_MASK_WORDS, 0};
+    uint64_t ak = phos_shape_args(t_params, len, t_layout, np, (const uint64_t *)allocs, nallocs, NULL, &o);
+    uint64_t h = phos_shape_mix(dk, ak) | 1;
+    if (h == dk) h ^= 2;
+    uint64_t *c = shape_entry(h, NULL, 0, NULL);
+    if (c) return c;
+    if (*dnargs >= cfg.arg_shapes) { n_arg_capped++; return NULL; }
+    if (!(c = shape_entry(h, NULL, 1, NULL))) return NULL;
+    ++*dnargs;
+    /* i15-shapes: a new argument shape: count its scalar words' distinct values; a word at cfg.arg_stable values is
+       masked from now on (for the second and later shapes: the first one's values are only recorded) */
+    if (cfg.arg_stable && (*dst || (*dst = calloc(1, sizeof **dst)))) {
+        stable_t *st = *dst;
+        for (uint32_t i = 0; i < o.ns; i++) {
+            uint32_t w = t_spos[i];
+            uint8_t k = 0;
+            while (k < st->nvals[w] && k < 4 && st->vals[w][k] != t_sval[i]) k++;
+            if (k == st->nvals[w] && k < 4) st->vals[w][st->nvals[w]++] = t_sval[i];
+            if (st->nvals[w] >= cfg.arg_stable && !(st->mask[w / 64] >> (w % 64) & 1)) { st->mask[w / 64] |= 1ull << (w % 64); n_masked_words++; }
+        }
+    }
+    n_arg_shapes++;
+    return c;
+}
 
-static int selected(const Sanitizer_LaunchData *ld, uint64_t ordinal) {
+static int selected(const Sanitizer_LaunchData *ld, uint64_t ordinal, int graph_node) {
     const char *name = ld->functionName;
     if (cfg.every > 1 && ordinal % cfg.every) return 0;
     if (cfg.nkernels) {
@@ -348,7 +573,7 @@ static int selected(const Sanitizer_LaunchData *ld, uint64_t ordinal) {
         if (!any) return 0;
     }
     if (cfg.shapes) {   /* under mu */
-        uint64_t *c = shape_count(ld);
+        uint64_t *c = shape_count(ld, graph_node);
         if (!c || *c >= cfg.shapes) return 0;
         ++*c;
     }
@@ -381,10 +606,10 @@ static int pool_init(CUcontext ctx) {
 }
 
 /* whether the launch now beginning is observed (its ordinal counts every launch, observed or not) */
-static int select_launch(const Sanitizer_LaunchData *ld) {
+static int select_launch(const Sanitizer_LaunchData *ld, int graph_node) {
     pthread_mutex_lock(&mu);
     uint64_t ordinal = n_seen++;
-    int sel = selected(ld, ordinal) && !(pool_ctx && ld->context != pool_ctx);
+    int sel = selected(ld, ordinal, graph_node) && !(pool_ctx && ld->context != pool_ctx);
     pthread_mutex_unlock(&mu);
     return sel;
 }
@@ -392,14 +617,16 @@ static int select_launch(const Sanitizer_LaunchData *ld) {
 static void on_module(CUcontext ctx, CUmodule mod);
 static void on_launch(const Sanitizer_LaunchData *ld, int graph_node, int sel);
 static void module_unpatch_if_idle(CUmodule mod);
+static void module_note_stream(CUmodule mod, Sanitizer_StreamHandle hs);
 
 /* a kernel launch or graph kernel node begins: patch its module when needed, then set up or clear its record */
 static void begin_launch(const Sanitizer_LaunchData *ld, int graph_node) {
-    int sel = select_launch(ld);
+    int sel = select_launch(ld, graph_node);
     /* modules loaded before their context existed (lazy loading, libraries), and every module when patching is lazy,
        are patched here, before the launch's code runs */
     if (!strchr(cfg.skip, 'p') && (sel || !cfg.lazy)) on_module(ld->context, ld->module);
     else if (cfg.shapes && !sel && !graph_node) module_unpatch_if_idle(ld->module);   /* i15-cost: the rest uninstrumented */
+    if (cfg.shapes) module_note_stream(ld->module, graph_node && ld->hApiStream ? ld->hApiStream : ld->hStream);   /* i15-shapes */
     if (!strchr(cfg.skip, 'l')) on_launch(ld, graph_node, sel);
 }
 
@@ -410,6 +637,8 @@ static void on_launch(const Sanitizer_LaunchData *ld, int graph_node, int sel) {
         return;
     }
     pthread_mutex_lock(&mu);
+    static int exit_registered;   /* i14-liveacc: after the recorder's atexit (it started at cuInit): runs before it */
+    if (rec_observed && !exit_registered) { exit_registered = 1; atexit(exit_hand_over); }
     if (!pool_ctx) t0 = 0;   /* the pool's allocation (once) is not counted in the per-launch figure */
     if (!pool_ctx && !pool_init(ld->context)) {
         LOG("cannot allocate the %llu-byte record pool: observing nothing", (unsigned long long)cfg.pool_bytes);
@@ -492,19 +721,66 @@ static modstate_t *module_state(CUmodule mod) {
     return NULL;
 }
 
+/* i15-shapes: a launch of mod is being issued on hs: when mod is patched, its stream joins the module's stream set
+   (a launch of it runs instrumented code there until that stream is synchronised) */
+static void module_note_stream(CUmodule mod, Sanitizer_StreamHandle hs) {
+    if (!mod) return;
+    pthread_mutex_lock(&mu);
+    modstate_t *m = module_state(mod);
+    if (m && m->patched) {
+        int i = 0;
+        while (i < m->nst && m->st[i] != hs) i++;
+        if (i == m->nst) { if (m->nst < (int)(sizeof m->st / sizeof *m->st)) m->st[m->nst++] = hs; else m->st_overflow = 1; }
+    }
+    pthread_mutex_unlock(&mu);
+}
+
 /* i15-cost: an unobserved launch of a patched module whose last observed launch is cfg.unpatch_after launches ago:
-   its pending records are read back (so no launch that still runs names the patch), then the module is unpatched and
-   its launches run uninstrumented until a new shape of it is observed (which patches it again) */
+   its pending records are read back, then the module is unpatched and its launches run uninstrumented until a new
+   shape of it is observed (which patches it again).
+   i15-shapes: unpatching is safe only with no instrumented launch of the module in flight. The Compute Sanitizer API
+   documents no guarantee for sanitizerUnpatchModule with launches of the module still running or being issued (its
+   header says only that it removes the instrumentation of sanitizerPatchModule and that patching and unpatching one
+   module must be serialised, as they are here: both under mu), and
+   unobserved launches of a patched module run its instrumented code too (with no record: their callback data is
+   NULL). So, unless PHOS_SANITIZER_UNPATCH_SAFE=0: (1) when another thread is inside a launch call (between its
+   LAUNCH_BEGIN and LAUNCH_END) the unpatch is put off to a later launch, since that launch may be of this module
+   and is issued after its callback; a thread that comes to a launch later waits for mu, held here, so its launch
+   is issued after the unpatch and runs the code as unpatched; (2) every stream a launch of the module was issued on
+   while patched is synchronised first (with more than 8 such streams the module stays patched). The launch now
+   beginning is issued after this callback returns, so it runs unpatched. */
 static void module_unpatch_if_idle(CUmodule mod) {
     if (!mod) return;
     pthread_mutex_lock(&mu);
     modstate_t *m = module_state(mod);
-    if (m && m->patched && n_seen - m->last_sel > cfg.unpatch_after) {
+    if (m && m->patched && n_seen - m->last_sel > m->after) {
+        if (cfg.unpatch_safe && (atomic_load(&in_launch_calls) > 1 || m->st_overflow)) {
+            n_unpatch_deferred++;
+            if (m->st_overflow) m->last_sel = n_seen;   /* too many streams: try again after unpatch_after launches */
+            pthread_mutex_unlock(&mu);
+            return;
+        }
         flush_locked("unpatch");
-        if (sanitizerUnpatchModule(mod) == SANITIZER_SUCCESS) { m->patched = 0; n_unpatched++; DBG("module %p unpatched", (void *)mod); }
+        if (cfg.unpatch_safe)
+            for (int i = 0; i < m->nst; i++) { sanitizerStreamSynchronize(m->st[i]); n_unpatch_syncs++; }
+        if (sanitizerUnpatchModule(mod) == SANITIZER_SUCCESS) {
+            m->patched = 0;
+            m->nst = 0;
+            m->st_overflow = 0;
+            n_unpatched++;
+            DBG("module %p unpatched", (void *)mod);
+        }
         else { m->last_sel = n_seen; LOG("module %p: unpatching failed; it stays patched", (void *)mod); }
     }
     pthread_mutex_unlock(&mu);
+}
+
+/* i15-shapes: a stream goes away: no module waits for it any more */
+static void modules_forget_stream(Sanitizer_StreamHandle hs) {
+    for (size_t j = 0; j < npatched_mods; j++) {
+        modstate_t *m = &patched_mods[j];
+        for (int i = 0; i < m->nst; i++) if (m->st[i] == hs) { m->st[i] = m->st[--m->nst]; break; }
+    }
 }
 
 static void on_module(CUcontext ctx, CUmodule mod) {
@@ -513,10 +789,14 @@ static void on_module(CUcontext ctx, CUmodule mod) {
     modstate_t *ms = module_state(mod);
     if (ms) ms->last_sel = n_seen;
     if (ms && ms->patched) { pthread_mutex_unlock(&mu); return; }
+    if (ms && cfg.unpatch_backoff && ms->after < (UINT64_MAX >> 2)) ms->after *= 2;   /* i15-shapes: patched again */
     if (!ms && grow((void **)&patched_mods, &cap_patched_mods, npatched_mods + 1, sizeof *patched_mods)) {
         ms = &patched_mods[npatched_mods++];
         ms->mod = mod;
         ms->last_sel = n_seen;
+        ms->nst = 0;
+        ms->st_overflow = 0;
+        ms->after = cfg.unpatch_after ? cfg.unpatch_after : 1;
     }
     if (ms) ms->patched = 1;
     t_in_module = 1;
@@ -575,6 +855,8 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
         case SANITIZER_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
         case SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
             pthread_mutex_lock(&mu);
+            if (cbid == SANITIZER_CBID_RESOURCE_STREAM_DESTROY_STARTING)   /* i15-shapes */
+                modules_forget_stream(((const Sanitizer_ResourceStreamData *)cbdata)->hStream);
             if (cbid == SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {   /* a handle can be reused by a later load */
                 const Sanitizer_ResourceModuleData *md = cbdata;
                 modstate_t *m = module_state(md->module);
@@ -591,10 +873,15 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
     case SANITIZER_CB_DOMAIN_LAUNCH:
         if (cbid == SANITIZER_CBID_LAUNCH_BEGIN) {
             if (t_in_graph) break;             /* graph kernel nodes arrive as GRAPHS NODE_LAUNCH_BEGIN */
+            if (!t_in_launch_call) { t_in_launch_call = 1; atomic_fetch_add(&in_launch_calls, 1); }   /* i15-shapes */
             t_nwait = 0;                       /* launches of earlier calls the recorder did not record */
             const Sanitizer_LaunchData *ld = cbdata;
             begin_launch(ld, 0);
-        } else if (cbid == SANITIZER_CBID_LAUNCH_END && cfg.sync_each && !t_in_graph) {
+        } else if (cbid == SANITIZER_CBID_LAUNCH_END && !t_in_graph && t_in_launch_call) {   /* i15-shapes */
+            t_in_launch_call = 0;
+            atomic_fetch_sub(&in_launch_calls, 1);
+        }
+        if (cbid == SANITIZER_CBID_LAUNCH_END && cfg.sync_each && !t_in_graph) {
             pthread_mutex_lock(&mu);
             flush_locked("each launch");
             pthread_mutex_unlock(&mu);
@@ -605,6 +892,7 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
             const Sanitizer_GraphLaunchData *g = cbdata;
             if (!g->isGraphUpload) {
                 t_in_graph = 1;
+                if (!t_in_launch_call) { t_in_launch_call = 1; atomic_fetch_add(&in_launch_calls, 1); }   /* i15-shapes */
                 t_nwait = 0;
                 pthread_mutex_lock(&mu);
                 t_graph = ++n_graph_launches;
@@ -614,6 +902,7 @@ static void SANITIZERAPI callback(void *ud, Sanitizer_CallbackDomain dom, Saniti
             }
         } else if (cbid == SANITIZER_CBID_GRAPHS_LAUNCH_END) {
             t_in_graph = 0;
+            if (t_in_launch_call) { t_in_launch_call = 0; atomic_fetch_sub(&in_launch_calls, 1); }   /* i15-shapes */
             /* the callback data of a graph launch is one slot for all its kernel nodes (seen on the H100: the last
                node's record received the accesses of every node), so with several kernel nodes none of them is
                observed, whether or not the kernel filter selected all of them: their records are not written and
@@ -748,13 +1037,35 @@ static void write_side_file(void) {
     }
     pb_bytes(&acc, 2, idx.p, idx.n);
     pb_free(&idx);
-    char pol[160];
-    if (cfg.shapes) snprintf(pol, sizeof pol, "each launch shape (function+grid+block) %llu times", (unsigned long long)cfg.shapes);
+    char pol[400];
+    if (cfg.shapes && cfg.arg_shapes && rec_launch_params)   /* i15-shapes */
+        snprintf(pol, sizeof pol, "each launch shape (function+grid+block+argument shape) %llu times, at most %llu argument "
+                 "shapes per function+grid+block", (unsigned long long)cfg.shapes, (unsigned long long)cfg.arg_shapes);
+    else if (cfg.shapes) snprintf(pol, sizeof pol, "each launch shape (function+grid+block) %llu times", (unsigned long long)cfg.shapes);
     else if (cfg.every > 1) snprintf(pol, sizeof pol, "every %llu-th launch", (unsigned long long)cfg.every);
     else snprintf(pol, sizeof pol, "every launch");
     if (cfg.nkernels) strncat(pol, ", kernel filter", sizeof pol - strlen(pol) - 1);
     pb_str(&acc, 3, pol);
     pb_u64(&acc, 4, n_seen);
+    /* i15-shapes: ObservationCoverage fields 20-25 (docs/trace-format.md): what a launch shape was and what it gave */
+    if (cfg.shapes) {
+        char rule[400];
+        if (!(cfg.arg_shapes && rec_launch_params)) snprintf(rule, sizeof rule, "function+grid+block (parameters not used)");
+        else
+            snprintf(rule, sizeof rule, "function+grid+block+argument shape: scalar parameter words by value%s, %s; "
+                     "function+grid+block where the parameters were not available",
+                     cfg.arg_stable ? (cfg.arg_stable == 2 ? " until a word takes 2 values" : cfg.arg_stable == 3
+                                       ? " until a word takes 3 values" : " until a word takes 4 values") : "",
+                     cfg.arg_any_pointer ? "pointer words as any pointer into an allocation"
+                                         : "pointer words by allocation (aliasing among the launch's pointers) and offset "
+                                           "class (at base / inside)");
+        pb_str(&acc, 20, rule);
+        pb_u64(&acc, 21, n_shapes - n_arg_shapes);   /* function+grid+block shapes */
+        pb_u64(&acc, 22, n_arg_shapes);              /* argument shapes among them */
+        pb_u64(&acc, 23, n_arg_capped);              /* launches not observed: their function+grid+block had its cap */
+        pb_u64(&acc, 24, n_no_params);               /* launches shaped without parameters */
+        pb_u64(&acc, 25, n_unpatched);               /* module unpatches */
+    }
     pb_msg(&msg, 2, &acc);
     write_chunk(&fo, PHOS_CHUNK_OBSERVED, &msg, cfg.compress);
     pb_reset(&msg);
@@ -768,6 +1079,8 @@ static void write_side_file(void) {
     size_t unk_launches = 0;
     if (rec_event_index) for (size_t i = 0; i < nlaunches; i++) unk_launches += launches[i].pos == UINT64_MAX;
     /* observed = selected and not a kernel node of a multi-node graph launch (those are unobserved: see LAUNCH_END) */
+    if (n_block_events) LOG("%llu allocator block events: each allocation's ranges split at its live blocks' edges (i15-alloc)",
+                            (unsigned long long)n_block_events);
     LOG("%s: %zu observed accesses of %zu launches (%llu launches seen, %llu observed, %llu graph kernel nodes of which %llu "
         "unobserved; %llu modules patched, %llu failed; %llu read-backs of %.1f MB, %llu chunks, %llu table versions)%s",
         path, written, nlaunches - (size_t)n_graph_unobserved, (unsigned long long)n_seen,
@@ -779,8 +1092,18 @@ static void write_side_file(void) {
         LOG("sampled by shape: %llu launch shapes, each observed up to %llu times; %llu module unpatches; %zu launches listed "
             "as observed in the coverage%s", (unsigned long long)n_shapes, (unsigned long long)cfg.shapes,
             (unsigned long long)n_unpatched, ncov, n_shape_full ? " (shape table full: some launches unobserved)" : "");
+    if (cfg.shapes)   /* i15-shapes */
+        LOG("shapes: %llu function+grid+block, %llu argument shapes (at most %llu each); %llu launches without parameter "
+            "bytes, %llu not observed at the argument-shape cap; %llu scalar words masked; unpatching %s: %llu put off, %llu "
+            "stream synchronisations", (unsigned long long)(n_shapes - n_arg_shapes), (unsigned long long)n_arg_shapes,
+            (unsigned long long)cfg.arg_shapes, (unsigned long long)n_no_params, (unsigned long long)n_arg_capped,
+            (unsigned long long)n_masked_words, cfg.unpatch_safe ? "safe" : "UNSAFE (diagnosis)",
+            (unsigned long long)n_unpatch_deferred, (unsigned long long)n_unpatch_syncs);
     LOG("host time: %.2f us per observed launch in the launch callback (the pool's allocation not counted), %.1f ms in "
         "read-backs%s", n_selected > n_untimed ? ns_launch / 1e3 / (double)(n_selected - n_untimed) : 0.0, ns_flush / 1e6, n_too_big ? " (some tables too big for the pool)" : "");
+    if (rec_observed)   /* i14-liveacc */
+        LOG("live: %llu launches handed to the recorder for attached readers in %llu batches", (unsigned long long)n_handed,
+            (unsigned long long)n_hand_calls);
     if (n_graph_unobserved)
         LOG("%llu selected kernel nodes of %llu graph launches with several kernel nodes are unobserved (one callback-data "
             "slot per graph launch): counted as not observed above, their %zu access records not written",
@@ -840,6 +1163,19 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
     cfg.compress = (int)phos_env_u64("PHOS_COMPRESS", 1);
     cfg.shapes = phos_env_u64("PHOS_SANITIZER_SHAPES", 0);
     cfg.unpatch_after = phos_env_u64("PHOS_SANITIZER_UNPATCH_AFTER", 256);
+    cfg.arg_shapes = phos_env_u64("PHOS_SANITIZER_ARG_SHAPES", 8);        /* i15-shapes */
+    cfg.unpatch_safe = (int)phos_env_u64("PHOS_SANITIZER_UNPATCH_SAFE", 1);
+    cfg.unpatch_backoff = (int)phos_env_u64("PHOS_SANITIZER_UNPATCH_BACKOFF", 1);
+    const char *ap = getenv("PHOS_SANITIZER_ARG_POINTERS");
+    if (ap && *ap && strcmp(ap, "alias") && strcmp(ap, "any"))
+        LOG("PHOS_SANITIZER_ARG_POINTERS=%s: not 'alias' or 'any'; using 'alias'", ap);
+    cfg.arg_any_pointer = ap && !strcmp(ap, "any");
+    cfg.arg_stable = phos_env_u64("PHOS_SANITIZER_ARG_STABLE", 0);
+    if (cfg.arg_stable == 1 || cfg.arg_stable > 4) {
+        LOG("PHOS_SANITIZER_ARG_STABLE=%llu: must be 0 (off) or 2-4; using %d", (unsigned long long)cfg.arg_stable,
+            cfg.arg_stable > 4 ? 4 : 2);
+        cfg.arg_stable = cfg.arg_stable > 4 ? 4 : 2;
+    }
     const char *k = getenv("PHOS_SANITIZER_KERNELS");
     if (k && *k) {
         char *s = strdup(k), *save = NULL;
@@ -875,7 +1211,10 @@ __attribute__((constructor)) static void phos_sanitizer_init(void) {
     rec_set_hook = (void (*)(hook_fn))dlsym(RTLD_DEFAULT, "phos_recorder_set_launch_hook");
     rec_event_index = (uint64_t (*)(uint64_t))dlsym(RTLD_DEFAULT, "phos_recorder_event_index");
     rec_trace_path = (const char *(*)(void))dlsym(RTLD_DEFAULT, "phos_recorder_trace_path");
-    if (!rec_set_hook || !rec_event_index) rec_set_hook = NULL, rec_event_index = NULL;
+    rec_launch_params = (uint32_t (*)(const void *, void *, uint32_t, uint32_t *, uint32_t, uint32_t *))
+        dlsym(RTLD_DEFAULT, "phos_recorder_launch_params");   /* i15-shapes: absent in an older recorder */
+    rec_observed = (phos_recorder_observed_fn)dlsym(RTLD_DEFAULT, "phos_recorder_observed");   /* i14-liveacc */
+    if (!rec_set_hook || !rec_event_index) rec_set_hook = NULL, rec_event_index = NULL, rec_observed = NULL;
     if (rec_set_hook) rec_set_hook(on_recorded);
     if (sanitizerSubscribe(&subscriber, callback, NULL) != SANITIZER_SUCCESS) { LOG("sanitizerSubscribe failed"); return; }
     sanitizerEnableDomain(1, subscriber, SANITIZER_CB_DOMAIN_RESOURCE);

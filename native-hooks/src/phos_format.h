@@ -12,6 +12,7 @@
 #define PHOS_CHUNK_END 6
 #define PHOS_CHUNK_EVENT_GAP 7      /* live attach stream only (rec_stream.c) */
 #define PHOS_CHUNK_STREAM_START 8
+#define PHOS_CHUNK_OBSERVED_GAP 9   /* i14-liveacc: live attach stream only: observations dropped for this reader */
 #define PHOS_MAX_CHUNK (256u << 20)
 
 uint32_t phos_crc32c(uint32_t crc, const void *data, size_t n);

@@ -4,6 +4,7 @@
 static void stop_recorder(void) {
     int expected = 1;
     if (!atomic_compare_exchange_strong(&g_state, &expected, 2)) return;
+    torch_alloc_end();   /* i15-alloc */
     atomic_store(&w_stop, 1);
     wakeup_writer();
     if (writer_running) {

@@ -51,6 +51,7 @@ typedef struct {
     int ctl;                         /* i14-cupti: a control connection (said "phos-ctl 1"), not a reader */
     int prepared;                    /* i14-cupti: this connection released CUPTI (checkpoint-prepare) */
     uint64_t since;
+    uint64_t obs_gap_batches, obs_gap_launches;   /* i14-liveacc: ObservedBatch chunks dropped for it, not yet announced */
     char line[256];
     size_t line_n;
 } reader_t;
@@ -230,6 +231,19 @@ static int reader_pump(reader_t *r) {
         r->cur = NULL;
     }
 }
+
+/* i14-liveacc: an ObservedGap chunk (type 9): the observations of `launches` launches in `batches` ObservedBatch
+   chunks were dropped for this reader (its queue was full) */
+static void announce_obs_gap(reader_t *r) {
+    if (!r->obs_gap_batches) return;
+    pb_reset(&spay);
+    pb_u64(&spay, 1, r->obs_gap_batches);
+    pb_u64(&spay, 2, r->obs_gap_launches);
+    frame(&sbuf, PHOS_CHUNK_OBSERVED_GAP, &spay);
+    enqueue(r, sbuf.p, sbuf.n, 0);
+    r->obs_gap_batches = r->obs_gap_launches = 0;
+}
+int stream_readers(void) { return n_readers; }
 
 static int reader_idle(const reader_t *r) { return !r->cur && r->meta_next >= r->meta_end && !r->qh; }
 
@@ -482,8 +496,18 @@ void stream_chunk(uint16_t type, const uint8_t *p, size_t n, uint64_t off, int i
         } else if (type == PHOS_CHUNK_MODULE || type == PHOS_CHUNK_FUNCTION) {
             /* a reader still sending its snapshot gets this one after it, in order with the events */
             enqueue(r, p, n, 0);
+        } else if (type == PHOS_CHUNK_OBSERVED) {
+            /* i14-liveacc: a tool's observations (rec_observed.c), stream only: dropped like an EventBatch */
+            if (r->q_event_bytes + n > event_limit) {
+                r->obs_gap_batches++;
+                r->obs_gap_launches += count;
+                continue;
+            }
+            announce_obs_gap(r);
+            enqueue(r, p, n, 1);
         } else if (type == PHOS_CHUNK_END) {
             announce_gap(r);
+            announce_obs_gap(r);   /* i14-liveacc */
             enqueue(r, p, n, 0);
         } else {
             continue;

@@ -281,6 +281,7 @@ static void tsp_init(void) {
     tsp.nmin = (uint32_t)phos_env_u64("PHOS_TIMING_NMIN", 16);
     tsp.nmax = (uint32_t)phos_env_u64("PHOS_TIMING_NMAX", 1024);
     tsp.budget_pm = (uint32_t)phos_env_u64("PHOS_TIMING_BUDGET", 10);
+    timing_both = (int)phos_env_u64("PHOS_TIMING_BOTH", 0) != 0;   /* i15-timing: diagnosis, rec_probe.c */
     if (tsp.nmin < 1) tsp.nmin = 1;
     if (tsp.nmax < tsp.nmin) tsp.nmax = tsp.nmin;
     atomic_store(&tsp.interval, tsp.nmin);
@@ -355,6 +356,7 @@ void timing_sample_header(pbuf *h) {
     pb_u64(&s, 4, tsp.nmax);
     pb_u64(&s, 5, tsp.budget_pm);
     pb_str(&s, 6, "function+grid+block");
+    timing_probe_header(&s);   /* i15-timing: fields 20-25, how event-timed GPU times were estimated (rec_probe.c) */
     pb_msg(h, 40, &s);
     pb_free(&s);
 }
@@ -552,5 +554,6 @@ static void gate_setup(void) {
     }
     timing_event_bias_ns = bias < 0 ? 0 : bias;
     timing_gate_on = 1;
+    timing_probe_setup();   /* i15-timing */
     DBG("sampled event timing: launches gated by cuStreamWaitValue32, event bias %lld ns", (long long)timing_event_bias_ns);
 }

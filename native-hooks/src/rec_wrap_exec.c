@@ -9,7 +9,9 @@ static inline CUresult launch_common(int lkind, CUfunction f, const unsigned *di
     func_rec *fr = ON() ? func_get((uint64_t)(uintptr_t)f) : NULL;
     tspan ts = {0};
     if (!cap && fr) t_begin_launch(&ts, rs, f, dims);   /* i15-cost: sampled GPU timing */
+    t_cur_launch = (cur_launch_t){f, fr, kp, extra};   /* i15-shapes */
     CUresult r = callback(cbarg);
+    t_cur_launch.f = NULL;                             /* i15-shapes */
     t_end_launch(&ts, r);
     uint64_t pos;
     slot_t *s;
@@ -24,10 +26,12 @@ static inline CUresult launch_common(int lkind, CUfunction f, const unsigned *di
         s->e1 = ts.e1;
         s->gated = ts.gate != 0 && ts.e1;
         s->corr = ts.corr;
+        s->e2 = ts.e2;   /* i15-timing */
+        s->pcorr = ts.pcorr;
         slot_commit(pos, s);
         phos_launch_hook_fn hook = atomic_load_explicit(&launch_hook, memory_order_acquire);
         if (hook) hook(pos, 0, NULL);
-    } else if (ts.e0) { pool_put(ts.e0); pool_put(ts.e1); }
+    } else if (ts.e0) { pool_put(ts.e0); pool_put(ts.e1); pool_put(ts.e2); }
     return r;
 }
 

@@ -3,6 +3,7 @@
 /* ---- allocations */
 static void ev_alloc(uint64_t t, uint64_t addr, uint64_t size, int kind, uint64_t stream) {
     remember_alloc(addr, kind);
+    torch_alloc_poll();   /* i15-alloc: a caching allocator's segment: attach its block tracker (PHOS_TORCH_ALLOC) */
     uint64_t pos;
     slot_t *s = ev_begin(&pos, EV_ALLOC, t);
     if (!s) return;

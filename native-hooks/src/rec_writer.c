@@ -91,6 +91,7 @@ static void write_header(void) {
     pb_bool(&h, 16, cfg.timing);
     pb_u64(&h, 17, (uint64_t)mem);
     timing_sample_header(&h);   /* i15-cost: field 40, the sampling policy of GPU timing */
+    torch_alloc_header(&h);     /* i15-alloc: field 45, the allocator whose block events were asked for */
     write_chunk(PHOS_CHUNK_HEADER, &h, 0);
     pb_free(&h);
 }
@@ -203,6 +204,8 @@ static uint64_t gpu_ns(CUevent e) {
 /* encode one pending slot; returns 0 when it has to wait for its GPU events */
 static int encode_slot(slot_t *s, int force) {
     uint64_t g0 = 0, g1 = 0;
+    int64_t diag_raw = -1, diag_probe = -1, diag_cupti = -1;   /* i15-timing */
+    int diag_on = 0;
     if (s->e1) {
         CUresult q = p_evquery(s->e1);
         if (q == CUDA_ERROR_NOT_READY && !force) {
@@ -211,13 +214,28 @@ static int encode_slot(slot_t *s, int force) {
             if (now - head_wait_since < 3000000000ull) return 0;
         }
         if (q == CUDA_SUCCESS) { g0 = gpu_ns(s->e0); g1 = gpu_ns(s->e1); }
-        /* i15-cost2: a gated launch's events span the kernel plus the events' own cost, measured at setup */
-        if (s->gated && g0 && g1 > g0 && timing_event_bias_ns > 0)
-            g1 = (int64_t)(g1 - g0) > 2 * timing_event_bias_ns ? g1 - (uint64_t)timing_event_bias_ns : g0 + (g1 - g0) / 2;
+        /* i15-cost2: a gated launch's events span the kernel plus the events' own cost, measured at setup;
+           i15-timing: or by the in-pair probe behind it (rec_probe.c); the span from the two events themselves */
+        if (s->gated && g0 && q == CUDA_SUCCESS) {
+            if (s->e2 && p_evquery(s->e2) != CUDA_SUCCESS && !force) {   /* the probe runs after the end event */
+                uint64_t now = mono_ns();
+                if (!head_wait_since) head_wait_since = now;
+                if (now - head_wait_since < 3000000000ull) return 0;
+            }
+            int64_t probe = -1, raw = -1;
+            int64_t d = timing_gated_span(s->e0, s->e1, s->e2, &probe);
+            if (d > 0) g1 = g0 + (uint64_t)d;
+            if (s->ptr) {
+                float ms = 0;
+                raw = p_evel(&ms, s->e0, s->e1) == CUDA_SUCCESS ? (int64_t)((double)ms * 1e6 + 0.5) : -1;
+                diag_raw = raw; diag_probe = probe; diag_on = 1;
+            }
+        }
         s->gated = 0;
         pool_put(s->e0);
         pool_put(s->e1);
-        s->e0 = s->e1 = NULL;
+        pool_put(s->e2);
+        s->e0 = s->e1 = s->e2 = NULL;
     }
     if (s->corr) {
         uint64_t st = 0, en = 0;
@@ -245,11 +263,23 @@ static int encode_slot(slot_t *s, int force) {
             g0 = (uint64_t)((int64_t)st + cupti_offset) - g_start_mono;
             g1 = (uint64_t)((int64_t)en + cupti_offset) - g_start_mono;
             cupti_matched++;
+            diag_cupti = (int64_t)(en - st);
         }
         s->corr = 0;
     }
 untimed:
     head_wait_since = 0;
+    if (diag_on && s->type == EV_LAUNCH) {   /* i15-timing: PHOS_TIMING_DIAG */
+        int64_t pc = -1;
+        if (s->pcorr) {
+            pthread_mutex_lock(&corr_mu);
+            kv_t *e = kv_find(&corr_times, s->pcorr);
+            if (e && e->val) pc = (int64_t)((uint64_t)(uintptr_t)e->ptr - e->val);
+            pthread_mutex_unlock(&corr_mu);
+        }
+        timing_diag_line(((func_rec *)s->ptr)->name, s->u, diag_raw, diag_probe, diag_cupti, pc);
+    }
+    s->pcorr = 0;
     const uint8_t *data = s->dext ? s->dext : s->din;
     if (s->type == EV_MODULE) { write_module(s->ptr); return 1; }
     pb_reset(&body);
@@ -309,6 +339,10 @@ untimed:
         pb_u64(&body, 14, tr.extent);
         field = 18; break;
     }
+    case EV_ABLOCK:   /* i15-alloc: AllocatorBlock (Event field 19) */
+        pb_u64(&body, 1, s->kind); pb_u64(&body, 2, s->a0); pb_u64(&body, 3, s->a1); pb_u64(&body, 4, s->stream);
+        pb_u64(&body, 5, s->u[0]);
+        field = 19; break;
     case EV_GRAPH:
         pb_u64(&body, 1, s->a0); pb_u64(&body, 2, s->stream); pb_u64(&body, 3, s->u[0]);
         last_graph_index = ev_index;
@@ -368,6 +402,7 @@ void *writer_main(void *arg) {
         drain_ring();
         process_pending(force);
         stream_poll();
+        if (observed_due(ev_index)) { flush_batch(); observed_send(ev_index, 0); }   /* i14-liveacc */
         uint64_t now = mono_ns();
         if (force || now - last_flush >= (uint64_t)cfg.flush_ms * 1000000ull) {
             flush_batch();
@@ -392,7 +427,9 @@ void *writer_main(void *arg) {
         }
     }
     flush_batch();
+    observed_send(ev_index, 1);   /* i14-liveacc: the tool's observations still queued, before TraceEnd */
     DBG("CUPTI: %llu activity records, %llu operations timed by them", (unsigned long long)cupti_records, (unsigned long long)cupti_matched);
+    timing_diag_close();   /* i15-timing */
     pb_reset(&tmpb);
     pb_u64(&tmpb, 1, ev_index);
     end_dropped = atomic_load(&g_dropped);
@@ -410,6 +447,7 @@ void *writer_main(void *arg) {
     }
     pb_free(&uc);
     timing_gaps_end(&tmpb);   /* i14-cupti */
+    observed_end(&tmpb);      /* i14-liveacc */
     write_chunk(PHOS_CHUNK_END, &tmpb, 0);
     stream_finish();
     return NULL;

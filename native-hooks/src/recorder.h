@@ -247,7 +247,8 @@ extern __thread CUevent t_pre_e0;    /* the start event recorded at the entry of
 void *replay_real(void);
 
 /* ------------------------------------------------------------------ event ring (bounded lock-free MPSC; rec_core.c) */
-enum { EV_ALLOC = 1, EV_FREE, EV_MEMCPY, EV_MEMSET, EV_LAUNCH, EV_SYNC, EV_GRAPH, EV_MODULE, EV_ARRAY, EV_TMAP };
+enum { EV_ALLOC = 1, EV_FREE, EV_MEMCPY, EV_MEMSET, EV_LAUNCH, EV_SYNC, EV_GRAPH, EV_MODULE, EV_ARRAY, EV_TMAP,
+       EV_ABLOCK /* i15-alloc: a caching allocator's block event (rec_torch_alloc.c) */ };
 /* wire codes (docs/phos-trace-v1.proto) the wrappers of issue 16 write */
 enum { COPY_H2A = 7, COPY_A2H = 8, COPY_D2A = 9, COPY_A2D = 10, COPY_A2A = 11 };
 enum { SYNC_HOST_FUNCTION = 12, SYNC_STREAM_CALLBACK = 13 };
@@ -302,6 +303,8 @@ typedef struct slot {
     CUevent e0, e1;
     uint32_t corr;  /* CUPTI correlation id when CUPTI times this operation */
     uint8_t gated;  /* i15-cost2: a launch timed by events behind a stream gate (the writer takes the event bias off) */
+    CUevent e2;     /* i15-timing: the in-pair probe's end event (rec_probe.c) */
+    uint32_t pcorr; /* i15-timing: the probe's CUPTI correlation id (PHOS_TIMING_BOTH, diagnosis) */
     uint32_t dlen;
     uint8_t *dext;
     uint8_t din[INLINE_BYTES];
@@ -357,6 +360,8 @@ static inline slot_t *slot_at(uint64_t pos) {
     s->ptr = NULL;
     s->e0 = s->e1 = NULL;
     s->corr = 0;
+    s->e2 = NULL;   /* i15-timing */
+    s->pcorr = 0;
     s->dlen = 0;
     s->dext = NULL;
     s->thread = my_thread();
@@ -413,6 +418,10 @@ typedef struct module_rec {
 } module_rec;
 typedef void (*phos_launch_hook_fn)(uint64_t pos, uint32_t nodes, const char *const *node_names);
 extern _Atomic(phos_launch_hook_fn) launch_hook;
+/* i15-shapes: the launch this thread is making, while the real launch call runs (the SASS tool's launch callback runs
+   inside it and asks for the parameter bytes through phos_recorder_launch_params; rec_shapes.c) */
+typedef struct { const void *f; struct func_rec *fr; void **kp, **extra; } cur_launch_t;
+extern __thread cur_launch_t t_cur_launch;
 extern uint64_t *module_pos;      /* ring positions of Module slots, under reg_mu */
 extern size_t module_pos_n, module_pos_cap;
 const uint8_t *image_extent(const void *img, uint64_t *size, int *kind);
@@ -484,7 +493,8 @@ static inline CUstream rstream(CUstream s, int ptsz) { return (!s && ptsz) ? CU_
 
 /* timing around one operation: begin notes a start (CUPTI: clears the correlation id; events: records a start event),
  * end completes it (CUPTI: keeps the id the callback noted; events: records the end event) */
-typedef struct { CUevent e0, e1; CUstream st; uint32_t corr; int cupti; int win; uint64_t cost; uint32_t gate; } tspan;
+typedef struct { CUevent e0, e1; CUstream st; uint32_t corr; int cupti; int win; uint64_t cost; uint32_t gate;
+                 CUevent e2; uint32_t pcorr; /* i15-timing: the in-pair probe's end event and (PHOS_TIMING_BOTH) CUPTI id */ } tspan;
 static inline void t_begin(tspan *t, CUstream st) {
     t->e0 = t->e1 = NULL;
     t->st = st;
@@ -527,6 +537,16 @@ extern int timing_gate_on;          /* 1 gates work (PHOS_TIMING_GATE, on by def
 extern int64_t timing_event_bias_ns; /* subtracted from a gated launch's event span (PHOS_TIMING_EVENT_BIAS) */
 uint32_t timing_gate_close(CUstream st);
 void timing_gate_open(uint32_t v);
+/* i15-timing: begin (rec_probe.c) the in-pair probe of gated event timing and its diagnosis file */
+extern int timing_probe_on, timing_both;
+extern int64_t timing_probe_ref_ns;
+void timing_probe_setup(void);
+CUevent timing_probe_after(CUstream st, uint32_t *corr);
+int64_t timing_gated_span(CUevent e0, CUevent e1, CUevent e2, int64_t *probe_out);
+void timing_diag_line(const char *kernel, const uint32_t *dims, int64_t span, int64_t probe, int64_t cupti, int64_t probe_cupti);
+void timing_diag_close(void);
+void timing_probe_header(pbuf *ts);
+/* i15-timing: end */
 /* a launch: timed only when the sampling policy picks it (then as t_begin/t_end, inside a CUPTI window) */
 static inline void t_begin_launch(tspan *t, CUstream st, const void *fn, const unsigned *dims) {
     t->win = 0;
@@ -536,18 +556,32 @@ static inline void t_begin_launch(tspan *t, CUstream st, const void *fn, const u
         return;
     }
     t->gate = 0;
+    t->e2 = NULL;   /* i15-timing */
+    t->pcorr = 0;
     if (!tsp.sampled) { t_begin(t, st); return; }
     uint64_t c0 = mono_ns();
     if (cupti_windowed && atomic_load_explicit(&cupti_ready, memory_order_acquire)) t->win = cupti_window(1) ? 1 : 2;
-    else if (!t_replay && cfg.timing_source != 1 && !atomic_load_explicit(&cupti_ready, memory_order_acquire) &&
+    else if (!t_replay && cfg.timing_source != 1 && (timing_both || !atomic_load_explicit(&cupti_ready, memory_order_acquire)) &&
              (atomic_load_explicit(&timing_state, memory_order_acquire) == 1 || timing_setup()) && timing_gate_on)
         t->gate = timing_gate_close(st);   /* i15-cost2: start event, kernel, end event queued before the GPU runs them */
     t_begin(t, st);
+    if (t->cupti && t->gate) {   /* i15-timing, PHOS_TIMING_BOTH: CUPTI and gated events on the same launch */
+        t->e0 = pool_get();
+        if (t->e0 && p_evrecord(t->e0, st) != CUDA_SUCCESS) { pool_put(t->e0); t->e0 = NULL; }
+    }
     t->cost = mono_ns() - c0;
 }
 static inline void t_end_launch(tspan *t, CUresult r) {
     uint64_t c0 = t->cost ? mono_ns() : 0;
     t_end(t, r);
+    if (t->cupti && t->e0) {   /* i15-timing, PHOS_TIMING_BOTH */
+        if (r == CUDA_SUCCESS) {
+            t->e1 = pool_get();
+            if (t->e1 && p_evrecord(t->e1, t->st) != CUDA_SUCCESS) { pool_put(t->e1); t->e1 = NULL; }
+        }
+        if (!t->e1) { pool_put(t->e0); t->e0 = NULL; }
+    }
+    if (t->gate && t->e1 && timing_probe_on) t->e2 = timing_probe_after(t->st, t->cupti ? &t->pcorr : NULL);   /* i15-timing */
     if (t->gate) timing_gate_open(t->gate);
     if (t->win == 2) t->corr = 0;   /* no kernel record will come: the writer must not wait for one */
     if (t->win) cupti_window(0);
@@ -575,6 +609,18 @@ void stream_alloc(uint64_t addr, uint64_t index, const uint8_t *ev, size_t n);
 void stream_free(uint64_t addr);
 void stream_finish(void);
 void stream_in_child(void);
+int stream_readers(void);                                   /* i14-liveacc: readers connected now */
+/* i14-liveacc: observed accesses handed over by a tool (rec_observed.c; writer thread) */
+int observed_due(uint64_t encoded);
+void observed_send(uint64_t encoded, int final);
+void observed_end(pbuf *end);
+
+/* i15-alloc: begin */
+/* ------------------------------------------------------------------ caching-allocator block events (rec_torch_alloc.c) */
+void torch_alloc_poll(void);            /* PHOS_TORCH_ALLOC=1: attach the PyTorch tracker once its allocator is up */
+void torch_alloc_header(pbuf *h);       /* TraceHeader field 45 */
+void torch_alloc_end(void);             /* at stop: one stderr line when the tracker was asked for and never attached */
+/* i15-alloc: end */
 
 /* ------------------------------------------------------------------ wrappers (rec_wrap_*.c, rec_exports.c) */
 /* ------------------------------------------------------------------ wrappers */

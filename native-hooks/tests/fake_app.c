@@ -35,6 +35,38 @@ static int failures;
 #define CHECK(c, ...) do { if (!(c)) { failures++; fprintf(stderr, "fake_app: CHECK failed: " __VA_ARGS__); fputc('\n', stderr); } } while (0)
 #define OK(call) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) { fprintf(stderr, "fake_app: %s -> %d\n", #call, r_); exit(3); } } while (0)
 
+/* i14-liveacc: a fake observation tool. It plays the sanitizer tool's part against the recorder through the same
+   exports: a launch hook gives the ring position of each launch (the event index through phos_recorder_event_index),
+   and "observe" in live mode hands over made-up accesses of the launches since the last "observe" through
+   phos_recorder_observed: launch k reads x and y and writes y (k % 4 == 1: only the first half of y), except k % 4 == 3,
+   observed with no access at all (coverage only). */
+#include "../src/phos_observed.h"
+static uint64_t fo_pos[65536], fo_ord[65536];
+static int fo_n;
+static long fo_k;   /* launch ordinal of the launch being issued */
+static void fo_hook(uint64_t pos, uint32_t nodes, const char *const *names) {
+    if (fo_n < 65536) { fo_pos[fo_n] = pos; fo_ord[fo_n++] = (uint64_t)fo_k; }
+}
+static int fo_observe(uint64_t x, uint64_t y, int *launches_out) {
+    uint64_t (*index)(uint64_t) = (uint64_t (*)(uint64_t))dlsym(RTLD_DEFAULT, "phos_recorder_event_index");
+    phos_recorder_observed_fn give = (phos_recorder_observed_fn)dlsym(RTLD_DEFAULT, "phos_recorder_observed");
+    *launches_out = fo_n;
+    if (!index || !give) return 9;
+    static phos_observed_access acc[2 * 65536];
+    static uint64_t li[65536];
+    size_t na = 0;
+    for (int i = 0; i < fo_n; i++) {
+        uint64_t e = index(fo_pos[i]), k = fo_ord[i];
+        li[i] = e;
+        if (k % 4 == 3) continue;
+        acc[na++] = (phos_observed_access){e, x, x, x + 256, 0, 0, 64, 0};
+        acc[na++] = (phos_observed_access){e, y, y, y + 256, y, y + (k % 4 == 1 ? 128 : 256), 64, k % 4 == 1 ? 32 : 64};
+    }
+    int rc = give("sanitizer", acc, na, li, (size_t)fo_n, "every launch", (uint64_t)fo_k);
+    fo_n = 0;
+    return rc;
+}
+
 static gpa_t gpa;
 static void *get(const char *sym, int ver, cuuint64_t flags) {
     void *p = NULL;
@@ -199,6 +231,29 @@ int main(int argc, char **argv) {
             CHECK(calls("cuLaunchKernel_ptsz") == 1, "per-thread launch must reach the _ptsz variant");
         }
         printf("checksum %016llx\n", (unsigned long long)fnv(out, sizeof out));
+    } else if (!strcmp(mode, "alloc-blocks")) {
+        /* i15-alloc: an allocator's block events handed to the recorder's phos_recorder_allocator_event (what the
+           PyTorch shim does), in order with the CUDA calls around them: a 1 MiB segment, two blocks in it, a fill of
+           the second, the first freed, a larger block re-using its start, the segment freed */
+        typedef void (*ablock_t)(int, uint64_t, uint64_t, uint64_t, int);
+        ablock_t ab = (ablock_t)dlsym(RTLD_DEFAULT, "phos_recorder_allocator_event");
+        CUdeviceptr seg;
+        OK(cuMemAlloc_v2(&seg, 1 << 20));
+        uint64_t s0 = (uint64_t)seg, st = 0x5a00;
+        if (ab) {
+            ab(4, s0, 1 << 20, st, 0);            /* SEGMENT_ALLOC */
+            ab(1, s0, 4096, st, 0);               /* ALLOC a */
+            ab(1, s0 + 4096, 1000, st, 0);        /* ALLOC b */
+        }
+        OK(cuMemsetD32_v2(seg + 4096, 7, 250));
+        if (ab) {
+            ab(2, s0, 4096, st, 0);               /* FREE_REQUESTED a */
+            ab(3, s0, 4096, st, 0);               /* FREE_COMPLETED a */
+            ab(1, s0, 3072, st, 0);               /* ALLOC c: a's start, smaller */
+        }
+        OK(cuMemFree_v2(seg));
+        fprintf(ex, ", \"seg\": %llu, \"blocks\": %d", (unsigned long long)s0, ab != NULL);
+        printf("checksum %016llx\n", (unsigned long long)fnv(&s0, 0));
     } else if (!strcmp(mode, "more")) {
         /* issue 16: CUDA arrays, host functions in streams, a tensor map passed to a kernel by value, calls counted as
            unrecorded (write-value) */
@@ -302,6 +357,12 @@ int main(int argc, char **argv) {
             char line[128];
             double secs = 0;
             setvbuf(stdout, NULL, _IOLBF, 0);
+            /* i14-liveacc: FAKE_OBSERVER=1: the fake observation tool (fo_hook, "observe") */
+            if (getenv("FAKE_OBSERVER")) {
+                void (*set_hook)(void (*)(uint64_t, uint32_t, const char *const *)) =
+                    (void (*)(void (*)(uint64_t, uint32_t, const char *const *)))dlsym(RTLD_DEFAULT, "phos_recorder_set_launch_hook");
+                if (set_hook) set_hook(fo_hook);
+            }
             printf("ready %d\n", (int)getpid());
             while (fgets(line, sizeof line, stdin)) {
                 long v = 0;
@@ -309,8 +370,10 @@ int main(int argc, char **argv) {
                     for (long i = 0; i < v; i++, k++) {
                         struct { float *s; int k; } st = {(float *)(uintptr_t)sc, (int)k};
                         void *kp[] = {&x, &y, &n, &st};
+                        fo_k = k;   /* i14-liveacc */
                         OK(pLaunch(axpy, 1, 1, 1, 64, 1, 1, 0, NULL, kp, NULL));
                     }
+                    fo_k = k;
                     events += v;
                 } else if (sscanf(line, "rate %ld %lf", &v, &secs) == 2 && v > 0) {
                     /* i14-attachui: launches at v per second for secs seconds, paced per millisecond (benchmarks) */
@@ -344,6 +407,13 @@ int main(int argc, char **argv) {
                     while (*spec == ' ') spec++;
                     spec[strcspn(spec, "\r\n")] = 0;
                     if (refuse) refuse(spec);
+                } else if (!strncmp(line, "observe", 7)) {
+                    /* i14-liveacc: "ok EVENTS observed LAUNCHES rc RC" */
+                    int nl = 0, rc = fo_observe((uint64_t)x, (uint64_t)y, &nl);
+                    printf("ok %ld observed %d rc %d\n", events, nl, rc);
+                    continue;
+                } else if (!strncmp(line, "forget", 6)) {
+                    fo_n = 0;   /* i14-liveacc: the launches so far are not observed */
                 } else if (!strncmp(line, "exit", 4)) break;
                 printf("ok %ld\n", events);
             }
@@ -364,7 +434,8 @@ int main(int argc, char **argv) {
                 if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st)) { fprintf(stderr, "fake_app: exec child failed\n"); failures++; }
             }
         }
-        fprintf(ex, ", \"launches\": %ld, \"stream_waits\": %ld}\n", n_iter, calls ? calls("cuStreamWaitValue32_v2") : -1L);
+        fprintf(ex, ", \"launches\": %ld, \"stream_waits\": %ld, \"probe_launches\": %ld}\n", n_iter,   /* i15-timing: probes */
+                calls ? calls("cuStreamWaitValue32_v2") : -1L, calls ? calls("probe_launch") : -1L);
         fclose(ex);
         ex = NULL;
         if (!strcmp(mode, "crash")) { fflush(stdout); raise(SIGSEGV); }

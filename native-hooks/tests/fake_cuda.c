@@ -134,6 +134,8 @@ static void k_tma(void **p) {
     memcpy(out, (const void *)(uintptr_t)m[0], 64);
 }
 static fk K_tma = {0xF00D, 0, "tma_copy", 2, {0, 128}, {128, 8}, k_tma};
+/* i15-timing: the recorder's own empty probe kernel (rec_probe.c), loaded from PTX; FAKE_CUDA_NO_PROBE=1 refuses it */
+static fk K_probe = {0xF00D, 0, "phos_timing_probe", 0, {0}, {0}, NULL};
 API CUkernel fake_hidden_kernel(void) { return (CUkernel)&K_hidden; }
 
 /* ---- device memory */
@@ -143,8 +145,28 @@ static int is_dev(uintptr_t p) {
     for (int i = 0; i < nalloc; i++) if (p >= allocs[i].p && p < allocs[i].p + allocs[i].n) return 1;
     return 0;
 }
+/* i15-shapes: a fake Compute Sanitizer (tests/fake_sanitizer.c), when the process has one, hears of allocations,
+   launches (before and after, like its LAUNCH_BEGIN/END callbacks inside the real call) and stream synchronisations */
+static pthread_mutex_t fake_san_mu = PTHREAD_MUTEX_INITIALIZER;
+static void *fake_san(const char *name) {   /* looked up once per name: the process has the fake from its start or never */
+    static struct { const char *name; void *p; } cache[4];
+    static int n;
+    pthread_mutex_lock(&fake_san_mu);
+    void *p = NULL;
+    int i = 0;
+    while (i < n && strcmp(cache[i].name, name)) i++;
+    if (i < n) p = cache[i].p;
+    else {
+        p = dlsym(RTLD_DEFAULT, name);
+        if (n < 4) { cache[n].name = name; cache[n].p = p; n++; }
+    }
+    pthread_mutex_unlock(&fake_san_mu);
+    return p;
+}
 static CUdeviceptr dev_alloc(size_t n) {
     void *p = calloc(1, n ? n : 1);
+    void (*sa)(uint64_t, uint64_t) = (void (*)(uint64_t, uint64_t))fake_san("fake_sanitizer_alloc");   /* i15-shapes */
+    if (sa) sa((uint64_t)(uintptr_t)p, n);
     if (nalloc < 1024) { allocs[nalloc].p = (uintptr_t)p; allocs[nalloc].n = n; nalloc++; }
     return (CUdeviceptr)(uintptr_t)p;
 }
@@ -205,9 +227,20 @@ FAKE_CB(cuPointerGetAttribute, (void *data, CUpointer_attribute a, CUdeviceptr p
 /* ---- modules */
 static int mod_dummy, lib_dummy, libmod_dummy;
 FAKE_CB(cuLibraryGetModule, (CUmodule *m, CUlibrary l), (m, l)) { *m = (CUmodule)&libmod_dummy; return CUDA_SUCCESS; }
-FAKE_CB(cuModuleLoadData, (CUmodule *m, const void *img), (m, img)) { hit("cuModuleLoadData"); *m = (CUmodule)&mod_dummy; return CUDA_SUCCESS; }
+static int probe_ptx_loaded;   /* i15-timing: a PTX image with the recorder's probe entry was loaded */
+FAKE_CB(cuModuleLoadData, (CUmodule *m, const void *img), (m, img)) {
+    hit("cuModuleLoadData");
+    if (img && strstr((const char *)img, ".entry phos_timing_probe")) probe_ptx_loaded = 1;
+    *m = (CUmodule)&mod_dummy;
+    return CUDA_SUCCESS;
+}
 FAKE_CB(cuModuleGetFunction, (CUfunction *f, CUmodule m, const char *name), (f, m, name)) {
     if (!strcmp(name, "tma_copy")) { *f = (CUfunction)&K_tma; return CUDA_SUCCESS; }
+    if (!strcmp(name, "phos_timing_probe") && m == (CUmodule)&mod_dummy && probe_ptx_loaded) {
+        if (getenv("FAKE_CUDA_NO_PROBE")) return CUDA_ERROR_NOT_FOUND;
+        *f = (CUfunction)&K_probe;
+        return CUDA_SUCCESS;
+    }
     if (strcmp(name, "axpy")) return CUDA_ERROR_NOT_FOUND;
     *f = (CUfunction)&K_axpy;
     return CUDA_SUCCESS;
@@ -272,7 +305,12 @@ static CUresult internal_stream_sync(CUstream s) {
     cb_site(CUPTI_API_EXIT, CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize, "cuStreamSynchronize", &p_, &r_, c_);
     return r_;
 }
-FAKE_CB(cuStreamSynchronize, (CUstream s), (s)) { hit("cuStreamSynchronize"); return CUDA_SUCCESS; }
+FAKE_CB(cuStreamSynchronize, (CUstream s), (s)) {
+    hit("cuStreamSynchronize");
+    void (*ss)(CUstream) = (void (*)(CUstream))fake_san("fake_sanitizer_stream_sync");   /* i15-shapes */
+    if (ss) ss(s);
+    return CUDA_SUCCESS;
+}
 FAKE_CB(cuStreamWaitEvent, (CUstream s, CUevent e, unsigned f), (s, e, f)) { hit("cuStreamWaitEvent"); return CUDA_SUCCESS; }
 FAKE_CB(cuEventCreate, (CUevent *e, unsigned f), (e, f)) { *e = (CUevent)calloc(1, sizeof(fevent)); return CUDA_SUCCESS; }
 FAKE_CB(cuEventDestroy_v2, (CUevent e), (e)) { free(e); return CUDA_SUCCESS; }
@@ -359,6 +397,12 @@ FAKE_CB(cuGraphKernelNodeGetParams_v2, (CUgraphNode n, CUDA_KERNEL_NODE_PARAMS *
 
 static CUresult do_launch(fk *f, const unsigned *d, CUstream s, void **kp, void **extra) {
     if (!f || f->magic != 0xF00D) return CUDA_ERROR_INVALID_HANDLE;
+    if (f == &K_probe) {   /* i15-timing; FAKE_CUDA_SLOW_PROBE=k: every k-th probe runs 5000 ns longer */
+        static long nprobe;
+        hit("probe_launch");
+        const char *k = getenv("FAKE_CUDA_SLOW_PROBE");
+        if (k && atol(k) > 0 && ++nprobe % atol(k) == 0) fake_clock += 5;
+    }
     void *pp[8];
     uint8_t tmp[64];
     if (extra) { /* parameter buffer: rebuild pointers into it */
@@ -377,7 +421,13 @@ static CUresult do_launch(fk *f, const unsigned *d, CUstream s, void **kp, void 
         return CUDA_SUCCESS;
     }
     (void)tmp;
+    /* i15-shapes: the fake sanitizer's launch callbacks around the launch */
+    void (*sl)(int, void *, void *, const char *, const unsigned *, CUstream) =
+        (void (*)(int, void *, void *, const char *, const unsigned *, CUstream))fake_san("fake_sanitizer_launch");
+    void *mod = f == &K_scale_fn ? (void *)&libmod_dummy : (void *)&mod_dummy;
+    if (sl) sl(0, f, mod, f->name, d, s);
     if (f->fn) f->fn(kp);
+    if (sl) sl(1, f, mod, f->name, d, s);
     return CUDA_SUCCESS;
 }
 FAKE_CB(cuLaunchKernel, (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned sh, CUstream s, void **kp, void **ex), (f, gx, gy, gz, bx, by, bz, sh, s, kp, ex)) {

@@ -11,6 +11,7 @@ Prints `N passed, N failed` and exits non-zero on any failure.
 """
 import argparse
 import glob
+import csv
 import json
 import os
 import re
@@ -307,6 +308,57 @@ def test_more(env):
     check(all(0 < e.get("gpu_start_ns", 0) < e.get("gpu_end_ns", 0) for e in timed), "more: array copies and the launch are timed")
 
 
+# i15-alloc: begin
+def test_alloc_blocks(env):
+    """An allocator's block events handed to phos_recorder_allocator_event land in the trace in issue order, as
+    AllocatorBlock events (Event field 19); PHOS_TORCH_ALLOC=1 without torch says so in one line and records on."""
+    r0 = env.run([env.app, "alloc-blocks", env.trace_path("ab-plain.json")], record=False)
+    check(r0.returncode == 0 and r0.stdout.startswith("checksum"), "fake_app alloc-blocks without the recorder: %s" % r0.stderr)
+    out, exp = env.trace_path("ab.phos"), env.trace_path("ab.json")
+    r = env.run([env.app, "alloc-blocks", exp], env={"PHOS_TRACE_OUT": out, "PHOS_TORCH_ALLOC": "1"})
+    x = json.load(open(exp))
+    check(r.returncode == 0 and x["failures"] == 0 and x["blocks"] == 1, "alloc-blocks under the recorder: %s" % r.stderr.strip())
+    check(r.stdout == r0.stdout, "alloc-blocks: outputs equal with and without the recorder")
+    said = phos_lines(r.stderr, "PHOS_TORCH_ALLOC")
+    check(len(said) == 1 and "no allocator block events" in said[0] and "never came up" in said[0],
+          "alloc-blocks: no torch in the process is said in one line: %s" % said)
+    t = pr.read_trace(out)
+    check(not t.warnings, "alloc-blocks: clean trace %s" % t.warnings)
+    check(t.header.get("allocator_events") == "pytorch", "alloc-blocks: header field 45 names the allocator asked for")
+    seq = [(pr.body(e)[0], pr.body(e)[1]) for e in t.events]
+    s0, st = x["seg"], 0x5a00
+    want = [("alloc", (s0, 1 << 20)), ("allocator_block", (4, s0, 1 << 20)), ("allocator_block", (1, s0, 4096)),
+            ("allocator_block", (1, s0 + 4096, 1000)), ("memset", (s0 + 4096, 1000)), ("allocator_block", (2, s0, 4096)),
+            ("allocator_block", (3, s0, 4096)), ("allocator_block", (1, s0, 3072)), ("free", (s0,))]
+    got = []
+    for n, b in seq:
+        if n == "alloc":
+            got.append((n, (b.get("address"), b.get("size"))))
+        elif n == "allocator_block":
+            got.append((n, (b.get("action", 0), b.get("address", 0), b.get("size", 0))))
+        elif n == "memset":
+            got.append((n, (b.get("dst"), b.get("bytes"))))
+        elif n == "free":
+            got.append((n, (b.get("address"),)))
+        else:
+            got.append((n, ()))
+    check(got == want, "alloc-blocks: events in issue order\n  got  %s\n  want %s" % (got, want))
+    blocks = [b for n, b in seq if n == "allocator_block"]
+    check(all(b.get("stream") == st and b.get("device", 0) == 0 for b in blocks), "alloc-blocks: stream and device kept")
+    summ = pr.summary(t, out)
+    check("allocator_block/BLOCK_ALLOC" in summ and "allocator block events: pytorch" in summ,
+          "alloc-blocks: phos_read's summary counts them: %s" % summ)
+    # without PHOS_TORCH_ALLOC: the exported function still records (any allocator may call it), nothing is said
+    out2 = env.trace_path("ab2.phos")
+    r2 = env.run([env.app, "alloc-blocks", env.trace_path("ab2.json")], env={"PHOS_TRACE_OUT": out2})
+    check(r2.returncode == 0 and not phos_lines(r2.stderr, "PHOS_TORCH_ALLOC"),
+          "alloc-blocks without PHOS_TORCH_ALLOC: silent: %s" % r2.stderr.strip())
+    t2 = pr.read_trace(out2)
+    check(sum(1 for e in t2.events if pr.body(e)[0] == "allocator_block") == 6 and "allocator_events" not in t2.header,
+          "alloc-blocks without PHOS_TORCH_ALLOC: 6 block events, no header field 45")
+# i15-alloc: end
+
+
 def comparable(t):
     """Events without host times and GPU times, for comparing two recordings of one run."""
     out = []
@@ -439,6 +491,7 @@ def test_timing_sample(env):
             check(all(997 <= l["gpu_end_ns"] - l["gpu_start_ns"] <= 1003 for l in timed), "PHOS_TIMING_GATE=0: raw event spans (about 1000 ns)")
         else:
             check(waits == 1, "cuStreamWaitValue32 unsupported: tried once at setup, then ungated (%d calls)" % waits)
+    test_timing_probe(env)
     out = env.trace_path("every.phos")
     r = env.run([env.app, "many", "/dev/null", "2000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "0"})
     t = pr.read_trace(out)
@@ -451,6 +504,62 @@ def test_timing_sample(env):
     r = env.run([env.app, "many", "/dev/null", "100"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0"})
     t = pr.read_trace(out)
     check("timing_sampling" not in t.header, "PHOS_TIMING=0: no sampling policy in the header")
+
+
+def test_timing_probe(env):
+    """i15-timing: PHOS_TIMING_PROBE=1: each gated timed launch is followed, inside its gate, by the recorder's empty
+    probe kernel and a third event; the writer takes GPU time = kernel span - (median of the last 63 probe spans, or
+    with PHOS_TIMING_PROBE=pair the launch's own) + PHOS_TIMING_PROBE_NS, says so in the header (TimingSampling fields
+    20-26) and PHOS_TIMING_DIAG lists both spans per timed launch. The fake's events tick 1000 ns per record, so each
+    span is 1000 ns and every estimate is PHOS_TIMING_PROBE_NS."""
+    for case in ("probe", "pair", "noprobe-kernel"):
+        out = env.trace_path("probe_%s.phos" % case)
+        exf = env.trace_path("probe_%s.json" % case)
+        diag = env.trace_path("probe_%s.csv" % case)
+        e = {"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_TIMING_SOURCE": "events", "PHOS_TIMING_NMIN": "10",
+             "PHOS_TIMING_NMAX": "10", "PHOS_TIMING_FIRST": "5", "PHOS_TIMING_PROBE": "pair" if case == "pair" else "1",
+             "PHOS_TIMING_PROBE_NS": "250",
+             "PHOS_TIMING_DIAG": diag}
+        if case == "noprobe-kernel":
+            e["FAKE_CUDA_NO_PROBE"] = "1"
+        else:
+            e["FAKE_CUDA_SLOW_PROBE"] = "7"   # every 7th probe spans 6000 ns: the median of the recent ones ignores it
+        r = env.run([env.app, "many", exf, "3000"], env=e)
+        check(r.returncode == 0, "%s: exit 0 (%s)" % (case, r.stderr))
+        t = pr.read_trace(out)
+        ls = launches_of(t)
+        timed = [l for l in ls if l.get("gpu_start_ns", 0) > 0]
+        x = json.load(open(exf))
+        spans = sorted({l["gpu_end_ns"] - l["gpu_start_ns"] for l in timed})
+        pol = t.header.get("timing_sampling", {})
+        rows = list(csv.DictReader(open(diag)))
+        check(len(ls) == 3000 and 200 <= len(timed) <= 420, "%s: about 1 in 10 launches timed (%d of %d)" % (case, len(timed), len(ls)))
+        check(len(rows) == len(timed) and all(r["kernel"] and r["span_ns"] == "1000" for r in rows),
+              "%s: PHOS_TIMING_DIAG has one line per timed launch with its raw span (%d lines, %d timed, first %s)" % (
+                  case, len(rows), len(timed), rows[:1]))
+        if case in ("probe", "pair"):
+            check(x["probe_launches"] == len(timed), "probe: one probe kernel per timed launch (%d probes, %d timed)" % (x["probe_launches"], len(timed)))
+            check(x["stream_waits"] == len(timed) + 31, "probe: the probe runs inside the launch's gate (%d waits)" % x["stream_waits"])
+            slow = [i for i, r in enumerate(rows) if r["probe_span_ns"] == "6000"]
+            check(len(slow) == len(rows) // 7 and all(r["probe_span_ns"] in ("1000", "6000") for r in rows),
+                  "%s: the probes' spans are in the diagnosis file (%d of %d slow)" % (case, len(slow), len(rows)))
+            est = [l["gpu_end_ns"] - l["gpu_start_ns"] for l in timed]
+            if case == "probe":
+                check(all(248 <= v <= 252 for v in est), "probe: GPU time = span - median probe span + 250 ns (%s)" % spans[:5])
+            else:
+                check(all((v == 1) if i in slow else (248 <= v <= 252) for i, v in enumerate(est)),
+                      "pair: GPU time = span - the launch's own probe span + 250 ns, at least 1 ns (%s)" % spans[:5])
+            check(pol.get("gpu_time_source") == "events" and pol.get("event_gate") == 1 and pol.get("event_correction") == "in-pair-probe"
+                  and pol.get("probe_kernel_ns") == 250 and pol.get("probe_fallback") == "setup-bias"
+                  and pol.get("probe_window") == (1 if case == "pair" else 63),
+                  "probe: the header says how GPU times were estimated (%s)" % pol)
+        else:
+            # the probe kernel cannot be loaded: the launch keeps the setup bias of i15-cost2 (half of a 1000 ns span)
+            check(x["probe_launches"] == 0, "no probe kernel: no probe launches (%d)" % x["probe_launches"])
+            check(spans and all(497 <= v <= 503 for v in spans), "no probe kernel: the setup bias instead (%s)" % spans[:5])
+            check(all(r["probe_span_ns"] == "-1" for r in rows), "no probe kernel: no probe span in the diagnosis file")
+            check(pol.get("event_correction") == "in-pair-probe" and pol.get("probe_fallback") == "setup-bias",
+                  "no probe kernel: the header names the setup bias as the fallback (%s)" % pol)
 
 
 def fake_elf(payload):
@@ -1192,17 +1301,232 @@ def test_checkpoint_cupti(env):
 # ------------------------------------------------------------------ i14-cupti: end
 
 
+# i15-shapes: begin
+def test_sanitizer_shapes(env):
+    """The sampled sanitizer tool (PHOS_SANITIZER_SHAPES) under the recorder, over a fake Compute Sanitizer
+    (tests/fake_sanitizer.c) and the fake libcuda: launch shapes include the argument shape the recorder's parameter
+    bytes give (tests/shape_app.c lists the launches and what each should count as), and no module is unpatched with
+    an instrumented launch of it in flight."""
+    tool = os.path.join(env.build, "fake-san", "libphos_sanitizer.so")
+    app = os.path.join(env.build, "shape_app")
+    patch = os.path.join(env.tmp, "shapes-patch.fatbin")   # the fake applies no patch; the tool wants a readable file
+    open(patch, "wb").close()
+
+    def run(name, extra):
+        tr = env.trace_path(name + ".phos")
+        e = {"LD_PRELOAD": env.lib + ":" + tool, "PHOS_SANITIZER_PATCH": patch, "PHOS_SANITIZER_SHAPES": "2",
+             "PHOS_SANITIZER_UNPATCH_AFTER": "4", "PHOS_TRACE_OUT": tr}
+        e.update(extra)
+        r = env.run([app], env=e)
+        check(r.returncode == 0, "%s: shape_app exit %d: %s" % (name, r.returncode, r.stderr[-800:]))
+        fake = re.search(r"\[fake-sanitizer\] launches (\d+), instrumented (\d+), observed (\d+), patches (\d+), "
+                         r"unpatches (\d+), unsafe unpatches (\d+)", r.stderr)
+        check(fake is not None, "%s: the fake sanitizer's summary line is missing: %s" % (name, r.stderr[-800:]))
+        f = [int(x) for x in fake.groups()] if fake else [0] * 6
+        cov = []
+        if os.path.exists(tr + ".observed.phos"):
+            cov = pr.read_trace(tr + ".observed.phos").coverage
+        check(len(cov) == 1, "%s: one coverage list in the side file, got %d" % (name, len(cov)))
+        t = pr.read_trace(tr)
+        return r, dict(zip(("launches", "instrumented", "observed", "patches", "unpatches", "unsafe"), f)), \
+            (cov[0] if cov else {}), t
+
+    plain = env.run([app], record=False)
+    ck = re.search(r"checksum (\w+)", plain.stdout)
+    check(plain.returncode == 0 and ck is not None, "shape_app without the tool: %s" % plain.stderr[-400:])
+
+    # default: argument shapes. a, c, d, e of phase 1 and phase 2's shape: 5 argument shapes, 2 launches each observed;
+    # b shares a's shape (other buffers, the same aliasing and offsets); phase 3's counter: 6 shapes, 1 launch each
+    r, f, c, t = run("shapes-args", {})
+    check(ck is not None and ("checksum " + ck.group(1)) in r.stdout, "the tool changes no result: %r" % r.stdout)
+    check(f["launches"] == 48 and f["observed"] == 16, "argument shapes: 16 of 48 launches observed, got %s" % f)
+    check(c.get("argument_shapes") == 11 and c.get("dimension_shapes") == 3,
+          "argument shapes: 11 argument shapes of 3 function+grid+block shapes, got %s" % {k: c.get(k) for k in (
+              "argument_shapes", "dimension_shapes")})
+    check(len(c.get("observed", [])) == 16 and c.get("launches_seen") == 48, "coverage lists the 16 observed launches: %s" % c)
+    check("argument shape" in c.get("shape_rule", "") and "aliasing" in c.get("shape_rule", ""),
+          "the coverage says what a shape was: %r" % c.get("shape_rule"))
+    check("argument shape" in c.get("policy", ""), "policy names the argument shape: %r" % c.get("policy"))
+    launches = [e for e in t.events if "launch" in e]
+    # the observed event indices are the launches of the recorder's trace, and name the phases' first launches
+    idx = {i for i, e in enumerate(t.events) if "launch" in e}
+    check(set(c.get("observed", [])) <= idx and len(launches) == 48, "coverage keys are launch events of the trace")
+    check(f["unsafe"] == 0 and f["unpatches"] >= 1, "safe unpatching: %s" % f)
+    check(re.search(r"unpatching safe: 0 put off, [1-9]\d* stream synchronisations", r.stderr) is not None,
+          "the tool synchronises the module's streams before unpatching: %s" % r.stderr[-600:])
+
+    # the unsafe diagnosis mode shows what the test guards against: s2's launches still in flight at the unpatch
+    r, f, c, t = run("shapes-unsafe", {"PHOS_SANITIZER_UNPATCH_SAFE": "0"})
+    check(f["unsafe"] >= 1 and "UNSAFE unpatch" in r.stderr, "without the safety the fake sees an unsafe unpatch: %s" % f)
+
+    # two threads: B's observed launch held inside its launch call while A's launches make the module due for
+    # unpatching: the unpatch is put off until B's launch is issued (patched), none is lost; the unsafe mode loses it
+    held = {"SHAPE_APP_THREADS": "1", "FAKE_SANITIZER_HOLD_GRID": "4", "PHOS_SANITIZER_UNPATCH_BACKOFF": "0"}
+    r, f, c, t = run("shapes-threads", held)
+    lost = re.search(r"lost observations (\d+)", r.stderr)
+    put_off = re.search(r"unpatching safe: (\d+) put off", r.stderr)
+    check(lost is not None and lost.group(1) == "0" and f["unsafe"] == 0 and put_off is not None and int(put_off.group(1)) >= 1
+          and f["unpatches"] >= 1, "threads: unpatch put off while B is inside its launch call, nothing lost: %s" % r.stderr[-700:])
+    r, f, c, t = run("shapes-threads-unsafe", dict(held, PHOS_SANITIZER_UNPATCH_SAFE="0"))
+    lost = re.search(r"lost observations (\d+)", r.stderr)
+    check(lost is not None and int(lost.group(1)) >= 1 and "LOST observation" in r.stderr,
+          "threads, unsafe mode: B's observed launch is issued unpatched: %s" % r.stderr[-500:])
+
+    # parameters ignored (the rule before i15-shapes): function+grid+block, 3 shapes, 6 launches observed
+    r, f, c, t = run("shapes-dims", {"PHOS_SANITIZER_ARG_SHAPES": "0"})
+    check(f["observed"] == 6 and c.get("argument_shapes", 0) == 0 and "parameters not used" in c.get("shape_rule", ""),
+          "function+grid+block only: 6 observed, got %s, %r" % (f, c.get("shape_rule")))
+
+    # a cap of 2 argument shapes per function+grid+block: d and e of phase 1 (10 launches) and 4 of phase 3 are not
+    # observed
+    r, f, c, t = run("shapes-cap", {"PHOS_SANITIZER_ARG_SHAPES": "2"})
+    check(f["observed"] == 8 and c.get("capped_launches") == 14, "cap 2: 8 observed, 14 capped, got %s, %s" % (
+        f, c.get("capped_launches")))
+
+    # pointer words as "a pointer" only: d and e count as a; 9 argument shapes, 12 observed
+    r, f, c, t = run("shapes-anyptr", {"PHOS_SANITIZER_ARG_POINTERS": "any"})
+    check(f["observed"] == 12 and c.get("argument_shapes") == 9 and "any pointer" in c.get("shape_rule", ""),
+          "any pointer: 12 observed, 9 argument shapes, got %s, %s" % (f, c))
+    # a scalar masked once it took 2 values: n of phase 1 (64, 128) and phase 3's counter stop counting; a masked
+    # word re-keys the shapes seen before (c's second launch, phase 3's third): 9 argument shapes, 15 observed
+    r, f, c, t = run("shapes-stable", {"PHOS_SANITIZER_ARG_STABLE": "2"})
+    check(f["observed"] == 15 and c.get("argument_shapes") == 9 and "until a word takes 2 values" in c.get("shape_rule", "")
+          and "2 scalar words masked" in r.stderr, "stable 2: 15 observed, 9 argument shapes, got %s, %s" % (f, c))
+    r, f, c, t = run("shapes-badopt", {"PHOS_SANITIZER_ARG_POINTERS": "some", "PHOS_SANITIZER_ARG_STABLE": "1"})
+    check("PHOS_SANITIZER_ARG_POINTERS=some: not 'alias' or 'any'" in r.stderr and "PHOS_SANITIZER_ARG_STABLE=1: must be 0"
+          in r.stderr and f["observed"] == 15, "bad option values are named and replaced: %s" % r.stderr[-600:])
+    check(f["unsafe"] == 0, "cap 2: safe unpatching: %s" % f)
+
+    # without the recorder there are no parameter bytes: function+grid+block, and the side file keys are ordinals
+    tr = env.trace_path("shapes-norec.observed.phos")
+    r = env.run([app], record=False, env={"LD_PRELOAD": tool, "PHOS_SANITIZER_PATCH": patch, "PHOS_SANITIZER_SHAPES": "2",
+                                          "PHOS_SANITIZER_UNPATCH_AFTER": "4", "PHOS_SANITIZER_OUT": tr})
+    cov = pr.read_trace(tr).coverage if os.path.exists(tr) else []
+    check(r.returncode == 0 and len(cov) == 1 and len(cov[0]["observed"]) == 6 and "parameters not used" in cov[0].get(
+        "shape_rule", ""), "no recorder: function+grid+block shapes, 6 observed: %s %s" % (cov, r.stderr[-400:]))
+
+    # the offline replica of the rules (bench/shape_rules_analyse.py) agrees with the tool on the same launches
+    tr = env.trace_path("shapes-args.phos")
+    out = subprocess.run([sys.executable, os.path.join(HERE, "..", "bench", "shape_rules_analyse.py"), tr, "3"],
+                         capture_output=True, text=True, timeout=60).stdout
+    got = {l.split()[0] + (" " + l.split()[1] if l.split()[1].startswith("cap") else ""): l.split() for l in out.splitlines()[2:]}
+    check(got.get("args cap8", [None] * 4)[2:4] == ["16", "3"] and got.get("args cap2", [None] * 4)[2] == "8"
+          and got.get("dims", [None] * 3)[1] == "6" and got.get("stable2 cap8", [None] * 4)[2] == "15"
+          and got.get("scalars cap8", [None] * 4)[2] == "12", "shape_rules_analyse.py matches the tool: %s" % out)
+# i15-shapes: end
+
+
+# ------------------------------------------------------------------ i14-liveacc: observed accesses on the live stream
+def test_attach_observed(env):
+    """fake_app's fake observer hands over observed accesses through phos_recorder_observed (as the sanitizer tool
+    does after each read-back): attached readers get them as ObservedBatch chunks after the launches they name, the
+    trace file does not, a late reader gets those of the launches it holds, a stalled one is told what it missed"""
+    def obs(app):
+        app.p.stdin.write("observe\n")
+        app.p.stdin.flush()
+        w = app.p.stdout.readline().split()
+        return (int(w[3]), int(w[5])) if len(w) == 6 and w[0] == "ok" else (-1, -9)
+
+    app = LiveApp(env, "attach-observed", {"FAKE_OBSERVER": "1"})
+    app.cmd("launch 8")
+    n_before, rc0 = obs(app)
+    check(n_before == 8 and rc0 == 1, "observed: with no reader attached nothing is queued (rc %d for %d launches)" % (rc0, n_before))
+    a = StreamReader(app.sock)
+    sa = a.wait_start()
+    app.cmd("launch 40")
+    n1, rc1 = obs(app)
+    b = StreamReader(app.sock)   # a late reader: joins after the first batch was handed over
+    sb = b.wait_start()
+    app.cmd("launch 24")
+    n2, rc2 = obs(app)
+    check((n1, rc1, n2, rc2) == (40, 0, 24, 0), "observed: both hand-overs queued (%s)" % [(n1, rc1), (n2, rc2)])
+    ta = a.wait_events(10 ** 9, timeout=3)   # (the stream has not ended: what it has now)
+    t0 = time.time()
+    while len(ta.coverage) < 2 and time.time() - t0 < 5:
+        time.sleep(0.05)
+        ta = a.trace()
+    got_live = len(ta.coverage)
+    app.finish()
+    ta = a.wait_events(10 ** 9, timeout=5)
+    tb = b.wait_events(10 ** 9, timeout=5)
+    a.close(); b.close()
+    tf = pr.read_trace(app.out)
+    launch_idx = [i for i, e in zip(ta.index, ta.events) if e.get("launch")]
+    # the launches of the two observed rounds: after the reader joined
+    live = [i for i, e in enumerate(tf.events) if e.get("launch")][8:]   # the launches of the two observed rounds
+    check(got_live == 2, "observed: the batches arrive while the process runs (%d ObservedBatch chunks before exit)" % got_live)
+    cov = sorted(i for c in ta.coverage for i in c["observed"])
+    check(cov == live and all(c.get("tool") == "sanitizer" and c.get("policy") == "every launch" for c in ta.coverage),
+          "observed: the coverage names every observed launch by its event index (%d of %d)" % (len(cov), len(live)))
+    acc = ta.observed
+    pos = {i: k for k, i in enumerate(ta.index)}
+    named = all(x.get("launch_index") in pos and ta.events[pos[x["launch_index"]]].get("launch") for x in acc)
+    expect = sum(0 if k % 4 == 3 else 2 for k in range(8, 8 + 64))
+    check(named and len(acc) == expect, "observed: every access names a launch the reader holds (%d accesses, %d expected)"
+          % (len(acc), expect))
+    halves = [x for x in acc if x.get("written") and x["written"][0]["end"] - x["written"][0]["begin"] == 128]
+    check(len(halves) == 16, "observed: ranges and counts as handed over (%d half writes)" % len(halves))
+    check(ta.end is not None and ta.end.get("observed_live_launches") == 72 and not ta.end.get("observed_live_dropped"),
+          "observed: TraceEnd counts the launches handed over (%s)" % {k: v for k, v in (ta.end or {}).items() if "observed" in k})
+    check(not tf.observed and not tf.coverage and not tf.warnings, "observed: the trace file holds no observations (%d, %s)"
+          % (len(tf.observed), tf.warnings))
+    check(same_events(ta, tf), "observed: the stream's events are the file's")
+    covb = sorted(i for c in tb.coverage for i in c["observed"])
+    lb = [i for i, e in zip(tb.index, tb.events) if e.get("launch") and i >= sb.get("first_live_index", 0)]
+    check(covb == lb and len(lb) == 24 and len(tb.observed) == sum(0 if k % 4 == 3 else 2 for k in range(48, 72)),
+          "observed: a late reader gets the observations handed over after it joined (%d launches, %d accesses)"
+          % (len(covb), len(tb.observed)))
+
+    # more than 4 x PHOS_ATTACH_QUEUE at once: dropped by the recorder, counted in TraceEnd
+    app = LiveApp(env, "attach-observed-big", {"FAKE_OBSERVER": "1", "PHOS_ATTACH_QUEUE": "64k"})
+    r = StreamReader(app.sock)
+    r.wait_start()
+    app.cmd("launch 60000")
+    nbig, rcbig = obs(app)
+    app.finish()
+    tr = r.wait_events(10 ** 9, timeout=10)
+    r.close()
+    check(rcbig == -1 and tr.end is not None and tr.end.get("observed_live_dropped") == nbig == 60000 and not tr.coverage,
+          "observed: a batch over the recorder's queue is dropped and counted (rc %d, TraceEnd %s)"
+          % (rcbig, {k: v for k, v in (tr.end or {}).items() if "observed" in k}))
+
+    # a reader that does not read: its observations are dropped like its events, and it is told (ObservedGap)
+    # (uncompressed chunks: the batch of 2000 launches alone is over the reader's 64k, whatever its queue holds)
+    app = LiveApp(env, "attach-observed-stall", {"FAKE_OBSERVER": "1", "PHOS_ATTACH_QUEUE": "64k", "PHOS_COMPRESS": "0"})
+    st = StreamReader(app.sock, read=False)
+    time.sleep(0.1)
+    app.cmd("launch 300000")   # its queue fills (its events are dropped)
+    app.cmd("forget")
+    app.cmd("launch 2000")
+    nd, rcd = obs(app)
+    time.sleep(0.3)            # the writer's turns: the batch is due while the reader's queue is full
+    st.go.set()
+    app.cmd("launch 4")
+    n5, rc5 = obs(app)
+    app.finish()
+    ts = st.wait_events(10 ** 9, timeout=10)
+    st.close()
+    check(rcd == 0 and ts.observed_missed == nd == 2000 and any("observations of 2000 launches" in w for w in ts.warnings),
+          "observed: a stalled reader is told the observations it missed (ObservedGap: %d of %d launches, %s)"
+          % (ts.observed_missed, nd, ts.warnings[-1:]))
+    last4 = [i for i, e in zip(ts.index, ts.events) if e.get("launch")][-4:]
+    check(sorted(i for c in ts.coverage for i in c["observed"]) == last4 and n5 == 4 and rc5 == 0,
+          "observed: it gets the next batch after the gap (%d launches)" % sum(len(c["observed"]) for c in ts.coverage))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     a = ap.parse_args()
     env = Env(a.build)
     ap_only = os.environ.get("PHOS_TESTS")   # e.g. PHOS_TESTS=more,inject runs only those sections
-    sections = (("format", test_format), ("basic", test_basic), ("more", test_more), ("inject", test_inject), ("many", test_many), ("timing sample", test_timing_sample), ("triton ptx", test_triton_ptx), ("signals", test_signals),
+    sections = (("format", test_format), ("basic", test_basic), ("more", test_more), ("alloc blocks", test_alloc_blocks), ("inject", test_inject), ("many", test_many), ("timing sample", test_timing_sample), ("triton ptx", test_triton_ptx), ("signals", test_signals),
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
                      ("write error", test_write_error), ("ring overflow", test_ring_overflow),
                      ("attach", test_attach), ("checkpoint", test_checkpoint),  # i14-ckpt: checkpoint
-                     ("checkpoint cupti", test_checkpoint_cupti))  # i14-cupti
+                     ("checkpoint cupti", test_checkpoint_cupti),  # i14-cupti
+                     ("sanitizer shapes", test_sanitizer_shapes),  # i15-shapes
+                     ("attach observed", test_attach_observed))  # i14-liveacc
     for name, fn in sections:
         if ap_only and name not in ap_only.split(","):
             continue

@@ -57,9 +57,14 @@ SCHEMA = {
                     9: ("cc_minor", "u"), 10: ("driver_version", "u"), 11: ("runtime_version", "u"),
                     12: ("clock_domain", "s"), 13: ("start_unix_ns", "u"), 14: ("start_mono_ns", "u"),
                     15: ("payload_limit", "u"), 16: ("gpu_timing", "b"), 17: ("device_memory", "u"),
-                    40: ("timing_sampling", "TimingSampling")},
+                    40: ("timing_sampling", "TimingSampling"),
+                    45: ("allocator_events", "s")},   # i15-alloc
     "TimingSampling": {1: ("mode", "u"), 2: ("first_launches", "u"), 3: ("min_interval", "u"), 4: ("max_interval", "u"),
-                       5: ("budget_permille", "u"), 6: ("shape_key", "s")},
+                       5: ("budget_permille", "u"), 6: ("shape_key", "s"),
+                       # i15-timing: how GPU times are taken and event-timed spans corrected
+                       20: ("gpu_time_source", "s"), 21: ("event_gate", "u"), 22: ("event_correction", "s"),
+                       23: ("probe_kernel_ns", "u"), 24: ("event_bias_ns", "u"), 25: ("probe_fallback", "s"),
+                       26: ("probe_window", "u")},
     "Module": {1: ("id", "u"), 2: ("kind", "u"), 3: ("image", "y"), 4: ("hash", "f64"), 5: ("origin", "s"),
                6: ("image_size", "u"), 20: ("ptx", "y"), 21: ("ptx_source", "s")},
     "ParamInfo": {1: ("offset", "u"), 2: ("size", "u")},
@@ -87,29 +92,43 @@ SCHEMA = {
     "GraphLaunch": {1: ("graph_exec", "u"), 2: ("stream", "u"), 3: ("kernel_nodes", "u")},
     "Event": {1: ("host_ns", "u"), 2: ("thread", "u"), 10: ("alloc", "Alloc"), 11: ("free", "Free"),
               12: ("memcpy", "Memcpy"), 13: ("memset", "Memset"), 14: ("launch", "Launch"), 15: ("sync", "Sync"),
-              16: ("graph_launch", "GraphLaunch"), 17: ("array", "Array"), 18: ("tensor_map", "TensorMap")},
+              16: ("graph_launch", "GraphLaunch"), 17: ("array", "Array"), 18: ("tensor_map", "TensorMap"),
+              19: ("allocator_block", "AllocatorBlock")},   # i15-alloc
+    # i15-alloc: a caching allocator's block event (PHOS_TORCH_ALLOC=1)
+    "AllocatorBlock": {1: ("action", "u"), 2: ("address", "u"), 3: ("size", "u"), 4: ("stream", "u"), 5: ("device", "u")},
     "EventBatch": {1: ("first_index", "u"), 2: ("events", "*Event")},
     "Range": {1: ("begin", "u"), 2: ("end", "u")},
     "ObservedAccess": {1: ("launch_index", "u"), 2: ("allocation", "u"), 3: ("read", "*Range"),
                        4: ("written", "*Range"), 5: ("read_count", "u"), 6: ("write_count", "u"), 7: ("tool", "s")},
     "ObservedBatch": {1: ("accesses", "*ObservedAccess"), 2: ("coverage", "ObservationCoverage")},
     # i15-cost: which launches an observer observed (packed varints in "observed"; unpacked by read_bytes)
-    "ObservationCoverage": {1: ("tool", "s"), 2: ("observed", "y"), 3: ("policy", "s"), 4: ("launches_seen", "u")},
+    "ObservationCoverage": {1: ("tool", "s"), 2: ("observed", "y"), 3: ("policy", "s"), 4: ("launches_seen", "u"),
+                            # i15-shapes: what a launch shape was, and what sampling by shape gave
+                            20: ("shape_rule", "s"), 21: ("dimension_shapes", "u"), 22: ("argument_shapes", "u"),
+                            23: ("capped_launches", "u"), 24: ("launches_without_parameters", "u"), 25: ("unpatches", "u")},
     "UnrecordedCalls": {1: ("call", "s"), 2: ("count", "u")},
     # i14-cupti: intervals whose GPU times came from another source than the trace's (CUPTI released for a checkpoint)
     "TimingGap": {1: ("start_ns", "u"), 2: ("end_ns", "u"), 3: ("source", "s"), 4: ("reason", "s")},
     "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u"), 4: ("unrecorded", "*UnrecordedCalls"),
-                 5: ("timing_gaps", "*TimingGap")},
+                 5: ("timing_gaps", "*TimingGap"),
+                 # i14-liveacc: launches whose observations a tool handed over live, and those the recorder dropped
+                 20: ("observed_live_launches", "u"), 21: ("observed_live_dropped", "u")},
     # live attach stream (docs/trace-format.md "Live attach")
     "EventGap": {1: ("first_index", "u"), 2: ("count", "u"), 3: ("reason", "u")},
     "StreamStart": {1: ("first_live_index", "u"), 2: ("events_so_far", "u"), 3: ("dropped_so_far", "u"),
                     4: ("trace_path", "s"), 5: ("pid", "u"), 6: ("live_allocations", "u"), 7: ("attached_ns", "u")},
+    # i14-liveacc: observations dropped for this reader (its queue was full)
+    "ObservedGap": {1: ("batches", "u"), 2: ("launches", "u")},
 }
 CHUNK_TYPES = {1: "TraceHeader", 2: "Module", 3: "Function", 4: "EventBatch", 5: "ObservedBatch", 6: "TraceEnd",
-               7: "EventGap", 8: "StreamStart"}
+               7: "EventGap", 8: "StreamStart", 9: "ObservedGap"}
 GAP_REASONS = {1: "attached late", 2: "reader behind"}
-BODIES = ("alloc", "free", "memcpy", "memset", "launch", "sync", "graph_launch", "array", "tensor_map")
+BODIES = ("alloc", "free", "memcpy", "memset", "launch", "sync", "graph_launch", "array", "tensor_map",
+          "allocator_block")   # i15-alloc
 ENUMS = {
+    # i15-alloc
+    "BlockAction": ["BLOCK_UNKNOWN", "BLOCK_ALLOC", "BLOCK_FREE_REQUESTED", "BLOCK_FREE_COMPLETED", "SEGMENT_ALLOC",
+                    "SEGMENT_FREE", "SEGMENT_MAP", "SEGMENT_UNMAP", "ALLOCATOR_OOM"],
     "ModuleKind": ["MODULE_UNKNOWN", "PTX", "CUBIN", "FATBIN"],
     "AllocKind": ["ALLOC_PLAIN", "ALLOC_ASYNC", "ALLOC_MANAGED", "ALLOC_VMM", "ALLOC_HOST_PINNED", "ALLOC_PITCHED"],
     "CopyKind": ["COPY_UNKNOWN", "H2D", "D2H", "D2D", "H2H", "PEER", "DEFAULT", "H2A", "A2H", "D2A", "A2D", "A2A"],
@@ -342,6 +361,7 @@ class Trace:
         self.stream_start = None
         self.gaps = []
         self.skipped = 0
+        self.observed_missed = 0   # i14-liveacc: launches whose live observations this reader missed (ObservedGap)
         self.index = []
 
 
@@ -486,6 +506,8 @@ def read_bytes(data, path="<bytes>", check_crc=True):
                 cov = dict(cov)
                 cov["observed"] = idx
                 t.coverage.append(cov)
+        elif name == "ObservedGap":
+            t.observed_missed += msg.get("launches", 0)
         elif name == "TraceEnd":
             t.end = msg
     if t.header is None:
@@ -497,6 +519,8 @@ def read_bytes(data, path="<bytes>", check_crc=True):
     behind = sum(c for _, c, r in t.gaps if r != 1)
     if behind:
         t.warnings.append("the live stream missed %d events (the reader fell behind)" % behind)
+    if t.observed_missed:
+        t.warnings.append("the live stream missed the observations of %d launches (the reader fell behind)" % t.observed_missed)
     return t
 
 
@@ -551,6 +575,9 @@ def describe(ev, functions):
     if name == "tensor_map":
         return "tensor_map %s address=%#x extent=%d bytes type=%d dims=%s strides=%s" % (
             enum("TensorMapKind", g("kind")), g("address"), g("extent"), g("data_type"), b.get("dims", []), b.get("strides", []))
+    if name == "allocator_block":   # i15-alloc
+        return "allocator_block %s %#x %d bytes stream=%#x device=%d" % (enum("BlockAction", g("action")), g("address"),
+                                                                        g("size"), g("stream"), g("device"))
     return "unknown (no body this reader knows)"
 
 
@@ -563,7 +590,25 @@ def timing_policy(h):
         return "every launch timed"
     return ("sampled: each launch shape's first %d launches, then 1 in N (N %d-%d, adapted to the launch rate, "
             "budget %.1f%%)" % (p.get("first_launches", 0), p.get("min_interval", 0), p.get("max_interval", 0),
-                                p.get("budget_permille", 0) / 10.0))
+                                p.get("budget_permille", 0) / 10.0)) + timing_estimate(p)
+
+
+def timing_estimate(p):
+    """i15-timing: how a sampled trace's GPU times are estimated (TimingSampling fields 20-25); empty for older traces"""
+    src = p.get("gpu_time_source")
+    if not src:
+        return ""
+    if not p.get("event_gate"):
+        return "; source %s" % src
+    c = p.get("event_correction", "none")
+    w = p.get("probe_window", 1)
+    how = {"in-pair-probe": "gated CUDA events minus %s of an empty probe kernel run behind each timed launch, plus %d ns "
+                            "(else %s)" % ("the launch's own probe span" if w <= 1 else "the median span of the last %d probes" % w,
+                                           p.get("probe_kernel_ns", 0), p.get("probe_fallback", "setup-bias")),
+           "setup-bias": "gated CUDA events minus an event bias measured at setup",
+           "fixed-bias": "gated CUDA events minus %d ns" % p.get("event_bias_ns", 0),
+           "none": "gated CUDA events, raw spans"}.get(c, c)
+    return "; source %s (where CUPTI is not used: %s)" % (src, how) if src == "auto" else "; source %s: %s" % (src, how)
 
 
 def summary(t, path):
@@ -574,6 +619,7 @@ def summary(t, path):
                  h.get("device_name", "?"), h.get("cc_major", 0), h.get("cc_minor", 0), h.get("driver_version", 0),
                  h.get("runtime_version", 0), h.get("gpu_timing", False), h.get("payload_limit", 0)),
              "  gpu timing policy: %s" % timing_policy(h),
+             "  allocator block events: %s" % (h["allocator_events"] if h.get("allocator_events") else "not asked for"),   # i15-alloc
              "  %d chunks, %d modules, %d functions, %d events" % (t.chunks, len(t.modules), len(t.functions), len(t.events))]
     counts = {}
     for e in t.events:
@@ -588,6 +634,8 @@ def summary(t, path):
             n = "sync/" + enum("SyncKind", b.get("kind", 0))
         elif n in ("alloc", "free"):
             n = n + "/" + enum("AllocKind", b.get("kind", 0))
+        elif n == "allocator_block":   # i15-alloc
+            n = n + "/" + enum("BlockAction", b.get("action", 0))
         counts[n] = counts.get(n, 0) + 1
     for k in sorted(counts):
         lines.append("    %-32s %d" % (k, counts[k]))

@@ -7,28 +7,16 @@
 #    bash releng/gpu/jcuda-agent.sh (see its header).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-JAVA_HOME="${JAVA_HOME:-$(ls -d /usr/lib/jvm/temurin-*-jdk-amd64 2>/dev/null | sort -V | tail -n1)}"
-M2=~/.m2/repository
-jar() { ls $M2/$1 2>/dev/null | sort -V | tail -n1; }
+. releng/gpu/pack-lib.sh
+pack_env
 AGENT=bundles/org.phos.workbench.live.agent/target/phos-jcuda-agent.jar
 [ -f "$AGENT" ] || { echo "pack-agent.sh: $AGENT is missing: build the agent bundle first" >&2; exit 1; }
 OUT=.gpu/agent
 rm -rf "$OUT"; mkdir -p "$OUT/classes" "$OUT/lib"
 cp "$AGENT" "$OUT/"
-cp "$(jar 'org/eclipse/platform/org.eclipse.equinox.common/*/*.jar')" "$(jar 'com/github/luben/zstd-jni/1.5.7-6/*.jar')" "$OUT/lib/"
-# zstd-jni carries natives for 18 platforms (7 MB): keep linux/amd64 only, so .gpu and the tracked tree fit the
-# GPU machine's 64 MiB carry limit
-python3 - "$OUT"/lib/zstd-jni-*.jar <<'PY'
-import sys, zipfile, os
-src = sys.argv[1]; tmp = src + ".tmp"
-with zipfile.ZipFile(src) as zin, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zout:
-    for item in zin.infolist():
-        if item.filename.endswith((".so", ".dll", ".dylib")) and not item.filename.startswith("linux/amd64/"):
-            continue
-        zout.writestr(item, zin.read(item.filename))
-os.replace(tmp, src)
-PY
-ANN=$(jar 'org/eclipse/jdt/org.eclipse.jdt.annotation/*/*.jar')
+cp "$(m2jar 'org/eclipse/platform/org.eclipse.equinox.common/*/*.jar')" "$OUT/lib/"
+pack_zstd "$OUT/lib"
+ANN=$(m2jar 'org/eclipse/jdt/org.eclipse.jdt.annotation/*/*.jar')
 [ -f .gpu/jcuda-12.0.0.jar ] || cp $M2/org/jcuda/jcuda/12.0.0/jcuda-12.0.0.jar .gpu/
 [ -f .gpu/jcuda-natives-12.0.0-linux-x86_64.jar ] || cp $M2/org/jcuda/jcuda-natives/12.0.0/jcuda-natives-12.0.0-linux-x86_64.jar .gpu/
 [ -f .gpu/JCudaJacobi.class ] || "$JAVA_HOME/bin/javac" --release 21 -cp .gpu/jcuda-12.0.0.jar -d .gpu sample-traces/programs/jcuda/JCudaJacobi.java

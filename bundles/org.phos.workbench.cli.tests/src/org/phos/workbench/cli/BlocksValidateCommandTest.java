@@ -12,6 +12,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phos.workbench.trace.core.export.JsonReader;
 
 /**
  * {@code validate} on the recorded caching-allocator samples (issue #15): {@code best} (now with {@code +blocks})
@@ -35,7 +36,7 @@ class BlocksValidateCommandTest {
 		CliRun r = CliRun.of("validate", sample(sample).toString(), "--engine", String.join(",", engines), "--json",
 				json.toString());
 		assertEquals(ExitCode.OK, r.exit(), r.err());
-		Map<String, Object> root = (Map<String, Object>) MiniJson.parse(Files.readString(json));
+		Map<String, Object> root = (Map<String, Object>) JsonReader.parse(Files.readString(json));
 		List<Map<String, Object>> list = (List<Map<String, Object>>) root.get("engines");
 		assertEquals(engines.length, list.size());
 		Map<String, Object> byName = new java.util.LinkedHashMap<>();

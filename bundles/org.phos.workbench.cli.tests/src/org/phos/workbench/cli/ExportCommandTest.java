@@ -22,6 +22,7 @@ import org.phos.workbench.trace.core.export.CsvExporter;
 import org.phos.workbench.trace.core.EventKind;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.trace.core.TraceReader;
+import org.phos.workbench.trace.core.export.JsonReader;
 
 /**
  * {@code workbench export}: the Chrome JSON is parsed back and checked for the structure Perfetto needs (every slice
@@ -41,7 +42,7 @@ class ExportCommandTest {
 
 	@SuppressWarnings("unchecked")
 	private static List<Map<String, Object>> events(Path json) throws IOException {
-		Map<String, Object> doc = (Map<String, Object>) MiniJson.parse(Files.readString(json));
+		Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(Files.readString(json));
 		assertEquals(1L, doc.get("schemaVersion"));
 		assertNotNull(doc.get("deviceProperties"));
 		return (List<Map<String, Object>>) doc.get("traceEvents");

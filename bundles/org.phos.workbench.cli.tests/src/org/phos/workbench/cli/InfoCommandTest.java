@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phos.workbench.trace.core.export.JsonReader;
 
 /** {@code workbench info}: the summary of a hand-made trace, its JSON form, and every way loading can fail. */
 class InfoCommandTest {
@@ -82,7 +83,7 @@ class InfoCommandTest {
 	void jsonOutputParsesAndHoldsTheFigures() throws IOException {
 		CliRun run = CliRun.of("info", "--json", small().toString());
 		assertEquals(ExitCode.OK, run.exit(), run.toString());
-		Map<String, Object> json = (Map<String, Object>) MiniJson.parse(run.out());
+		Map<String, Object> json = (Map<String, Object>) JsonReader.parse(run.out());
 		assertEquals(19L, json.get("events"));
 		Map<String, Object> header = (Map<String, Object>) json.get("header");
 		assertEquals("NVIDIA H100 80GB HBM3", header.get("device"));
@@ -111,7 +112,7 @@ class InfoCommandTest {
 		assertEquals(ExitCode.OK, text.exit());
 		assertTrue(text.out().contains(a + "\n") && text.out().contains("\n" + b + "\n"), text.out());
 		CliRun json = CliRun.of("info", "--json", a.toString(), b.toString());
-		assertEquals(2, ((List<?>) MiniJson.parse(json.out())).size());
+		assertEquals(2, ((List<?>) JsonReader.parse(json.out())).size());
 	}
 
 	@Test

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
+import org.phos.workbench.trace.core.export.JsonReader;
 
 /**
  * {@code workbench report}: the pages are well-formed XHTML, every link is relative and lands on a file of the
@@ -119,7 +120,7 @@ class ReportCommandTest {
 			CliRun info = CliRun.of("info", "--json", SAMPLES.resolve(name + ".phos").toString());
 			assertEquals(0, info.exit(), info.toString());
 			@SuppressWarnings("unchecked")
-			Map<String, Object> json = (Map<String, Object>) MiniJson.parse(info.out());
+			Map<String, Object> json = (Map<String, Object>) JsonReader.parse(info.out());
 			Document page = parse(dir.resolve(name + ".html"));
 			Map<String, Long> counts = byAttribute(table(page, "counts"), "data-kind");
 			assertEquals(((Number) json.get("events")).longValue(), counts.remove("all"));

@@ -25,14 +25,13 @@ import org.phos.workbench.trace.core.ParamInfo;
 import org.phos.workbench.trace.core.TraceEvent;
 import org.phos.workbench.trace.core.TraceHeader;
 import org.phos.workbench.trace.core.TraceWriter;
+import org.phos.workbench.trace.core.synthetic.IndirectWriteTrace;
 
 /** {@code simulate} through the real parser, on traces written with the real writer. */
 public class SimulateCommandTest {
 
-	static final long A = 0x7f00_0000_0000L;
-	static final long B = 0x7f00_1000_0000L;
-	static final long TABLE = 0x7f00_2000_0000L;
-	static final long SIZE = 64L << 20;
+	static final long A = IndirectWriteTrace.A;
+	static final long SIZE = IndirectWriteTrace.SIZE;
 
 	@TempDir
 	Path dir;
@@ -44,7 +43,7 @@ public class SimulateCommandTest {
 	/**
 	 * Three launches on one stream over two 64 MiB buffers A, B and a pointer table T: fill(A), then
 	 * gather(T), which really writes B through a pointer stored in T (the placeholder sees only T), then fill(A).
-	 * With observed accesses, every launch carries the truth.
+	 * With observed accesses, every launch carries the truth ({@link IndirectWriteTrace}).
 	 */
 	private Path trace(boolean observed) throws IOException {
 		return trace(dir.resolve(observed ? "observed.phos" : "plain.phos"), observed);
@@ -52,27 +51,7 @@ public class SimulateCommandTest {
 
 	/** Writes that trace into {@code file} (also the trace of the experiment and report tests). */
 	public static Path trace(Path file, boolean observed) throws IOException {
-		try (TraceWriter w = TraceWriter.create(file, TraceHeader.builder("test", "1").build())) {
-			w.function(new FunctionInfo(1, 0, "_Z4fillPf", "fill(float*)", List.of(new ParamInfo(0, 8))));
-			w.function(new FunctionInfo(2, 0, "_Z6gatherPPf", "gather(float**)", List.of(new ParamInfo(0, 8))));
-			w.write(new TraceEvent.Alloc(1_000, 0, A, SIZE, AllocKind.PLAIN, 0));
-			w.write(new TraceEvent.Alloc(2_000, 0, B, SIZE, AllocKind.PLAIN, 0));
-			w.write(new TraceEvent.Alloc(3_000, 0, TABLE, 4096, AllocKind.PLAIN, 0));
-			long l0 = w.write(new TraceEvent.Launch(10_000, 0, 1, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
-					pointer(A), 0, 0, LaunchKind.PLAIN, 0));
-			long l1 = w.write(new TraceEvent.Launch(20_000, 0, 2, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
-					pointer(TABLE), 0, 0, LaunchKind.PLAIN, 0));
-			long l2 = w.write(new TraceEvent.Launch(30_000, 0, 1, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
-					pointer(A), 0, 0, LaunchKind.PLAIN, 0));
-			if (observed) {
-				w.observed(new ObservedAccess(l0, A, List.of(), List.of(new AddressRange(A, A + SIZE)), 0, 1, "ptx"));
-				w.observed(new ObservedAccess(l1, TABLE, List.of(new AddressRange(TABLE, TABLE + 8)), List.of(), 1, 0,
-						"ptx"));
-				w.observed(new ObservedAccess(l1, B, List.of(), List.of(new AddressRange(B, B + 4096)), 0, 1, "ptx"));
-				w.observed(new ObservedAccess(l2, A, List.of(), List.of(new AddressRange(A, A + SIZE)), 0, 1, "ptx"));
-			}
-		}
-		return file;
+		return IndirectWriteTrace.write(file, observed);
 	}
 
 	@Test

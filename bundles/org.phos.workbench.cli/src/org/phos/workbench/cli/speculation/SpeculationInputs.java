@@ -26,7 +26,10 @@ final class SpeculationInputs {
 			"engines to run side by side: phos, arg-scan, ptx-flow, combinations A/B (A where it covers the launch, "
 					+ "else B), X+indirect, X+blocks (whole allocations narrowed to the allocator block a pointer names, "
 					+ "bounded by the launch's other pointers), X+past-blocks (and by earlier launches' pointers and "
-					+ "copies), or best (" + EngineRegistry.BEST_SPEC + ")",
+					+ "copies), X+cublas (cuBLAS's split-K kernels bounded by a table of their parameters), " // i15-cublas
+					+ "X+alloc-blocks (to the block the caching allocator reported live, from a trace recorded " // i15-alloc
+					+ "with PHOS_TORCH_ALLOC=1; X+alloc-blocks-strict: a pointer into an allocator segment's free space names "
+					+ "nothing), or best (" + EngineRegistry.BEST_SPEC + ")",
 			ValueParser.text(), "phos,arg-scan,ptx-flow/arg-scan,best");
 	static final Option<Path> CSV = Option.optional("csv", "FILE", "also write the per-kernel table as CSV",
 			ValueParser.path());

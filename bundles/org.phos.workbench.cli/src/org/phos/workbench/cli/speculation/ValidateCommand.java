@@ -146,6 +146,10 @@ public final class ValidateCommand implements Command {
 				out.printf(Locale.ROOT, "coverage (%s): %d of %d launches observed (%s); %d not observed, not judged%n",
 						c.tool(), c.observedCount(), trace.launchCount(), c.policy(),
 						trace.launchCount() - Math.min(trace.launchCount(), c.observedCount()));
+				int[] k = c.kernelCoverage(trace);   // i15-shapes
+				ObservationCoverage.ShapeSampling sh = c.shapes();
+				out.printf(Locale.ROOT, "coverage (%s): %d of %d distinct kernels have an observed launch%s%n", c.tool(), k[1],
+						k[0], sh == null ? "" : "; " + sh.describe());
 			}
 		}
 		out.printf("truth: %s%n", report.reliability().summary());

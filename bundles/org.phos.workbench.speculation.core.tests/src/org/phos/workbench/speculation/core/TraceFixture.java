@@ -73,12 +73,29 @@ public final class TraceFixture {
 		return events++;
 	}
 
+	// i15-alloc: begin
+	/** @return the allocator block event's index (PyTorch's caching allocator, stream 0, device 0) */
+	public int block(org.phos.workbench.trace.core.BlockAction action, long address, long size) {
+		builder.event(new TraceEvent.AllocatorBlock(clock++, 0, action, address, size, 0, 0));
+		return events++;
+	}
+	// i15-alloc: end
+
 	/** @return the launch's event index */
 	public int launch(int function, byte[] params) {
 		builder.event(new TraceEvent.Launch(clock++, 0, function, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0, params,
 				0, 0, LaunchKind.PLAIN, 0));
 		return events++;
 	}
+
+	// i15-cublas: begin
+	/** @return the launch's event index; a launch with this grid */
+	public int launch(int function, byte[] params, Dim3 grid) {
+		builder.event(new TraceEvent.Launch(clock++, 0, function, grid, new Dim3(128, 1, 1), 0, 0, params, 0, 0,
+				LaunchKind.PLAIN, 0));
+		return events++;
+	}
+	// i15-cublas: end
 
 	/** Adds an observed access; ranges are {begin, end} pairs, absolute. */
 	public TraceFixture observed(int launch, long allocation, long[] read, long[] written) {

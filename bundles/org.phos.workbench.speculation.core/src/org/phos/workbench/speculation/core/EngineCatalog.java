@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import org.phos.workbench.internal.speculation.core.engines.AllocBlockEngine;
 import org.phos.workbench.internal.speculation.core.engines.ArgScanEngine;
 import org.phos.workbench.internal.speculation.core.engines.BlockEngine;
+import org.phos.workbench.internal.speculation.core.engines.CublasEngine; // i15-cublas
 import org.phos.workbench.internal.speculation.core.engines.FallbackEngine;
 import org.phos.workbench.internal.speculation.core.engines.IndirectEngine;
 import org.phos.workbench.internal.speculation.core.engines.TensorMapEngine;
@@ -28,6 +30,12 @@ import org.phos.workbench.trace.core.Trace;
  * <li>{@code X+blocks}: X with whole-allocation accesses narrowed to the caching allocator's block the pointer
  * names, bounded by the launch's other pointers ({@code X+past-blocks}: and by those of earlier launches and
  * copies);</li>
+ * <li>{@code X+cublas}: X with the accesses of cuBLAS's split-K kernels bounded to the extents their parameters give
+ * (a library table: workspace and outputs of {@code cutlass::Kernel2} and {@code splitKreduce_kernel});</li>
+ * <li>{@code X+alloc-blocks}: X with whole-allocation accesses narrowed to the block the caching allocator itself
+ * reported live at the launch (a trace recorded with {@code PHOS_TORCH_ALLOC=1}); after {@code +blocks} it takes both
+ * bounds ({@code best+alloc-blocks}); {@code X+alloc-blocks-strict}: and a pointer into the free space of one of
+ * the allocator's segments names nothing;</li>
  * <li>{@code best}: {@code ptx-flow/arg-scan+indirect+blocks}.</li>
  * </ul>
  * Engines hold per-trace state, so {@link #create} makes a new one per trace.
@@ -146,13 +154,25 @@ public final class EngineCatalog {
 			if (factory == null) {
 				throw new IllegalArgumentException("unknown engine '" + part + "' in '" + spec + "'; known: "
 						+ String.join(", ", factories.keySet()) + ", combined as A/B (A, else B), X" + IndirectEngine.SUFFIX
-						+ ", X" + BlockEngine.SUFFIX + ", X" + BlockEngine.PAST_SUFFIX + ", or " + BEST + " ("
+						+ ", X" + BlockEngine.SUFFIX + ", X" + BlockEngine.PAST_SUFFIX + ", X" + CublasEngine.SUFFIX
+						+ ", X" + AllocBlockEngine.SUFFIX + ", X" + AllocBlockEngine.STRICT_SUFFIX + ", or " + BEST + " ("
 						+ BEST_SPEC + ")");
 			}
 			chain.add(factory.apply(trace));
 		}
 		SpeculationEngine engine = chain.size() == 1 ? chain.get(0) : new FallbackEngine(chain);
 		for (String m : modifiers) {
+			if (m.equals(CublasEngine.SUFFIX)) { // i15-cublas
+				engine = new CublasEngine(engine, trace);
+				continue;
+			}
+			if (m.equals(AllocBlockEngine.SUFFIX) || m.equals(AllocBlockEngine.STRICT_SUFFIX)) { // i15-alloc
+				boolean strict = m.equals(AllocBlockEngine.STRICT_SUFFIX);
+				engine = engine instanceof BlockEngine b && !b.usesPast() // after +blocks: both bounds
+						? new AllocBlockEngine(b.base(), trace, true, strict)
+						: new AllocBlockEngine(engine, trace, false, strict);
+				continue;
+			}
 			if (m.equals(BlockEngine.SUFFIX) || m.equals(BlockEngine.PAST_SUFFIX)) { // i15-prec
 				engine = new BlockEngine(engine, trace, m.equals(BlockEngine.PAST_SUFFIX));
 				continue;
@@ -164,16 +184,20 @@ public final class EngineCatalog {
 	}
 
 	/**
-	 * Removes the trailing {@code +indirect} / {@code +tma} / {@code +blocks} / {@code +past-blocks} modifiers;
+	 * Removes the trailing {@code +indirect} / {@code +tma} / {@code +blocks} / {@code +past-blocks} / {@code +cublas}
+	 * modifiers;
 	 * {@code into} gets them innermost first.
 	 */
 	private static String stripModifiers(String text, List<String> into) {
 		String t = text;
 		for (;;) {
-			String m = t.endsWith(IndirectEngine.SUFFIX) ? IndirectEngine.SUFFIX
+			String m = t.endsWith(AllocBlockEngine.SUFFIX) ? AllocBlockEngine.SUFFIX // i15-alloc
+					: t.endsWith(AllocBlockEngine.STRICT_SUFFIX) ? AllocBlockEngine.STRICT_SUFFIX
+					: t.endsWith(IndirectEngine.SUFFIX) ? IndirectEngine.SUFFIX
 					: t.endsWith(TensorMapEngine.SUFFIX) ? TensorMapEngine.SUFFIX
 					: t.endsWith(BlockEngine.SUFFIX) ? BlockEngine.SUFFIX // i15-prec
-					: t.endsWith(BlockEngine.PAST_SUFFIX) ? BlockEngine.PAST_SUFFIX : null;
+					: t.endsWith(BlockEngine.PAST_SUFFIX) ? BlockEngine.PAST_SUFFIX
+					: t.endsWith(CublasEngine.SUFFIX) ? CublasEngine.SUFFIX : null; // i15-cublas
 			if (m == null) {
 				return t;
 			}

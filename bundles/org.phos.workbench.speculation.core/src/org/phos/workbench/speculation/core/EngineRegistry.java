@@ -16,6 +16,7 @@ import org.phos.workbench.trace.core.Trace;
  * <li>{@code A/B}: engine A where it covers the launch, else B ({@code ptx-flow/arg-scan});</li>
  * <li>{@code X+indirect}: X plus the allocations reachable through pointers copied into device memory;</li>
  * <li>{@code X+blocks}, {@code X+past-blocks}: X narrowed to caching-allocator blocks (see {@link EngineCatalog});</li>
+ * <li>{@code X+cublas}: X with cuBLAS's split-K kernels bounded by their parameters (see {@link EngineCatalog});</li>
  * <li>{@code best}: {@code ptx-flow/arg-scan+indirect}.</li>
  * </ul>
  * Engines hold per-trace state, so {@link #create} makes a new one per trace. The static entry points delegate to

@@ -291,6 +291,12 @@ final class StreamTrace implements Trace {
 	}
 
 	@Override
+	public TraceEvent.AllocatorBlock allocatorBlock(int i) {
+		Segment s = segment(i);
+		return s.trace().allocatorBlock(local(s, i));
+	}
+
+	@Override
 	public int launchCount() {
 		return launches;
 	}

@@ -31,8 +31,15 @@ public enum EventKind {
      * A tensor map (TMA descriptor) encoded by {@code cuTensorMapEncode*} ({@code TensorMap}): the global address,
      * dimensions, strides, the 128 map bytes kernels receive by value, and the byte extent the map can reach.
      */
-    TENSOR_MAP;
+    TENSOR_MAP,
     // i16-rec: end
+    // i15-alloc: begin
+    /**
+     * A caching allocator's block event ({@code AllocatorBlock}): a block handed out or taken back, a segment taken or
+     * given back (PyTorch's allocator, recorded with {@code PHOS_TORCH_ALLOC=1}).
+     */
+    ALLOCATOR_BLOCK;
+    // i15-alloc: end
 
     private static final EventKind[] VALUES = values();
 

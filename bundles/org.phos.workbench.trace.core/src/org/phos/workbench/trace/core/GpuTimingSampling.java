@@ -13,9 +13,16 @@ package org.phos.workbench.trace.core;
  * @param maxInterval    N at its highest
  * @param budgetPermille the share of the time between launches the timed launches' extra host time may take
  * @param shapeKey       what a launch shape is ({@code "function+grid+block"})
+ * @param timeSource     where the GPU times come from and how event spans were corrected (i15-timing)
  */
 public record GpuTimingSampling(boolean sampled, int firstLaunches, int minInterval, int maxInterval, int budgetPermille,
-        String shapeKey) {
+        String shapeKey, GpuTimeSource timeSource) {
+
+    /** A policy whose trace does not state its GPU time source (recorders before i15-timing). */
+    public GpuTimingSampling(boolean sampled, int firstLaunches, int minInterval, int maxInterval, int budgetPermille,
+            String shapeKey) {
+        this(sampled, firstLaunches, minInterval, maxInterval, budgetPermille, shapeKey, GpuTimeSource.UNSTATED);
+    }
 
     /** Every launch timed (no sampling field, or its mode 0). */
     public static final GpuTimingSampling EVERY_LAUNCH = new GpuTimingSampling(false, 0, 1, 1, 0, "");
@@ -26,6 +33,6 @@ public record GpuTimingSampling(boolean sampled, int firstLaunches, int minInter
             return "every launch timed";
         }
         return "sampled: each launch shape's first " + firstLaunches + " launches, then 1 in N (N " + minInterval + "-"
-                + maxInterval + ", adapted to the launch rate)";
+                + maxInterval + ", adapted to the launch rate)" + (timeSource.stated() ? "; " + timeSource.describe() : "");
     }
 }

@@ -127,6 +127,14 @@ public interface Trace {
     TraceEvent.TensorMap tensorMap(int i);
     // i16-rec: end
 
+    // i15-alloc: begin
+    /**
+     * The allocator block event {@code i} ({@link EventKind#ALLOCATOR_BLOCK}); another kind is an
+     * IllegalArgumentException.
+     */
+    TraceEvent.AllocatorBlock allocatorBlock(int i);
+    // i15-alloc: end
+
     // ---- launches --------------------------------------------------------------------------------------------
 
     /** Number of {@link EventKind#LAUNCH} events. */

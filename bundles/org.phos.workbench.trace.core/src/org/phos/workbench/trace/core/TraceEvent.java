@@ -112,6 +112,18 @@ public sealed interface TraceEvent {
         @Override public EventKind kind() { return EventKind.GRAPH_LAUNCH; }
     }
 
+    // i15-alloc: begin
+    /**
+     * A caching allocator's block event: {@code action} on {@code [address, address + size)} of {@code stream} on
+     * {@code device} (for {@link BlockAction#ALLOC} the requested size, which may be less than the block the allocator
+     * set aside; for {@link BlockAction#OOM} {@code address} is the free bytes the driver reported).
+     */
+    record AllocatorBlock(long hostNs, int thread, BlockAction action, long address, long size, long stream,
+            int device) implements TraceEvent {
+        @Override public EventKind kind() { return EventKind.ALLOCATOR_BLOCK; }
+    }
+    // i15-alloc: end
+
     // i16-rec: begin
     /**
      * A CUDA array created or destroyed. {@code bytes} is width x max(height, 1) x max(depth, 1) x channels x the

@@ -12,7 +12,8 @@ import java.util.List;
 public record TraceHeader(int formatVersion, String recorder, String recorderVersion, String host, int pid,
         List<String> argv, String deviceName, int ccMajor, int ccMinor, int driverVersion, int runtimeVersion,
         String clockDomain, long startUnixNs, long startMonoNs, long payloadLimit, boolean gpuTiming,
-        long deviceMemory, GpuTimingSampling timingSampling) {
+        long deviceMemory, GpuTimingSampling timingSampling,
+        String allocatorEvents /* i15-alloc: field 45, "" when not asked for */) {
 
     /** The format version this code reads and writes. */
     public static final int FORMAT_VERSION = 1;
@@ -20,6 +21,20 @@ public record TraceHeader(int formatVersion, String recorder, String recorderVer
     public TraceHeader {
         argv = List.copyOf(argv);
     }
+
+    // i15-alloc: begin
+    /**
+     * A header of a trace whose recorder was not asked for allocator block events ({@link #allocatorEvents()} empty).
+     */
+    public TraceHeader(int formatVersion, String recorder, String recorderVersion, String host, int pid,
+            List<String> argv, String deviceName, int ccMajor, int ccMinor, int driverVersion, int runtimeVersion,
+            String clockDomain, long startUnixNs, long startMonoNs, long payloadLimit, boolean gpuTiming,
+            long deviceMemory, GpuTimingSampling timingSampling) {
+        this(formatVersion, recorder, recorderVersion, host, pid, argv, deviceName, ccMajor, ccMinor, driverVersion,
+                runtimeVersion, clockDomain, startUnixNs, startMonoNs, payloadLimit, gpuTiming, deviceMemory,
+                timingSampling, "");
+    }
+    // i15-alloc: end
 
     /** A header whose GPU times (if any) cover every launch: {@link GpuTimingSampling#EVERY_LAUNCH}. */
     public TraceHeader(int formatVersion, String recorder, String recorderVersion, String host, int pid,
@@ -56,6 +71,7 @@ public record TraceHeader(int formatVersion, String recorder, String recorderVer
         private boolean gpuTiming;
         private long deviceMemory;
         private GpuTimingSampling timingSampling = GpuTimingSampling.EVERY_LAUNCH;
+        private String allocatorEvents = ""; // i15-alloc
 
         Builder(String recorder, String recorderVersion) {
             this.recorder = recorder;
@@ -77,11 +93,13 @@ public record TraceHeader(int formatVersion, String recorder, String recorderVer
         public Builder gpuTiming(boolean v) { gpuTiming = v; return this; }
         public Builder deviceMemory(long v) { deviceMemory = v; return this; }
         public Builder timingSampling(GpuTimingSampling v) { timingSampling = v; return this; }
+        /** i15-alloc: the allocator whose block events the recorder was asked for ({@code "pytorch"}), else "". */
+        public Builder allocatorEvents(String v) { allocatorEvents = v; return this; }
 
         public TraceHeader build() {
             return new TraceHeader(formatVersion, recorder, recorderVersion, host, pid, argv, deviceName, ccMajor,
                     ccMinor, driverVersion, runtimeVersion, clockDomain, startUnixNs, startMonoNs, payloadLimit,
-                    gpuTiming, deviceMemory, timingSampling);
+                    gpuTiming, deviceMemory, timingSampling, allocatorEvents);
         }
     }
 }

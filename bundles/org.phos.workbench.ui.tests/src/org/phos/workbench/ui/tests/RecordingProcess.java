@@ -119,6 +119,21 @@ final class RecordingProcess implements AutoCloseable {
         return Long.parseLong(l.substring(3).trim());
     }
 
+    // i14-liveacc: begin
+    /**
+     * With {@code FAKE_OBSERVER=1} in its environment: fake_app's fake observer hands the accesses of the launches since
+     * the last call to the recorder (phos_recorder_observed, as the sanitizer tool does); returns its answer line
+     * ("ok EVENTS observed LAUNCHES rc RC", RC 0 when queued for the attached readers).
+     */
+    String observe() throws IOException {
+        stdin.write("observe\n");
+        stdin.flush();
+        String l = stdout.readLine();
+        assertNotNull(l, "fake_app ended on observe");
+        return l;
+    }
+    // i14-liveacc: end
+
     /** SIGKILL (Process.destroyForcibly on Linux), waiting until it is gone. */
     void kill() throws InterruptedException {
         app.destroyForcibly();

@@ -8,23 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-
 import org.phos.workbench.cr.core.Lane;
 import org.phos.workbench.cr.core.TimelineModel;
-import org.phos.workbench.trace.core.AddressRange;
-import org.phos.workbench.trace.core.AllocKind;
-import org.phos.workbench.trace.core.Dim3;
-import org.phos.workbench.trace.core.FunctionInfo;
-import org.phos.workbench.trace.core.LaunchKind;
-import org.phos.workbench.trace.core.ObservedAccess;
-import org.phos.workbench.trace.core.ParamInfo;
 import org.phos.workbench.trace.core.Trace;
-import org.phos.workbench.trace.core.TraceEvent;
-import org.phos.workbench.trace.core.TraceHeader;
-import org.phos.workbench.trace.core.TraceWriter;
 import org.phos.workbench.trace.core.TraceReader;
+import org.phos.workbench.trace.core.synthetic.IndirectWriteTrace;
 import org.phos.workbench.trace.core.synthetic.SyntheticTraceGenerator;
 import org.phos.workbench.trace.core.synthetic.SyntheticTraceOptions;
 
@@ -52,34 +40,7 @@ final class ExperimentTraces {
 	 * a pointer stored in T (the placeholder sees only T), fill(A); every launch carries its observed accesses.
 	 */
 	static Path indirectWrite(Path dir) throws IOException {
-		long a = 0x7f00_0000_0000L;
-		long b = 0x7f00_1000_0000L;
-		long table = 0x7f00_2000_0000L;
-		long size = 64L << 20;
-		Path file = dir.resolve("indirect.phos");
-		try (TraceWriter w = TraceWriter.create(file, TraceHeader.builder("test", "1").build())) {
-			w.function(new FunctionInfo(1, 0, "_Z4fillPf", "fill(float*)", List.of(new ParamInfo(0, 8))));
-			w.function(new FunctionInfo(2, 0, "_Z6gatherPPf", "gather(float**)", List.of(new ParamInfo(0, 8))));
-			w.write(new TraceEvent.Alloc(1_000, 0, a, size, AllocKind.PLAIN, 0));
-			w.write(new TraceEvent.Alloc(2_000, 0, b, size, AllocKind.PLAIN, 0));
-			w.write(new TraceEvent.Alloc(3_000, 0, table, 4096, AllocKind.PLAIN, 0));
-			long l0 = w.write(new TraceEvent.Launch(10_000, 0, 1, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
-					pointer(a), 0, 0, LaunchKind.PLAIN, 0));
-			long l1 = w.write(new TraceEvent.Launch(20_000, 0, 2, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
-					pointer(table), 0, 0, LaunchKind.PLAIN, 0));
-			long l2 = w.write(new TraceEvent.Launch(30_000, 0, 1, new Dim3(1, 1, 1), new Dim3(32, 1, 1), 0, 0,
-					pointer(a), 0, 0, LaunchKind.PLAIN, 0));
-			w.observed(new ObservedAccess(l0, a, List.of(), List.of(new AddressRange(a, a + size)), 0, 1, "ptx"));
-			w.observed(new ObservedAccess(l1, table, List.of(new AddressRange(table, table + 8)), List.of(), 1, 0,
-					"ptx"));
-			w.observed(new ObservedAccess(l1, b, List.of(), List.of(new AddressRange(b, b + 4096)), 0, 1, "ptx"));
-			w.observed(new ObservedAccess(l2, a, List.of(), List.of(new AddressRange(a, a + size)), 0, 1, "ptx"));
-		}
-		return file;
-	}
-
-	private static byte[] pointer(long p) {
-		return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(p).array();
+		return IndirectWriteTrace.write(dir.resolve("indirect.phos"), true);
 	}
 
 	static Trace load(Path file) throws IOException {

@@ -31,11 +31,11 @@ import org.phos.workbench.analysis.core.format.JsonWriter;
 import org.phos.workbench.cr.core.io.OutputFile;
 import org.phos.workbench.internal.analysis.core.experiment.Background;
 import org.phos.workbench.internal.analysis.core.experiment.IoText;
-import org.phos.workbench.internal.analysis.core.experiment.JsonReader;
 import org.phos.workbench.internal.analysis.core.experiment.ProgressSlice;
 import org.phos.workbench.internal.analysis.core.experiment.ResultFolder;
 import org.phos.workbench.internal.analysis.core.experiment.RunsFile;
 import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.export.JsonReader;
 
 /**
  * The experiments saved beside one trace: {@code <trace>.experiments/<name>/}, each folder holding

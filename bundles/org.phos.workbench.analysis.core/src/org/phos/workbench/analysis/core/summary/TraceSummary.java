@@ -356,6 +356,9 @@ public record TraceSummary(TraceHeader header, @Nullable TraceEnd end, int event
 			notes.add("coverage (" + c.tool() + "): " + c.observedCount() + " of " + launchesTotal + " launches observed ("
 					+ c.policy() + "); the other " + (launchesTotal - Math.min(launchesTotal, c.observedCount()))
 					+ " were not observed, their accesses are unknown");
+			int[] k = c.kernelCoverage(trace);   // i15-shapes: every distinct kernel observed? what a shape was
+			notes.add("coverage (" + c.tool() + "): " + k[1] + " of " + k[0] + " distinct kernels have an observed launch"
+					+ (c.shapes() == null ? "" : "; " + c.shapes().describe()));
 		}
 		if (end != null) {
 			notes.addAll(end.incompleteWarnings()); // i16-rec

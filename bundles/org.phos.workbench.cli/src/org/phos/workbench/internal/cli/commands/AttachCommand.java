@@ -67,6 +67,11 @@ public final class AttachCommand implements Command {
 			"with --checkpoint: the native helper (default: native-hooks/build/phos_driver_checkpoint or the PATH)",
 			ValueParser.path());
 	// i14-ckpt: end
+	// i14-liveacc: begin
+	static final Option<Long> ACCURACY_WINDOW = Option.withDefault("accuracy-window", "EVENTS",
+			"the newest events kept to judge speculation against the observed accesses that arrive live (0: no "
+					+ "accuracy lines)", ValueParser.integer(0, 100_000_000), 1_000_000L);
+	// i14-liveacc: end
 
 	@Override
 	public String name() {
@@ -90,6 +95,12 @@ public final class AttachCommand implements Command {
 				command ends when the process ends (a clean end or a kill) or after --seconds; the process is never
 				affected.
 
+				When the sanitizer tool runs in the process (native-hooks/README.md, "SASS-level observed accesses"),
+				its observed accesses arrive too, after each of its read-backs: each time new ones have come, one
+				accuracy line per engine follows the figures (validate's default engines, judged as validate judges
+				them, over the newest --accuracy-window events). When the process ends and the stream fits the
+				window, the last lines equal validate on the saved stream.
+
 				--checkpoint takes the CUDA driver's own stop-the-world checkpoint of the process instead
 				(cuCheckpointProcessLock, Checkpoint, Restore, Unlock, from a native helper process: the JVM never
 				loads libcuda). It prints each phase with its time and the stall (lock to unlock: the process's CUDA
@@ -99,7 +110,8 @@ public final class AttachCommand implements Command {
 
 	@Override
 	public List<Option<?>> options() {
-		return List.of(LIST, SAVE, INTERVAL, SECONDS, TOP, DIR, CHECKPOINT, STEPS, LOCK_TIMEOUT, HELPER); // i14-ckpt
+		return List.of(LIST, SAVE, INTERVAL, SECONDS, TOP, DIR, CHECKPOINT, STEPS, LOCK_TIMEOUT, HELPER, // i14-ckpt
+				ACCURACY_WINDOW); // i14-liveacc
 	}
 
 	@Override
@@ -152,7 +164,8 @@ public final class AttachCommand implements Command {
 		if (save != null) {
 			Outputs.check(save, "--save", List.of(), context);
 		}
-		return watch(dir, pid, save, args.get(INTERVAL), args.find(SECONDS), (int) (long) args.get(TOP), context);
+		return watch(dir, pid, save, args.get(INTERVAL), args.find(SECONDS), (int) (long) args.get(TOP),
+				args.get(ACCURACY_WINDOW), context); // i14-liveacc: the window
 	}
 
 	private static int list(Path dir, PrintStream out) throws CommandFailedException {
@@ -185,7 +198,7 @@ public final class AttachCommand implements Command {
 	}
 
 	private static int watch(Path dir, long pid, @Nullable Path save, long intervalMs, @Nullable Long seconds, int top,
-			CommandContext context) throws CommandFailedException {
+			long accuracyWindow, CommandContext context) throws CommandFailedException {
 		PrintStream out = context.out();
 		LiveStream stream;
 		try {
@@ -194,6 +207,7 @@ public final class AttachCommand implements Command {
 			throw new CommandFailedException(e.getMessage(), e);
 		}
 		LiveStatistics stats = new LiveStatistics(top);
+		AttachAccuracy accuracy = accuracyWindow > 0 ? new AttachAccuracy((int) accuracyWindow) : null; // i14-liveacc
 		AtomicReference<@Nullable Exception> failure = new AtomicReference<>();
 		StreamSaver saver = null;
 		try (LiveStream s = stream) {
@@ -206,6 +220,9 @@ public final class AttachCommand implements Command {
 					LiveStream.StreamChunk c;
 					while ((c = s.next()) != null) {
 						stats.accept(c);
+						if (accuracy != null) {
+							accuracy.accept(c); // i14-liveacc
+						}
 						if (sv != null) {
 							sv.chunk(c);
 						}
@@ -231,6 +248,9 @@ public final class AttachCommand implements Command {
 				}
 				double dt = (now - lastT) / 1e9;
 				out.println(line(now - t0, snap, dt > 0 ? (snap.launches() - lastLaunches) / dt : 0));
+				if (accuracy != null) {
+					accuracy.print(out, context, false); // i14-liveacc: when new truth arrived
+				}
 				lastLaunches = snap.launches();
 				lastT = now;
 				if (now >= deadline && reader.isAlive()) {
@@ -241,6 +261,9 @@ public final class AttachCommand implements Command {
 				}
 			}
 			Exception f = failure.get();
+			if (accuracy != null) {
+				accuracy.print(out, context, true); // i14-liveacc: what arrived last
+			}
 			LiveStatistics.Snapshot snap = stats.snapshot();
 			TraceEnd end = snap.end();
 			if (f != null) {
@@ -267,6 +290,9 @@ public final class AttachCommand implements Command {
 			Thread.currentThread().interrupt();
 			return ExitCode.FAILURE;
 		} finally {
+			if (accuracy != null) {
+				accuracy.close(); // i14-liveacc
+			}
 			if (saver != null) {
 				try {
 					saver.close();

@@ -64,6 +64,7 @@ public final class SummaryJson {
 		json.name("deviceMemory").unsignedValue(h.deviceMemory());
 		json.name("payloadLimit").unsignedValue(h.payloadLimit());
 		json.field("gpuTiming", h.gpuTiming());
+		json.field("allocatorEvents", h.allocatorEvents()); // i15-alloc: "" when not asked for
 		json.endObject();
 		TraceEnd end = s.end();
 		json.field("closedCleanly", end != null);

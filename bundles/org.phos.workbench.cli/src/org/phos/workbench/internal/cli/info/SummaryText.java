@@ -67,6 +67,15 @@ public final class SummaryText {
 		field(out, "contents", Human.count(s.eventCount()) + " events, " + plural(s.modules(), "module") + ", "
 				+ plural(s.functions(), "function") + ", " + Human.bytes(s.parameterBytes()) + " of launch parameters, "
 				+ Human.bytes(s.payloadBytes()) + " of copy payloads");
+		// i15-alloc: begin
+		int blocks = s.counts().getOrDefault(EventKind.ALLOCATOR_BLOCK, 0);
+		if (blocks > 0 || !s.header().allocatorEvents().isEmpty()) {
+			String from = s.header().allocatorEvents().isEmpty() ? "a caching allocator"
+					: s.header().allocatorEvents() + "'s caching allocator";
+			field(out, "allocator", blocks > 0 ? Human.count(blocks) + " block events from " + from
+					: "block events of " + from + " were asked for, none recorded (the recorder's stderr says why)");
+		}
+		// i15-alloc: end
 		// i16-rec: begin
 		TraceSummary.ExtraStats x = s.extras();
 		if (x.any()) {

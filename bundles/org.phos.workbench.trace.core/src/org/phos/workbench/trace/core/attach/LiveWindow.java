@@ -87,7 +87,15 @@ public final class LiveWindow {
     private final TreeMap<Long, Batch> pinned = new TreeMap<>();
     /** Live allocation address -> its Alloc event's hold. */
     private final Map<Long, Held> liveAllocs = new HashMap<>();
-    private final ArrayDeque<byte[]> observed = new ArrayDeque<>();
+    /**
+     * i14-liveacc: the ObservedBatch chunks (an observing tool's accesses, handed over live) and ObservedGap chunks,
+     * each with the highest launch index it names; dropped once that launch is older than the window.
+     */
+    private record Observed(long lastLaunch, byte[] framed) {
+    }
+
+    private final ArrayDeque<Observed> observed = new ArrayDeque<>();
+    private long observedChunks, observedMissed; // i14-liveacc
     private @Nullable byte[] end;
     private long recentEvents;
     private long received, dropped, missed;
@@ -178,11 +186,16 @@ public final class LiveWindow {
                     }
                 }
                 case Chunks.EVENT_BATCH -> batch(c);
-                case Chunks.OBSERVED_BATCH -> {
-                    observed.add(c.framed());
-                    if (observed.size() > 4096) {
+                case Chunks.OBSERVED_BATCH -> { // i14-liveacc: kept while its launches are in the window
+                    observed.add(new Observed(decoder.observedLastLaunch(c.payload()), c.framed()));
+                    observedChunks++;
+                    if (observed.size() > 65536) {
                         observed.removeFirst();
                     }
+                }
+                case Chunks.OBSERVED_GAP -> { // i14-liveacc
+                    observedMissed += decoder.observedGap(c.payload());
+                    observed.add(new Observed(decoder.held() + decoder.skipped(), c.framed()));
                 }
                 case Chunks.TRACE_END -> end = c.framed();
                 default -> {
@@ -235,6 +248,9 @@ public final class LiveWindow {
         }
         if (moved && !pinned.isEmpty()) {
             pinned.values().removeIf(p -> !needed(p));
+        }
+        while (moved && !observed.isEmpty() && observed.peekFirst().lastLaunch() < windowStart) { // i14-liveacc
+            observed.removeFirst();
         }
     }
 
@@ -297,6 +313,18 @@ public final class LiveWindow {
         return received;
     }
 
+    // i14-liveacc: begin
+    /** ObservedBatch chunks received (an observing tool's accesses, handed over while the process runs). */
+    public synchronized long observedChunks() {
+        return observedChunks;
+    }
+
+    /** Launches whose observations this reader missed (ObservedGap: it fell behind). */
+    public synchronized long observedMissed() {
+        return observedMissed;
+    }
+    // i14-liveacc: end
+
     /** Whether a TraceHeader arrived (before it there is nothing to show). */
     public synchronized boolean started() {
         return header != null;
@@ -356,7 +384,9 @@ public final class LiveWindow {
             if (total > next) {
                 chunks.add(gap(next, total - next, 2));
             }
-            chunks.addAll(observed);
+            for (Observed o : observed) { // i14-liveacc
+                chunks.add(o.framed());
+            }
             if (end != null) {
                 chunks.add(end);
             }

@@ -22,8 +22,11 @@ public final class HostApiNames {
 			"cudaDeviceSynchronize", "cudaStreamBeginCapture", "cudaStreamEndCapture", "cuda sync operation",
 			"cudaGraphLaunch", "unknown event",
 			// i16-rec: begin
-			"cudaLaunchHostFunc", "cudaStreamAddCallback", "cudaMallocArray", "cudaFreeArray", "cuTensorMapEncode");
+			"cudaLaunchHostFunc", "cudaStreamAddCallback", "cudaMallocArray", "cudaFreeArray", "cuTensorMapEncode",
 			// i16-rec: end
+			// i15-alloc: PyTorch's caching allocator (no CUDA call: its own block events)
+			"CUDACachingAllocator alloc", "CUDACachingAllocator free", "CUDACachingAllocator segment",
+			"CUDACachingAllocator event");
 
 	public static String of(Trace trace, int i) {
 		return switch (trace.kind(i)) {
@@ -69,6 +72,12 @@ public final class HostApiNames {
 		case ARRAY -> trace.cudaArray(i).op() == org.phos.workbench.trace.core.ArrayOp.DESTROY ? "cudaFreeArray"
 				: "cudaMallocArray"; // i16-rec
 		case TENSOR_MAP -> "cuTensorMapEncode"; // i16-rec
+		case ALLOCATOR_BLOCK -> switch (trace.allocatorBlock(i).action()) { // i15-alloc
+			case ALLOC -> "CUDACachingAllocator alloc";
+			case FREE_REQUESTED, FREE_COMPLETED -> "CUDACachingAllocator free";
+			case SEGMENT_ALLOC, SEGMENT_FREE, SEGMENT_MAP, SEGMENT_UNMAP -> "CUDACachingAllocator segment";
+			default -> "CUDACachingAllocator event";
+			};
 		default -> "unknown event";
 		};
 	}

@@ -38,6 +38,7 @@ import org.phos.workbench.internal.ui.timeline.cr.TraceTimeMapping;
 import org.phos.workbench.trace.core.Trace;
 import org.phos.workbench.ui.model.LoadedTrace;
 import org.phos.workbench.ui.tests.UiRobot;
+import org.phos.workbench.trace.core.export.JsonReader;
 
 /**
  * The C/R Timeline on a real recorded trace (PyTorch training, 637 launches, observed accesses) with soft
@@ -246,15 +247,15 @@ class CrTimelineUiTest {
         // Chrome JSON: parses; one complete event per interval and stall in the window
         Path json = view.export(CrTimelineExport.Format.CHROME_JSON, tmp.resolve("cr.json"));
         @SuppressWarnings("unchecked")
-        Map<String, Object> doc = (Map<String, Object>) StrictJson.parse(Files.readString(json));
+        Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(Files.readString(json));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> events = (List<Map<String, Object>>) doc.get("traceEvents");
         long complete = 0;
         for (Map<String, Object> e : events) {
             if ("X".equals(e.get("ph"))) {
                 complete++;
-                double tsNs = (Double) e.get("ts") * 1000;
-                double endNs = tsNs + (Double) e.get("dur") * 1000;
+                double tsNs = ((Number) e.get("ts")).doubleValue() * 1000;
+                double endNs = tsNs + ((Number) e.get("dur")).doubleValue() * 1000;
                 assertTrue(tsNs < w.toNs() + 1 && endNs >= w.fromNs() - 1, "event in the window: " + e);
             }
         }

@@ -55,6 +55,30 @@ public final class LiveAnalysis {
 	}
 	// i14-livebest: end
 	private volatile LiveSpeculation.@Nullable Update last;
+	// i14-liveacc: begin
+	/** The engines judged as the truth arrives: validate's default engines, every tool's records united. */
+	private final org.phos.workbench.analysis.core.LiveAccuracy accuracy = new org.phos.workbench.analysis.core.LiveAccuracy(
+			session, org.phos.workbench.analysis.core.LiveAccuracy.DEFAULT_ENGINES, null);
+
+	/**
+	 * Judges the snapshot's generation when it holds observations the last judged one did not (the snapshot Job's
+	 * thread); a failure is said in the status, the live trace goes on.
+	 */
+	org.phos.workbench.analysis.core.LiveAccuracy.@Nullable Figures judge(LiveWindow.Snapshot s,
+			@Nullable IProgressMonitor monitor) {
+		try {
+			return accuracy.update(s.loaded().trace(), s.ended(), monitor);
+		} catch (RuntimeException e) {
+			failure = "Accuracy stopped on this generation: " + (e.getMessage() == null ? e : e.getMessage());
+			return accuracy.last();
+		}
+	}
+
+	/** @return the live accuracy (tests) */
+	org.phos.workbench.analysis.core.LiveAccuracy accuracy() {
+		return accuracy;
+	}
+	// i14-liveacc: end
 	private volatile long lastSnapshotLaunches;
 
 	/** Speculates the launches of the snapshot no earlier one held (the snapshot Job's thread). */

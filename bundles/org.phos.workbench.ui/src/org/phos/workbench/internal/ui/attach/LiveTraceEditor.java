@@ -86,6 +86,10 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private Button keep;
 	// i14-incr: end
 	private @Nullable CheckpointPanel checkpoints; // i14-ckpt
+	// i14-liveacc: begin
+	private @Nullable LiveAccuracyPanel accuracyPanel;
+	private volatile org.phos.workbench.analysis.core.LiveAccuracy.@Nullable Figures figures;
+	// i14-liveacc: end
 
 	private final LiveTraces.Session session = new LiveTraces.Session() {
 		@Override
@@ -214,6 +218,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		});
 		// i14-incr: end
 		checkpoints = new CheckpointPanel(parent, input().process().pid()); // i14-ckpt: the driver checkpoint section
+		accuracyPanel = new LiveAccuracyPanel(parent); // i14-liveacc: the engines judged as the truth arrives
 		status = new Label(parent, SWT.WRAP);
 		status.setData(TracesView.ROLE, "liveStatus");
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(status);
@@ -318,7 +323,8 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 				speculating = true;
 				display.asyncExec(() -> publish(s, version));
 				try {
-					analysis.speculate(s, m);
+					analysis.speculate(s, m); // i14-incr: the new launches, once
+					figures = analysis.judge(s, m); // i14-liveacc: when new truth arrived
 				} finally {
 					speculating = false;
 				}
@@ -326,6 +332,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 					LoadedTrace shown = loaded;
 					if (shown != null && shown.trace() == s.loaded().trace() && !status.isDisposed()) {
 						LiveTraces.published(shown);
+						showAccuracy(shown); // i14-liveacc: the figures of this generation, judged after its rows
 					}
 				});
 			} catch (OperationCanceledException e) {
@@ -364,6 +371,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		status.setText(statusText(s));
 		selection.setSelection(new StructuredSelection(t));
 		LiveTraces.published(t);
+		showAccuracy(t); // i14-liveacc
 		if (previous != null) {
 			Job.getJobManager().cancel(previous); // the views' work on the older generation
 		}
@@ -414,6 +422,34 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			});
 		}
 	}
+
+	// i14-liveacc: begin
+	private org.phos.workbench.analysis.core.LiveAccuracy.@Nullable Figures accuracyShown;
+
+	/**
+	 * New figures: the section shows them, and an open Accuracy view that shows this live trace (or nothing yet)
+	 * follows to the generation they judge (it validates it with its own engine choice).
+	 */
+	private void showAccuracy(LoadedTrace generation) {
+		var f = figures;
+		LiveAccuracyPanel p = accuracyPanel;
+		if (f == null || f == accuracyShown || p == null) {
+			return;
+		}
+		accuracyShown = f;
+		p.show(f);
+		if (getSite().getPage().findView(org.phos.workbench.internal.ui.accuracy.AccuracyView.ID)
+				instanceof org.phos.workbench.internal.ui.accuracy.AccuracyView v
+				&& (v.trace() == null || LiveTraces.sameSession(v.trace(), generation))) {
+			v.show(generation);
+		}
+	}
+
+	/** The live accuracy section (tests). */
+	public @Nullable LiveAccuracyPanel accuracyPanel() {
+		return accuracyPanel;
+	}
+	// i14-liveacc: end
 
 	/** Stops reading the process's stream; the process is not touched. */
 	public void detach() {

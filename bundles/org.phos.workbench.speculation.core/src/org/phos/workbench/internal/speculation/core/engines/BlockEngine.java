@@ -74,6 +74,18 @@ public final class BlockEngine implements SpeculationEngine {
 		return name;
 	}
 
+	// i15-alloc: begin
+	/** @return the engine whose accesses it narrows ({@code +alloc-blocks} composes with {@code +blocks} through it) */
+	public SpeculationEngine base() {
+		return base;
+	}
+
+	/** @return whether earlier launches bound blocks too ({@code +past-blocks}) */
+	public boolean usesPast() {
+		return past != null;
+	}
+	// i15-alloc: end
+
 	@Override
 	public Memory memory() {
 		return past != null ? Memory.EVERY_LAUNCH : base.memory();

@@ -17,6 +17,8 @@ public final class Chunks {
     /** Live attach stream only (docs/trace-format.md "Live attach"). */
     public static final int EVENT_GAP = 7;
     public static final int STREAM_START = 8;
+    /** i14-liveacc: live attach stream only: observations dropped for this reader (its queue was full). */
+    public static final int OBSERVED_GAP = 9;
 
     public static final int CODEC_NONE = 0;
     public static final int CODEC_ZSTD = 1;
@@ -34,6 +36,7 @@ public final class Chunks {
             case TRACE_END -> "TraceEnd";
             case EVENT_GAP -> "EventGap";
             case STREAM_START -> "StreamStart";
+            case OBSERVED_GAP -> "ObservedGap"; // i14-liveacc
             default -> "type " + type;
         };
     }

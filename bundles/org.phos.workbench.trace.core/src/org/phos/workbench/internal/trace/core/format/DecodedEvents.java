@@ -173,6 +173,11 @@ final class DecodedEvents implements EventSink {
         rareEvent(t);
     }
 
+    @Override
+    public void addAllocatorBlock(org.phos.workbench.trace.core.TraceEvent.AllocatorBlock b) { // i15-alloc
+        rareEvent(b);
+    }
+
     private void rareEvent(org.phos.workbench.trace.core.TraceEvent e) {
         long[] v = begin(RARE);
         v[size++] = rare.size();
@@ -241,6 +246,8 @@ final class DecodedEvents implements EventSink {
                         out.addArray(a);
                     } else if (r instanceof org.phos.workbench.trace.core.TraceEvent.TensorMap t) {
                         out.addTensorMap(t);
+                    } else if (r instanceof org.phos.workbench.trace.core.TraceEvent.AllocatorBlock b) {
+                        out.addAllocatorBlock(b); // i15-alloc
                     }
                     s += 1;
                 }

@@ -14,7 +14,8 @@ public final class EventCodec {
     private static final int HOST_NS = 1, THREAD = 2;
     static final int ALLOC = 10, FREE = 11, MEMCPY = 12, MEMSET = 13, LAUNCH = 14, SYNC = 15, GRAPH_LAUNCH = 16;
     static final int ARRAY = 17, TENSOR_MAP = 18; // i16-rec
-    private static final int LAST_BODY = TENSOR_MAP;
+    static final int ALLOCATOR_BLOCK = 19; // i15-alloc
+    private static final int LAST_BODY = ALLOCATOR_BLOCK;
 
     private final ProtoWriter body = new ProtoWriter(256);
     private final ProtoWriter event = new ProtoWriter(256);
@@ -147,6 +148,14 @@ public final class EventCodec {
                 b.uint64(14, t.extent());
             }
             // i16-rec: end
+            case TraceEvent.AllocatorBlock a -> { // i15-alloc
+                field = ALLOCATOR_BLOCK;
+                b.uint64(1, code(a.action().code(), a));
+                b.uint64(2, a.address());
+                b.uint64(3, a.size());
+                b.uint64(4, a.stream());
+                b.uint32(5, a.device());
+            }
         }
         ProtoWriter ev = event;
         ev.reset();
@@ -249,6 +258,9 @@ public final class EventCodec {
                     ints(7), ints(8), (int) val(9), (int) val(10), (int) val(11), (int) val(12),
                     java.util.Arrays.copyOfRange(r.buf, bytesOffset, bytesOffset + bytesLength), val(14)));
             // i16-rec: end
+            case ALLOCATOR_BLOCK -> out.addAllocatorBlock(new TraceEvent.AllocatorBlock(host, thread, // i15-alloc
+                    org.phos.workbench.trace.core.BlockAction.ofCode((int) val(1)), val(2), val(3), val(4),
+                    (int) val(5)));
             default -> out.addUnknown(host, thread);
         }
     }

@@ -13,6 +13,7 @@ import org.phos.workbench.trace.core.StreamGap;
 import org.phos.workbench.trace.core.StreamStart;
 import org.phos.workbench.trace.core.TraceEnd;
 import org.phos.workbench.trace.core.TraceHeader;
+import org.phos.workbench.trace.core.GpuTimeSource;
 import org.phos.workbench.trace.core.GpuTimingSampling;
 import org.phos.workbench.trace.core.ObservationCoverage;
 
@@ -50,8 +51,25 @@ final class Messages {
             sub.uint32(4, ts.maxInterval());
             sub.uint32(5, ts.budgetPermille());
             sub.string(6, ts.shapeKey());
+            GpuTimeSource src = ts.timeSource();
+            if (src.stated()) {   // i15-timing: fields 20-26
+                sub.string(20, src.source());
+                sub.uint32(21, src.eventGate() ? 1 : 0);
+                if (!src.eventCorrection().isEmpty()) {
+                    sub.string(22, src.eventCorrection());
+                }
+                if ("in-pair-probe".equals(src.eventCorrection())) {
+                    sub.uint64(23, src.probeKernelNs());
+                    sub.string(25, src.probeFallback());
+                    sub.uint32(26, src.probeWindow());
+                }
+                if (src.eventBiasNs() > 0) {
+                    sub.uint64(24, src.eventBiasNs());
+                }
+            }
             w.message(40, sub);
         }
+        w.string(45, h.allocatorEvents()); // i15-alloc
     }
 
     static TraceHeader decodeHeader(ProtoReader r) throws WireFormatException {
@@ -61,6 +79,7 @@ final class Messages {
         long startUnix = 0, startMono = 0, payloadLimit = 0, deviceMemory = 0;
         boolean gpuTiming = false;
         GpuTimingSampling sampling = GpuTimingSampling.EVERY_LAUNCH;
+        String allocatorEvents = ""; // i15-alloc
         while (r.more()) {
             int t = r.tag();
             switch (t) {
@@ -82,11 +101,12 @@ final class Messages {
                 case 16 << 3 -> gpuTiming = r.varint() != 0;
                 case 17 << 3 -> deviceMemory = r.varint();
                 case 40 << 3 | 2 -> sampling = decodeTimingSampling(r);
+                case 45 << 3 | 2 -> allocatorEvents = r.string(); // i15-alloc
                 default -> r.skip(t);
             }
         }
         return new TraceHeader(version, recorder, recorderVersion, host, pid, argv, device, ccMajor, ccMinor, driver,
-                runtime, clock, startUnix, startMono, payloadLimit, gpuTiming, deviceMemory, sampling);
+                runtime, clock, startUnix, startMono, payloadLimit, gpuTiming, deviceMemory, sampling, allocatorEvents);
     }
 
     /** TraceHeader.timing_sampling (i15-cost): mode 0 is every launch timed. */
@@ -97,6 +117,10 @@ final class Messages {
         r.limit = end;
         int mode = 0, first = 0, nmin = 1, nmax = 1, budget = 0;
         String key = "";
+        String source = "", correction = "", fallback = "";   // i15-timing
+        boolean gate = false;
+        long probeNs = 0, biasNs = 0;
+        int window = 0;
         while (r.more()) {
             int t = r.tag();
             switch (t) {
@@ -106,11 +130,20 @@ final class Messages {
                 case 4 << 3 -> nmax = (int) r.varint();
                 case 5 << 3 -> budget = (int) r.varint();
                 case 6 << 3 | 2 -> key = r.string();
+                case 20 << 3 | 2 -> source = r.string();
+                case 21 << 3 -> gate = r.varint() != 0;
+                case 22 << 3 | 2 -> correction = r.string();
+                case 23 << 3 -> probeNs = r.varint();
+                case 24 << 3 -> biasNs = r.varint();
+                case 25 << 3 | 2 -> fallback = r.string();
+                case 26 << 3 -> window = (int) r.varint();
                 default -> r.skip(t);
             }
         }
         r.limit = saved;
-        return mode == 0 ? GpuTimingSampling.EVERY_LAUNCH : new GpuTimingSampling(true, first, nmin, nmax, budget, key);
+        GpuTimeSource src = source.isEmpty() ? GpuTimeSource.UNSTATED
+                : new GpuTimeSource(source, gate, correction, probeNs, biasNs, fallback, window);
+        return mode == 0 ? GpuTimingSampling.EVERY_LAUNCH : new GpuTimingSampling(true, first, nmin, nmax, budget, key, src);
     }
 
     static void encodeModule(ModuleInfo m, ProtoWriter w) {
@@ -254,6 +287,8 @@ final class Messages {
     private static ObservationCoverage decodeCoverage(ProtoReader r) throws WireFormatException {
         String tool = "", policy = "";
         long seen = 0;
+        String shapeRule = null;                     // i15-shapes: fields 20-25
+        long[] shapeFigures = new long[5];
         long[] idx = new long[16];
         int n = 0;
         while (r.more()) {
@@ -281,10 +316,15 @@ final class Messages {
                 }
                 case 3 << 3 | 2 -> policy = r.string();
                 case 4 << 3 -> seen = r.varint();
+                case 20 << 3 | 2 -> shapeRule = r.string();
+                case 21 << 3, 22 << 3, 23 << 3, 24 << 3, 25 << 3 -> shapeFigures[(t >>> 3) - 21] = r.varint();
                 default -> r.skip(t);
             }
         }
-        return new ObservationCoverage(tool, java.util.Arrays.copyOf(idx, n), policy, seen);
+        ObservationCoverage.ShapeSampling shapes = shapeRule == null ? null
+                : new ObservationCoverage.ShapeSampling(shapeRule, shapeFigures[0], shapeFigures[1], shapeFigures[2],
+                        shapeFigures[3], shapeFigures[4]);
+        return new ObservationCoverage(tool, java.util.Arrays.copyOf(idx, n), policy, seen, shapes);
     }
 
     static void encodeCoverage(ObservationCoverage c, ProtoWriter w, ProtoWriter scratch) {
@@ -296,6 +336,15 @@ final class Messages {
         w.bytes(2, scratch.buf, 0, scratch.len);
         w.string(3, c.policy());
         w.uint64(4, c.launchesSeen());
+        ObservationCoverage.ShapeSampling s = c.shapes();   // i15-shapes
+        if (s != null) {
+            w.string(20, s.rule());
+            w.uint64(21, s.dimensionShapes());
+            w.uint64(22, s.argumentShapes());
+            w.uint64(23, s.cappedLaunches());
+            w.uint64(24, s.launchesWithoutParameters());
+            w.uint64(25, s.unpatches());
+        }
     }
 
     private static ObservedAccess decodeObserved(ProtoReader r) throws WireFormatException {
@@ -419,6 +468,45 @@ final class Messages {
         return new TraceEnd.UnrecordedCalls(call, count);
     }
     // i16-rec: end
+
+    // i14-liveacc: begin
+    /** An ObservedGap (live stream only): the number of launches whose observations the reader missed (field 2). */
+    static long decodeObservedGap(ProtoReader r) throws WireFormatException {
+        long launches = 0;
+        while (r.more()) {
+            int t = r.tag();
+            if (t == ((2 << 3) | 0)) {
+                launches = r.varint();
+            } else {
+                r.skip(t);
+            }
+        }
+        return launches;
+    }
+
+    /** The highest launch index an ObservedBatch names (its accesses and coverage); -1 when it names none. */
+    public static long observedBatchLastLaunch(byte[] payload) throws WireFormatException {
+        List<ObservedAccess> acc = new ArrayList<>();
+        List<ObservationCoverage> cov = new ArrayList<>();
+        decodeObservedBatch(new ProtoReader(payload, 0, payload.length), acc, cov);
+        long last = -1;
+        for (ObservedAccess a : acc) {
+            last = Math.max(last, a.launchEvent());
+        }
+        for (ObservationCoverage c : cov) {
+            long[] e = c.observedEvents();
+            if (e.length > 0) {
+                last = Math.max(last, e[e.length - 1]);
+            }
+        }
+        return last;
+    }
+
+    /** The launches an ObservedGap says the reader missed. */
+    public static long observedGapLaunches(byte[] payload) throws WireFormatException {
+        return decodeObservedGap(new ProtoReader(payload, 0, payload.length));
+    }
+    // i14-liveacc: end
 
     static StreamGap decodeGap(ProtoReader r) throws WireFormatException {
         long first = 0, count = 0, reason = 0;

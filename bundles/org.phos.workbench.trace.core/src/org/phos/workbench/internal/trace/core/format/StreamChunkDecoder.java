@@ -49,6 +49,18 @@ public final class StreamChunkDecoder {
         return n;
     }
 
+    // i14-liveacc: begin
+    /** The highest launch index (the process's) an ObservedBatch names; -1 for none. */
+    public long observedLastLaunch(byte[] payload) throws WireFormatException {
+        return Messages.observedBatchLastLaunch(payload);
+    }
+
+    /** The launches an ObservedGap chunk says this reader missed the observations of. */
+    public long observedGap(byte[] payload) throws WireFormatException {
+        return Messages.observedGapLaunches(payload);
+    }
+    // i14-liveacc: end
+
     /** Events received so far. */
     public long held() {
         return held;

@@ -240,6 +240,63 @@ public final class TraceFileLoader {
         return new TraceLoadResult(columns.freeze(), warnings, List.of(), gaps, streamStart);
     }
 
+    // i14-liveacc: begin
+    /** Launches whose live observations the stream missed (ObservedGap chunks). */
+    private long observedMissed;
+    /** Observed records and covered launches that name launches the stream does not hold (in its gaps). */
+    private long observedOutside;
+
+    /**
+     * The held index of the process's event {@code process}, or -1 when the stream does not hold it (one of its gaps):
+     * a live stream numbers its events densely, an ObservedBatch names the process's indices.
+     */
+    private long localIndex(long process) {
+        long skipped = 0;
+        for (StreamGap g : gaps) {
+            if (process < g.firstIndex()) {
+                break;
+            }
+            if (process < g.firstIndex() + g.count()) {
+                return -1;
+            }
+            skipped += g.count();
+        }
+        return process - skipped;
+    }
+
+    private List<ObservedAccess> localObserved(List<ObservedAccess> batch) {
+        List<ObservedAccess> out = new ArrayList<>(batch.size());
+        for (ObservedAccess a : batch) {
+            long i = localIndex(a.launchEvent());
+            if (i < 0) {
+                observedOutside++;
+            } else {
+                out.add(i == a.launchEvent() ? a : new ObservedAccess(i, a.allocation(), a.read(), a.written(),
+                        a.readCount(), a.writeCount(), a.tool(), a.flags()));
+            }
+        }
+        return out;
+    }
+
+    private List<ObservationCoverage> localCoverage(List<ObservationCoverage> cover) {
+        List<ObservationCoverage> out = new ArrayList<>(cover.size());
+        for (ObservationCoverage c : cover) {
+            long[] e = c.observedEvents();
+            int n = 0;
+            for (long p : e) {
+                long i = localIndex(p);
+                if (i < 0) {
+                    observedOutside++;
+                } else {
+                    e[n++] = i;
+                }
+            }
+            out.add(new ObservationCoverage(c.tool(), java.util.Arrays.copyOf(e, n), c.policy(), c.launchesSeen()));
+        }
+        return out;
+    }
+    // i14-liveacc: end
+
     /** One warning per kind of gap of a saved live stream: what it does not hold, and where that is. */
     private void gapWarnings() {
         long behind = 0;
@@ -263,6 +320,17 @@ public final class TraceFileLoader {
             warnings.add(new TraceWarning(file, Chunks.FILE_HEADER_SIZE, "the live stream missed " + behind + " events in "
                     + behindGaps + " gaps (the reader fell behind)" + where));
         }
+        // i14-liveacc: begin
+        if (observedMissed > 0) {
+            warnings.add(new TraceWarning(file, Chunks.FILE_HEADER_SIZE, "the live stream missed the observed accesses "
+                    + "of " + observedMissed + " launches (the reader fell behind; the observing tool's side file has "
+                    + "them)"));
+        }
+        if (observedOutside > 0) {
+            warnings.add(new TraceWarning(file, Chunks.FILE_HEADER_SIZE, observedOutside + " observed records name "
+                    + "launches this stream does not hold (before it joined or in its gaps): left out"));
+        }
+        // i14-liveacc: end
     }
 
     private void checkFileHeader(FileChannel ch, long size) throws IOException {
@@ -341,9 +409,15 @@ public final class TraceFileLoader {
                     List<ObservedAccess> batch = new ArrayList<>();
                     List<ObservationCoverage> cover = new ArrayList<>();
                     Messages.decodeObservedBatch(new ProtoReader(payload, 0, length), batch, cover);
+                    if (!gaps.isEmpty()) { // i14-liveacc: a stream's launch indices are the process's: renumber
+                        batch = localObserved(batch);
+                        cover = localCoverage(cover);
+                    }
                     batch.forEach(columns::addObserved);
                     cover.forEach(columns::addCoverage);
                 }
+                case Chunks.OBSERVED_GAP -> // i14-liveacc
+                    observedMissed += Messages.decodeObservedGap(new ProtoReader(payload, 0, length));
                 case Chunks.TRACE_END -> {
                     TraceEnd end = Messages.decodeEnd(new ProtoReader(payload, 0, length));
                     columns.setEnd(end);

@@ -102,6 +102,7 @@ public final class ColumnarTrace implements Trace {
             case SYNC -> c.streams.value(c.syncStream.get(r));
             case GRAPH_LAUNCH -> c.streams.value(c.graphStream.get(r));
             case UNKNOWN, ARRAY, TENSOR_MAP -> 0;
+            case ALLOCATOR_BLOCK -> allocatorBlock(i).stream(); // i15-alloc
         };
     }
 
@@ -162,6 +163,7 @@ public final class ColumnarTrace implements Trace {
             case UNKNOWN -> new TraceEvent.Unknown(host, thr);
             case ARRAY -> cudaArray(i); // i16-rec
             case TENSOR_MAP -> tensorMap(i); // i16-rec
+            case ALLOCATOR_BLOCK -> allocatorBlock(i); // i15-alloc
         };
     }
 
@@ -174,6 +176,11 @@ public final class ColumnarTrace implements Trace {
     @Override
     public TraceEvent.TensorMap tensorMap(int i) {
         return c.tensorMaps.get(row(i, EventKind.TENSOR_MAP));
+    }
+
+    @Override
+    public TraceEvent.AllocatorBlock allocatorBlock(int i) { // i15-alloc
+        return c.allocatorBlocks.get(row(i, EventKind.ALLOCATOR_BLOCK));
     }
     // i16-rec: end
 

@@ -33,4 +33,7 @@ public interface EventSink {
     /** A tensor map event; rare, so it arrives as its record. */
     void addTensorMap(org.phos.workbench.trace.core.TraceEvent.TensorMap t);
     // i16-rec: end
+
+    /** i15-alloc: a caching allocator's block event, as its record. */
+    void addAllocatorBlock(org.phos.workbench.trace.core.TraceEvent.AllocatorBlock b);
 }

@@ -51,4 +51,8 @@ public abstract class EventWatcher implements EventSink {
     @Override
     public void addTensorMap(TraceEvent.TensorMap t) {
     }
+
+    @Override
+    public void addAllocatorBlock(TraceEvent.AllocatorBlock b) { // i15-alloc
+    }
 }

@@ -107,6 +107,11 @@ public final class TraceColumns implements EventSink {
     final List<org.phos.workbench.trace.core.TraceEvent.CudaArray> arrays = new ArrayList<>();
     final List<org.phos.workbench.trace.core.TraceEvent.TensorMap> tensorMaps = new ArrayList<>();
     // i16-rec: end
+    /**
+     * i15-alloc: allocator block events, kept as their records (a few per launch in a PyTorch program; about 64 bytes
+     * each).
+     */
+    final List<org.phos.workbench.trace.core.TraceEvent.AllocatorBlock> allocatorBlocks = new ArrayList<>();
 
     final LongColumn graphExec = new LongColumn();
     final IntColumn graphStream = new IntColumn();
@@ -128,6 +133,7 @@ public final class TraceColumns implements EventSink {
         tables[EventKind.UNKNOWN.ordinal()] = new Column[0];
         tables[EventKind.ARRAY.ordinal()] = new Column[0]; // i16-rec: the records in arrays
         tables[EventKind.TENSOR_MAP.ordinal()] = new Column[0]; // i16-rec: the records in tensorMaps
+        tables[EventKind.ALLOCATOR_BLOCK.ordinal()] = new Column[0]; // i15-alloc: the records in allocatorBlocks
     }
 
     public TraceColumns(TraceHeader header) {
@@ -294,6 +300,12 @@ public final class TraceColumns implements EventSink {
     }
 
     @Override
+    public void addAllocatorBlock(org.phos.workbench.trace.core.TraceEvent.AllocatorBlock b) { // i15-alloc
+        addEvent(EventKind.ALLOCATOR_BLOCK, b.hostNs(), b.thread());
+        allocatorBlocks.add(b);
+    }
+
+    @Override
     public void addTensorMap(org.phos.workbench.trace.core.TraceEvent.TensorMap t) {
         int i = eventCount;
         addEvent(EventKind.TENSOR_MAP, t.hostNs(), t.thread());
@@ -318,6 +330,20 @@ public final class TraceColumns implements EventSink {
 
     /** i15-cost: which launches an observer observed. */
     public void addCoverage(ObservationCoverage c) {
+        // i14-liveacc: begin (a live stream carries one coverage per hand-over: one per tool, the union)
+        for (int i = 0; i < coverage.size(); i++) {
+            ObservationCoverage o = coverage.get(i);
+            if (o.tool().equals(c.tool())) {
+                long[] a = o.observedEvents();
+                long[] b = c.observedEvents();
+                long[] both = java.util.Arrays.copyOf(a, a.length + b.length);
+                System.arraycopy(b, 0, both, a.length, b.length);
+                coverage.set(i, new ObservationCoverage(c.tool(), both, c.policy().isEmpty() ? o.policy() : c.policy(),
+                        Math.max(o.launchesSeen(), c.launchesSeen())));
+                return;
+            }
+        }
+        // i14-liveacc: end
         coverage.add(c);
     }
 
@@ -364,6 +390,7 @@ public final class TraceColumns implements EventSink {
         }
         truncate(arrays, m.counts[EventKind.ARRAY.ordinal()]); // i16-rec
         truncate(tensorMaps, m.counts[EventKind.TENSOR_MAP.ordinal()]); // i16-rec
+        truncate(allocatorBlocks, m.counts[EventKind.ALLOCATOR_BLOCK.ordinal()]); // i15-alloc
         int launches = m.counts[EventKind.LAUNCH.ordinal()];
         launchGpuEnds.keySet().removeIf(r -> r >= launches);
         graphNodeLaunch.truncate(m.graphNodes);
@@ -422,6 +449,7 @@ public final class TraceColumns implements EventSink {
             bytes += 128 + 2L * (f.mangledName().length() + f.demangledName().length()) + 32L * f.params().size();
         }
         bytes += 96L * arrays.size() + 320L * tensorMaps.size(); // i16-rec
+        bytes += 64L * allocatorBlocks.size(); // i15-alloc
         for (ObservedAccess a : observed) {
             bytes += 96 + 40L * (a.read().size() + a.written().size());
         }

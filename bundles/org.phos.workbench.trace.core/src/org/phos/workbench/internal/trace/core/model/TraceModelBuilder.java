@@ -59,6 +59,7 @@ public final class TraceModelBuilder implements Trace.Builder {
             case TraceEvent.Unknown u -> c.addUnknown(u.hostNs(), u.thread());
             case TraceEvent.CudaArray a -> c.addArray(a); // i16-rec
             case TraceEvent.TensorMap t -> c.addTensorMap(t); // i16-rec
+            case TraceEvent.AllocatorBlock b -> c.addAllocatorBlock(b); // i15-alloc
         }
     }
 

@@ -1,0 +1,69 @@
+package org.phos.workbench.trace.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * i15-timing: the GPU time source and the correction of event-timed spans (TimingSampling fields 20-26), as the native
+ * recorder writes them and as the workbench says them. data/fake-timing-probe.phos: the native tests' trace of the
+ * fake driver's app with sampled gated event timing and the in-pair probe (PHOS_TIMING_PROBE=1,
+ * PHOS_TIMING_PROBE_NS=250; native-hooks/tests/run_tests.py test_timing_probe).
+ */
+class GpuTimeSourceTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theRecorderSaysHowItsEventSpansWereCorrected() throws Exception {
+        Trace t = TraceReader.read(Path.of("data", "fake-timing-probe.phos"), null).trace();
+        GpuTimingSampling p = t.header().timingSampling();
+        assertTrue(p.sampled());
+        assertEquals(new GpuTimeSource("events", true, "in-pair-probe", 250, 0, "setup-bias", 63), p.timeSource());
+        assertEquals("sampled: each launch shape's first 5 launches, then 1 in N (N 10-10, adapted to the launch rate); GPU "
+                + "times from CUDA events around each timed kernel, the events gated (queued with the kernel), their span "
+                + "minus the median span of the empty probe kernel run behind the last 63 timed launches, plus the probe's "
+                + "own 250 ns (where the probe could not run: setup-bias)", p.describe());
+        // the fake's events tick 1000 ns a record: every timed launch is 1000 - 1000 + 250 ns
+        long timed = 0;
+        for (int l = 0; l < t.launchCount(); l++) {
+            int i = t.launchEvent(l);
+            if (t.gpuStartNs(i) > 0) {
+                assertEquals(250, t.gpuEndNs(i) - t.gpuStartNs(i), "launch " + i);
+                timed++;
+            }
+        }
+        assertTrue(timed > 200, "timed launches: " + timed);
+        // the trace written from the model keeps the fields
+        Path copy = dir.resolve("copy.phos");
+        TraceWriter.write(t, copy, TraceWriter.Options.DEFAULT);
+        assertEquals(t.header(), TraceReader.read(copy, null).trace().header());
+    }
+
+    @Test
+    void olderTracesDoNotSayAndKeepTheirWords() {
+        GpuTimingSampling old = new GpuTimingSampling(true, 3, 16, 1024, 10, "function+grid+block");
+        assertFalse(old.timeSource().stated());
+        assertEquals("sampled: each launch shape's first 3 launches, then 1 in N (N 16-1024, adapted to the launch rate)",
+                old.describe());
+    }
+
+    @Test
+    void eachCorrectionInWords() {
+        assertEquals("GPU times from CUDA events around each timed kernel, the events gated (queued with the kernel), their "
+                + "span minus an event bias measured at setup", new GpuTimeSource("events", true, "setup-bias", 0, 0, "", 0).describe());
+        assertEquals("GPU times from CUDA events around each timed kernel, the events gated (queued with the kernel), their "
+                + "span minus 2400 ns", new GpuTimeSource("events", true, "fixed-bias", 0, 2400, "", 0).describe());
+        assertEquals("GPU times from CUPTI kernel records (where CUPTI is unavailable: CUDA events, the events gated (queued "
+                + "with the kernel), their span minus the span of the empty probe kernel run behind it, plus the probe's own "
+                + "864 ns (where the probe could not run: setup-bias))",
+                new GpuTimeSource("auto", true, "in-pair-probe", 864, 0, "setup-bias", 1).describe());
+        assertEquals("GPU times from CUDA events", new GpuTimeSource("events", false, "", 0, 0, "", 0).describe());
+        assertEquals("GPU times from CUPTI kernel records", new GpuTimeSource("cupti", false, "", 0, 0, "", 0).describe());
+    }
+}
