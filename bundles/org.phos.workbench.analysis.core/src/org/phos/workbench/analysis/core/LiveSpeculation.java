@@ -14,26 +14,25 @@ import org.phos.workbench.speculation.core.EngineRegistry;
 import org.phos.workbench.speculation.core.LaunchSpeculation;
 import org.phos.workbench.speculation.core.SpeculatedAccess;
 import org.phos.workbench.speculation.core.SpeculationEngine;
-import org.phos.workbench.speculation.core.TraceSpeculator;
+import org.phos.workbench.speculation.core.StreamSpeculator;
+import org.phos.workbench.trace.core.StreamGap;
 import org.phos.workbench.trace.core.Trace;
+import org.phos.workbench.trace.core.attach.LiveWindow;
 
 /**
- * Speculation of a live trace, launch by launch as the launches arrive: each launch is speculated once, by every
- * engine of the set, when the first generation holding it comes ({@link #update}), and what the engines said is kept
- * under the launch's number in the stream until no generation holds the launch any more. A live trace is published as
- * a sequence of immutable generations (snapshots of a bounded window), so the usual per-trace answers of
- * {@link AnalysisSession} would speculate the whole window again for every generation; through this, a generation
- * costs the speculation of its new launches plus one replay of the allocations before them.
+ * Speculation of a live trace, launch by launch as the launches arrive: every event of the stream is fed once, in
+ * stream order, to one set of engines that lives as long as the attach ({@link StreamSpeculator}), and what the engines
+ * said of each launch is kept under the launch's number in the stream until no generation holds the launch any more.
+ * A live trace is published as a sequence of immutable generations (snapshots of a bounded window); {@link #update}
+ * feeds a generation's events that no earlier generation held, so a generation costs the speculation of its new
+ * events only, and no engine state is rebuilt: every engine of the catalog, {@code best} (whose {@code +indirect}
+ * follows pointer tables copied long before the window) and any {@code X+modifier}, says of each launch what a walk
+ * of the saved stream says (LiveSpeculationTest).
  * <p>
- * A new launch is speculated in the generation that first holds it, against that generation's device state (the live
- * allocations, which a live window keeps, and the copy payloads it still holds), by engines created for that
- * generation; engines that remember the first launch of each function are shown the first ones the generation holds
- * (a live window keeps the batch of each function's first launch). On the same events this is what a speculation of
- * the saved stream gives (LiveSpeculationTest), for engines that read the parameters and the live allocations; not
- * for those that follow pointers stored in device memory by copies older than the window ({@code +indirect}).
- * <p>
- * Launches that came and left the window between two generations (a window smaller than what arrives between two
- * snapshots) are in no generation, so they are not speculated either: {@link #speculated()} counts those that were.
+ * Events that came and left the window between two generations (a window smaller than what arrives between two
+ * snapshots; the live window keeps what no snapshot has held yet, up to a bound) are in no generation: they are not
+ * fed, {@link #eventsNotFed()} counts them, and the engines go on without them (their state may then differ from the
+ * saved stream's).
  * <p>
  * What is kept is packed: per launch and engine, 4 longs per access (base, begin, end, mode and parameter), and equal
  * arrays (a training loop launches the same kernels on the same buffers) are shared. Thread-safe.
@@ -47,8 +46,15 @@ public final class LiveSpeculation {
 	private static final long[] UNCOVERED = new long[0];
 	private static final int INTERN = 8192;
 
-	private final EngineCatalog catalog;
 	private final List<String> engines;
+	/** i14-livebest: the engines and device state of the whole attach. */
+	private final StreamSpeculator stream;
+	/** The process's index of the last event fed, -1 before the first. */
+	private long lastEvent = -1;
+	private volatile long eventsNotFed;
+	/** Held while events are fed (one generation at a time); {@code this} guards what was said. */
+	private final Object feeding = new Object();
+	private volatile StreamSpeculator.State lastState;
 	/** Launch numbers held, ascending, and what each engine said of each (packed, see {@link #pack}). */
 	private long[] numbers = new long[1024];
 	private long[][][] said = new long[1024][][];
@@ -88,27 +94,24 @@ public final class LiveSpeculation {
 				throw new IllegalArgumentException("unknown engine '" + e + "' for live speculation");
 			}
 		}
-		this.catalog = catalog;
 		this.engines = List.copyOf(engines);
+		this.stream = new StreamSpeculator(catalog, this.engines);
+		this.lastState = stream.state();
 	}
 
-	/** The combination of {@code best} without its indirect part (see {@link #registered}). */
+	/** The combination of {@code best} without its indirect and block parts (an engine a person may add by name). */
 	public static final String BEST_DIRECT = "ptx-flow/arg-scan";
 
 	/**
-	 * @return every base engine of the catalog and {@value #BEST_DIRECT}; not {@code best}: its indirect part follows
-	 *         pointers that host-to-device copies stored in device memory, and a bounded window does not hold the
-	 *         copies (nor the allocations they pointed to) from before it, so over a window it says something else
-	 *         than over the saved stream (LiveSpeculationTest measured it)
+	 * @return every base engine of the catalog, then {@value EngineCatalog#BEST} (the engine the workbench recommends
+	 *         elsewhere: fed the whole stream, its {@code +indirect} part follows the pointer tables however old)
 	 */
 	public static List<String> registered(EngineCatalog catalog) {
 		List<String> names = new ArrayList<>();
 		for (EngineRegistry.EngineInfo info : catalog.engines()) {
 			names.add(info.name());
 		}
-		if (catalog.canCreate(BEST_DIRECT)) {
-			names.add(BEST_DIRECT);
-		}
+		names.add(EngineCatalog.BEST);
 		return List.copyOf(names);
 	}
 
@@ -118,68 +121,131 @@ public final class LiveSpeculation {
 	}
 
 	/**
-	 * Speculates the launches of {@code generation} that no earlier generation held (their number is above every
-	 * number seen), and forgets the launches the generation does not hold any more.
+	 * Feeds the events of {@code generation} that no earlier generation held (those after the last one fed, by the
+	 * process's event index), speculating each launch among them with every engine, and forgets the launches the
+	 * generation does not hold any more.
 	 *
 	 * @param generation the newest generation
+	 * @param gaps the generation's stream gaps (where its events are in the process, {@link StreamGap#processIndex})
 	 * @param numberOf the stream's number of each launch of the generation, ascending
-	 * @param monitor cancellation, may be null
+	 * @param monitor cancellation, may be null (a generation's new events are fed whole: the state must not skip)
 	 * @return what it did
 	 */
-	public synchronized Update update(Trace generation, IntToLongFunction numberOf, @Nullable IProgressMonitor monitor) {
-		long t0 = System.nanoTime();
-		int n = generation.launchCount();
-		int from = firstAbove(n, numberOf, last);
-		if (from < n) {
-			List<SpeculationEngine> made = new ArrayList<>(engines.size());
-			for (String spec : engines) {
-				made.add(catalog.create(spec, generation));
-			}
-			int[] next = { from };
-			List<Long> packed = new ArrayList<>();
-			TraceSpeculator.forEngines(generation, made).run(monitor, from, n, launch -> {
-				long number = numberOf.applyAsLong(next[0]++);
-				long[][] perEngine = new long[made.size()][];
-				for (int e = 0; e < made.size(); e++) {
-					packed.clear();
-					boolean covered;
-					try {
-						covered = made.get(e).speculate(launch, (id, base, begin, end, mode, param, offset) -> {
-							packed.add(base);
-							packed.add(begin);
-							packed.add(end);
-							packed.add((mode & 0xffL) | ((param & 0xffffffL) << 8) | ((long) offset << 32));
-						});
-					} catch (RuntimeException failed) {
-						// one engine failing on one launch: that launch is "not covered" by it, the others go on
-						covered = false;
-						engineFailures++;
+	public Update update(Trace generation, List<StreamGap> gaps, IntToLongFunction numberOf,
+			@Nullable IProgressMonitor monitor) {
+		// i14-livebest: fed under its own lock, kept under this one only at the end: the views asking what was said of
+		// a launch (the UI thread painting rows) do not wait for a generation's feed
+		synchronized (feeding) {
+			long t0 = System.nanoTime();
+			int n = generation.launchCount();
+			int events = generation.eventCount();
+			int from = firstEventAfter(events, gaps, lastEvent);
+			int[] speculated = { 0 };
+			int[] failures = { 0 };
+			List<long[][]> results = new ArrayList<>();
+			long[][] numbersFed = { new long[256] };
+			if (from < events) {
+				List<Long> packed = new ArrayList<>();
+				List<SpeculationEngine> made = stream.engines();
+				stream.feed(generation, from, numberOf, launch -> {
+					long[][] perEngine = new long[made.size()][];
+					for (int e = 0; e < made.size(); e++) {
+						packed.clear();
+						boolean covered;
+						try {
+							covered = made.get(e).speculate(launch, (id, base, begin, end, mode, param, offset) -> {
+								packed.add(base);
+								packed.add(begin);
+								packed.add(end);
+								packed.add((mode & 0xffL) | ((param & 0xffffffL) << 8) | ((long) offset << 32));
+							});
+						} catch (RuntimeException failed) {
+							// one engine failing on one launch: that launch is "not covered" by it, the others go on
+							covered = false;
+							failures[0]++;
+						}
+						perEngine[e] = covered ? intern(packed) : UNCOVERED;
 					}
-					perEngine[e] = covered ? intern(packed) : UNCOVERED;
+					int k = speculated[0]++;
+					if (k == numbersFed[0].length) {
+						numbersFed[0] = Arrays.copyOf(numbersFed[0], k * 2);
+					}
+					numbersFed[0][k] = launch.launchIndex();
+					results.add(perEngine);
+				});
+				lastEvent = StreamGap.processIndex(gaps, events - 1);
+			}
+			lastState = stream.state();
+			synchronized (this) {
+				for (int k = 0; k < speculated[0]; k++) {
+					append(numbersFed[0][k], results.get(k));
 				}
-				append(number, perEngine);
-			});
-			last = numberOf.applyAsLong(n - 1);
-			speculatedTotal += n - from;
+				speculatedTotal += speculated[0];
+				engineFailures += failures[0];
+				retain(n, numberOf);
+				long nanos = System.nanoTime() - t0;
+				nanosTotal += nanos;
+				return new Update(speculated[0], size, nanos);
+			}
 		}
-		retain(n, numberOf);
-		long nanos = System.nanoTime() - t0;
-		nanosTotal += nanos;
-		return new Update(n - from, size, nanos);
 	}
 
-	private static int firstAbove(int n, IntToLongFunction numberOf, long number) {
+	/** The first local event whose process index is above {@code event} ({@code events} if none). */
+	private static int firstEventAfter(int events, List<StreamGap> gaps, long event) {
 		int lo = 0;
-		int hi = n;
+		int hi = events;
 		while (lo < hi) {
 			int mid = (lo + hi) >>> 1;
-			if (numberOf.applyAsLong(mid) <= number) {
+			if (StreamGap.processIndex(gaps, mid) <= event) {
 				lo = mid + 1;
 			} else {
 				hi = mid;
 			}
 		}
 		return lo;
+	}
+
+	/**
+	 * {@link #update(Trace, List, IntToLongFunction, IProgressMonitor)} for a snapshot of a {@link LiveWindow}, which
+	 * also counts the events received before the snapshot that no generation held ({@link #eventsNotFed()}).
+	 */
+	public Update update(LiveWindow.Snapshot snapshot, @Nullable IProgressMonitor monitor) {
+		synchronized (feeding) {
+			Update u = update(snapshot.loaded().trace(), snapshot.loaded().streamGaps(),
+					snapshot.launchNumbers()::number, monitor);
+			eventsNotFed = Math.max(0, snapshot.received() - lastState.eventsFed());
+			return u;
+		}
+	}
+
+	/**
+	 * What an engine says of itself so far (for {@code ptx-flow}: the functions it analysed from PTX, once each for
+	 * the whole attach).
+	 *
+	 * @param engine one of {@link #engines()}
+	 * @return its notes
+	 */
+	public List<String> notes(String engine) {
+		int i = engines.indexOf(engine);
+		if (i < 0) {
+			throw new IllegalArgumentException("no live engine '" + engine + "'; live: " + engines);
+		}
+		synchronized (feeding) {
+			return stream.engines().get(i).notes();
+		}
+	}
+
+	/**
+	 * @return events received before the last snapshot given to {@link #update(LiveWindow.Snapshot, IProgressMonitor)}
+	 *         that were not fed (they left the window before a snapshot held them): 0 when every event was fed once
+	 */
+	public long eventsNotFed() {
+		return eventsNotFed;
+	}
+
+	/** @return what the engines' state held after the last {@link #update} (allocations, pointer tables, ...) */
+	public StreamSpeculator.State state() {
+		return lastState;
 	}
 
 	private long[] intern(List<Long> packed) {
@@ -202,12 +268,21 @@ public final class LiveSpeculation {
 		said[size++] = perEngine;
 	}
 
-	/** Keeps only the launches the generation holds (both lists ascending: one merge). */
+	/**
+	 * Keeps only the launches the generation holds (both lists ascending: one merge), and those newer than its last
+	 * (i14-livebest: a newer generation's feed may have come first).
+	 */
 	private void retain(int n, IntToLongFunction numberOf) {
 		int kept = 0;
 		int g = 0;
+		long newest = n == 0 ? Long.MAX_VALUE : numberOf.applyAsLong(n - 1);
 		for (int i = 0; i < size; i++) {
 			long number = numbers[i];
+			if (number > newest) {
+				numbers[kept] = number;
+				said[kept++] = said[i];
+				continue;
+			}
 			while (g < n && numberOf.applyAsLong(g) < number) {
 				g++;
 			}

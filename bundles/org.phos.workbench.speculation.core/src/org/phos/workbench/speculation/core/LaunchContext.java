@@ -98,7 +98,9 @@ public final class LaunchContext {
 
 	/** @return the launched function, or null when the trace lacks it */
 	public @Nullable FunctionInfo function() {
-		return functionId >= 0 && functionId < functionsById.length ? functionsById[functionId] : null;
+		FunctionInfo f = functionId >= 0 && functionId < functionsById.length ? functionsById[functionId] : null;
+		// i14-livebest: a live stream's trace learns functions after the walk began (the table is taken at the start)
+		return f != null || functionId < 0 ? f : trace.functionById(functionId);
 	}
 
 	/** @return the length of the parameter buffer */

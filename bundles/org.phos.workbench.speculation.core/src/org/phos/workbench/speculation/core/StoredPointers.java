@@ -15,7 +15,7 @@ import org.phos.workbench.internal.speculation.core.engines.LongIntMap;
  */
 public final class StoredPointers {
 
-	private final LongIntMap headByAllocation = new LongIntMap(1024);
+	private LongIntMap headByAllocation = new LongIntMap(1024);
 	private long[] regionBegin = new long[256];
 	private long[] regionEnd = new long[256];
 	private int[] regionNext = new int[256];
@@ -188,6 +188,50 @@ public final class StoredPointers {
 			}
 		}
 	}
+
+	// i14-livebest: begin
+	/** Regions kept after the last {@link #compactIfWasteful} (the live ones then). */
+	private int regionsAfterCompaction;
+
+	/**
+	 * Drops the regions no allocation reaches any more (replaced by later copies, or of freed allocations) once they
+	 * outnumber the reachable ones: a walk of a saved trace lets them pile up (it ends), a live stream fed for a whole
+	 * attach must not. Amortized O(1) per region recorded; {@link #forEach} and {@link #holdsPointers} answer as
+	 * before.
+	 */
+	void compactIfWasteful() {
+		if (regions <= 2 * regionsAfterCompaction + 4096) {
+			return;
+		}
+		StoredPointers c = compactCopy();
+		headByAllocation = c.headByAllocation;
+		regionBegin = c.regionBegin;
+		regionEnd = c.regionEnd;
+		regionNext = c.regionNext;
+		regionFirst = c.regionFirst;
+		regionCount = c.regionCount;
+		regions = c.regions;
+		pointers = c.pointers;
+		pointerCount = c.pointerCount;
+		regionsAfterCompaction = regions;
+	}
+
+	/** @return the regions held (reachable or not yet dropped) */
+	public int regionCount() {
+		return regions;
+	}
+
+	/** @return the pointer words held */
+	public int pointerWords() {
+		return pointerCount;
+	}
+
+	/** @return the bytes its arrays take (the pointer tables of a live attach, as measured) */
+	public long footprintBytes() {
+		return 8L * (pointers.length + regionBegin.length + regionEnd.length) + 4L * (regionNext.length
+				+ regionFirst.length + regionCount.length) + 16L * headByAllocation.size();
+	}
+	// i14-livebest: end
 
 	/** @return the number of allocations holding stored pointers */
 	public int allocationCount() {

@@ -69,11 +69,16 @@ public final class TraceSpeculator {
 
 	private TraceSpeculator(Trace trace, boolean trackStoredPointers, List<SpeculationEngine> remembering,
 			@Nullable SpeculationKeyframes keyframes, ReplayEngine replay) {
+		this(trace, trackStoredPointers, remembering, keyframes, replay, keyframes == null);
+	}
+
+	private TraceSpeculator(Trace trace, boolean trackStoredPointers, List<SpeculationEngine> remembering,
+			@Nullable SpeculationKeyframes keyframes, ReplayEngine replay, boolean cacheKinds) {
 		this.trace = trace;
 		this.trackStoredPointers = trackStoredPointers;
 		this.keyframes = keyframes;
 		this.replay = replay;
-		this.context = new LaunchContext(trace, replay, storedPointers, keyframes == null);
+		this.context = new LaunchContext(trace, replay, storedPointers, cacheKinds);
 		this.liveFind = this::findLive;
 		this.rememberFirst = remembering.stream()
 				.filter(e -> e.memory() == SpeculationEngine.Memory.FIRST_LAUNCH_OF_FUNCTION).toList();
@@ -106,6 +111,39 @@ public final class TraceSpeculator {
 				engines.stream().filter(e -> e.memory() != SpeculationEngine.Memory.NONE).toList(), keyframes,
 				keyframes != null ? keyframes.newReplay() : oneWay(trace));
 	}
+
+	// i14-livebest: begin
+	/**
+	 * A walker over a trace that grows while it is walked (a live stream, {@link StreamSpeculator}): it is moved on
+	 * with {@link #advance}, never {@link #run}; it keeps no per-event table (the trace's event count grows).
+	 */
+	static TraceSpeculator growing(Trace trace, boolean trackStoredPointers) {
+		return new TraceSpeculator(trace, trackStoredPointers, List.of(), null, oneWay(trace), false);
+	}
+
+	/**
+	 * Walks on from where the last call stopped to event {@code end} (a growing walker's trace has grown), each event
+	 * once, exactly as {@link #run} walks them.
+	 */
+	void advance(int end, LaunchVisitor visitor) {
+		for (int i = replay.position(); i < end; i++) {
+			EventKind kind = trace.kind(i);
+			if (kind == EventKind.LAUNCH) {
+				context.moveTo(i);
+				visitor.launch(context);
+			} else {
+				keepState(i, kind);
+			}
+			replay.step();
+		}
+		storedPointers.compactIfWasteful();
+	}
+
+	/** @return the live allocations of the replay at its position */
+	int liveAllocations() {
+		return replay.liveCount();
+	}
+	// i14-livebest: end
 
 	/**
 	 * Walks every event once, from the start.

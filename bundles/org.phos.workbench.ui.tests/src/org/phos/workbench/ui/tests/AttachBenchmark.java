@@ -133,11 +133,15 @@ class AttachBenchmark {
             // i14-incr: begin (incremental speculation: each launch once, in the snapshot Job)
             var spec = live.liveSpeculation();
             System.out.printf(Locale.ROOT, "  live speculation (%s, -Dphos.live.speculate=%s): %,d launches "
-                    + "speculated in %.1f ms of snapshot Jobs: %.2f µs per launch (all engines, with the replay of "
-                    + "each generation's allocations before its new launches)%n", String.join(", ", spec.engines()),
+                    + "speculated in %.1f ms of snapshot Jobs: %.2f µs per launch (all engines; i14-livebest: each "
+                    + "event of the stream fed once, nothing replayed per generation)%n", String.join(", ", spec.engines()),
                     System.getProperty("phos.live.speculate", "true"), spec.speculated(), spec.nanos() / 1e6,
                     spec.speculated() == 0 ? 0.0 : spec.nanos() / 1e3 / spec.speculated());
             // i14-incr: end
+            // i14-livebest: begin (engines fed the whole stream: what their state holds)
+            System.out.printf(Locale.ROOT, "  live engine state: %s; events not fed: %,d%n", spec.state(),
+                    spec.eventsNotFed());
+            // i14-livebest: end
             assertTrue(samples > 0, "no launch reached the table");
         }
     }

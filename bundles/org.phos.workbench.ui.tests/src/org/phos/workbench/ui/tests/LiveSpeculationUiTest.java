@@ -137,6 +137,8 @@ class LiveSpeculationUiTest {
             assertEquals(8_000, speculation.speculated(), "every launch speculated once");
             assertTrue(live.statusText().contains("Speculation ("), live.statusText());
             robot.screenshot(shell, "live-speculation");
+            // i14-livebest: the CSV that Export CSV writes and Copy copies, taken while the live trace is listed
+            String csv = view.csv();
             var handlers = window.getService(IHandlerService.class);
             try {
                 handlers.executeCommand(org.phos.workbench.internal.ui.theme.SwitchThemeHandler.DARK_COMMAND, null);
@@ -164,8 +166,10 @@ class LiveSpeculationUiTest {
             TraceSpeculator.forEngines(saved, engines).run(null, l -> {
                 if (shown.containsKey((long) l.launchIndex())) {
                     List<LaunchSpeculation> said = new ArrayList<>();
-                    for (SpeculationEngine e : engines) {
-                        said.add(LaunchSpeculation.collect(e, l));
+                    for (int e = 0; e < engines.size(); e++) {
+                        LaunchSpeculation ls = LaunchSpeculation.collect(engines.get(e), l);
+                        // named as the live engines are (best, not what it stands for)
+                        said.add(new LaunchSpeculation(ls.launchEvent(), names.get(e), ls.covered(), ls.accesses()));
                     }
                     expected.put((long) l.launchIndex(), LiveAnalysis.summary(said));
                 }
@@ -180,6 +184,30 @@ class LiveSpeculationUiTest {
             }
             assertTrue(compared.stream().allMatch(c -> c.contains("arg-scan 3r 3w")), "arg-scan names x, y and the "
                     + "scale the struct parameter points to: " + compared);
+            // i14-livebest: begin
+            // the column offers best, the engine the workbench recommends elsewhere, as the saved stream's walk gives it
+            assertTrue(names.contains("best"), names.toString());
+            assertTrue(compared.stream().allMatch(c -> c.contains(" · best ") && !c.contains("best –")),
+                    "best speaks for every launch: " + compared);
+            // Export CSV / Copy number the launches as the saved stream does (speculate --launch N), not from the
+            // window's start: each row's launch number gives the saved trace's launch with the same host time
+            String[] lines = csv.split("\\R");
+            List<String> header = List.of(lines[0].split(","));
+            int csvLaunch = header.indexOf("launch");
+            int csvHost = header.indexOf("host_ns");
+            assertTrue(csvLaunch >= 0 && csvHost >= 0, lines[0]);
+            assertTrue(lines.length - 1 >= 1_000, (lines.length - 1) + " rows exported");
+            long lastExported = -1;
+            for (int i = 1; i < lines.length; i++) {
+                String[] f = lines[i].split(",");
+                long n = Long.parseLong(f[csvLaunch]);
+                assertTrue(n > lastExported, "ascending stream numbers: " + n + " after " + lastExported);
+                lastExported = n;
+                assertEquals(Long.toString(saved.hostNs(saved.launchEvent((int) n))), f[csvHost],
+                        "exported row numbered " + n + " is the saved trace's launch " + n);
+            }
+            assertEquals(7_999, lastExported, "the newest launch exported is the stream's last");
+            // i14-livebest: end
 
             // the older-events link opens the process's trace file
             Rectangle b = older.getBounds();

@@ -234,7 +234,9 @@ public final class LiveWindow {
         recent.add(b);
         recentEvents += n;
         boolean moved = false;
-        while (recentEvents - recent.peekFirst().count() >= window && recent.size() > 1) {
+        while (recentEvents - recent.peekFirst().count() >= window && recent.size() > 1
+                && (recent.peekFirst().first() + recent.peekFirst().count() <= snapshotted // i14-livebest
+                        || recentEvents - recent.peekFirst().count() >= window + unseenLimit)) {
             Batch old = recent.removeFirst();
             recentEvents -= old.count();
             dropped += old.count();
@@ -273,6 +275,27 @@ public final class LiveWindow {
         }
         return false;
     }
+
+    // i14-livebest: begin
+    /** Events up to this process index were in a snapshot. */
+    private long snapshotted;
+    /** How many events beyond the window are kept until a snapshot held them (0: none). */
+    private long unseenLimit;
+
+    /**
+     * Keeps, beyond the window, the batches no snapshot has held yet, up to {@code limit} events: a consumer that must
+     * see every event once (live speculation feeds engines the whole stream) then misses none when a burst brings
+     * more than the window between two snapshots. Memory stays bounded by the window plus the limit.
+     *
+     * @param limit events beyond the window (0, the default: the window alone)
+     */
+    public synchronized void keepUntilSnapshot(long limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("the events kept until a snapshot must be >= 0, not " + limit);
+        }
+        unseenLimit = limit;
+    }
+    // i14-livebest: end
 
     /** Marks the stream ended (the reader saw its end or detached). */
     public synchronized void markEnded() {
@@ -357,6 +380,7 @@ public final class LiveWindow {
                 next = b.first() + b.count();
             }
             long total = decoder.held() + decoder.skipped();
+            snapshotted = next; // i14-livebest
             if (total > next) {
                 chunks.add(gap(next, total - next, 2));
             }

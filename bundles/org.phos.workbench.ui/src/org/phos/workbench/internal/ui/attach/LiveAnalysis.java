@@ -24,8 +24,36 @@ public final class LiveAnalysis {
 	/** {@code -Dphos.live.speculate=false} turns live speculation off (the benchmark's baseline). */
 	static final boolean ENABLED = Boolean.parseBoolean(System.getProperty("phos.live.speculate", "true"));
 	private final AnalysisSession session = Analysis.session();
-	private final LiveSpeculation speculation = new LiveSpeculation(session.catalog(),
-			LiveSpeculation.registered(session.catalog()));
+	private final LiveSpeculation speculation = new LiveSpeculation(session.catalog(), engines(session));
+
+	// i14-livebest: begin
+	/**
+	 * {@code -Dphos.live.engines=arg-scan+indirect,phos+blocks} adds engines a person names (any specification the
+	 * catalog makes) to the live ones.
+	 */
+	static final String EXTRA_ENGINES = "phos.live.engines";
+
+	/**
+	 * Every registered engine (base engines and {@code best}), then those named by {@value #EXTRA_ENGINES}; a value
+	 * starting with {@code =} names the whole list instead ({@code =phos,arg-scan}: the benchmark's comparisons).
+	 */
+	static List<String> engines(AnalysisSession session) {
+		String named = System.getProperty(EXTRA_ENGINES, "");
+		List<String> names = new java.util.ArrayList<>(named.startsWith("=") ? List.of()
+				: LiveSpeculation.registered(session.catalog()));
+		for (String e : named.replaceFirst("^=", "").split(",")) {
+			String name = e.trim();
+			if (name.isEmpty() || names.contains(name)) {
+				continue;
+			}
+			if (!session.catalog().canCreate(name)) {
+				throw new IllegalArgumentException("-D" + EXTRA_ENGINES + ": unknown engine '" + name + "'");
+			}
+			names.add(name);
+		}
+		return List.copyOf(names);
+	}
+	// i14-livebest: end
 	private volatile LiveSpeculation.@Nullable Update last;
 	// i14-liveacc: begin
 	/** The engines judged as the truth arrives: validate's default engines, every tool's records united. */
@@ -60,7 +88,7 @@ public final class LiveAnalysis {
 		}
 		Trace t = s.loaded().trace();
 		try {
-			LiveSpeculation.Update u = speculation.update(t, s.launchNumbers()::number, monitor);
+			LiveSpeculation.Update u = speculation.update(s, monitor);
 			last = u;
 			lastSnapshotLaunches = t.launchCount();
 			failure = null;
@@ -95,11 +123,17 @@ public final class LiveAnalysis {
 			return ENABLED ? "Speculation: waiting for the first launches." : "Speculation: off (-Dphos.live.speculate).";
 		}
 		long n = speculation.speculated();
+		var state = speculation.state(); // i14-livebest
+		long notFed = speculation.eventsNotFed();
 		return String.format(Locale.ROOT,
 				"Speculation (%s): %,d launches speculated once each, %,d held; the last snapshot's %,d new launches "
-						+ "took %.1f ms (%.2f µs per launch, all engines).",
+						+ "took %.1f ms (%.2f µs per launch, all engines); engine state: %,d live allocations, "
+						+ "%,d pointer tables (%,d KiB)%s.",
 				String.join(", ", speculation.engines()), n, u.held(), u.speculated(), u.nanos() / 1e6,
-				u.speculated() == 0 ? 0.0 : u.nanos() / 1e3 / u.speculated());
+				u.speculated() == 0 ? 0.0 : u.nanos() / 1e3 / u.speculated(), state.liveAllocations(),
+				state.pointerTables(), state.pointerBytes() / 1024,
+				notFed == 0 ? "" : String.format(Locale.ROOT, "; %,d events left the window before a snapshot held "
+						+ "them and were not fed", notFed));
 	}
 
 	/** @return the live speculation */
@@ -108,7 +142,7 @@ public final class LiveAnalysis {
 	}
 
 	/**
-	 * A launch's speculation as the Launches view's {@code speculated} column shows it: per base engine the number of
+	 * A launch's speculation as the Launches view's {@code speculated} column shows it: per live engine the number of
 	 * allocations it says the launch reads and writes, e.g. {@code phos 1r 2w · arg-scan 3r 3w · ptx-flow –} (a dash:
 	 * the engine cannot speak for the launch); empty when the launch was not speculated (not a live trace, or no longer
 	 * held).
@@ -122,13 +156,13 @@ public final class LiveAnalysis {
 		return all == null ? "" : summary(all);
 	}
 
-	/** The column's text for the engines' answers (the combinations left out: they repeat a base engine). */
+	/**
+	 * The column's text for the engines' answers: every live engine, {@code best} and those a person added included
+	 * (i14-livebest; before, combinations were left out).
+	 */
 	public static String summary(List<LaunchSpeculation> answers) {
 		StringBuilder b = new StringBuilder();
 		for (LaunchSpeculation s : answers) {
-			if (s.engine().contains("/") || s.engine().contains("+")) {
-				continue;
-			}
 			if (b.length() > 0) {
 				b.append(" · ");
 			}

@@ -71,6 +71,8 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	private @Nullable LoadedTrace loaded;
 	private long snapshotVersion = -1;
 	private long lastSnapshotMs;
+	/** i14-livebest: a snapshot's new events are being fed to the live engines (after its rows were published). */
+	private volatile boolean speculating;
 	private long generations;
 	private boolean detached;
 	private boolean ended;
@@ -244,6 +246,8 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			return;
 		}
 		LiveWindow w = new LiveWindow(in.window());
+		// i14-livebest: live speculation feeds every event once: what a burst brings between two snapshots waits for one
+		w.keepUntilSnapshot(LiveAnalysis.ENABLED ? Math.max(in.window(), 1 << 18) : 0);
 		window = w;
 		Display display = status.getDisplay();
 		Path savedFile = saved;
@@ -282,7 +286,9 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			return;
 		}
 		boolean done = ended;
-		if (snapshotJob == null && !done) {
+		// i14-livebest: no next snapshot while the engines are still fed the last one's events: a generation waiting
+		// for them would hold its window, and a stream the engines cannot keep up with would pile them up
+		if (snapshotJob == null && !speculating && !done) {
 			long v = w.version();
 			if ((v != snapshotVersion || javaSitesGrew()) && w.started()) { // i14-jsites: or the agent wrote
 				snapshot(w, v);
@@ -317,10 +323,28 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 			try {
 				LiveWindow.Snapshot s = w.snapshot(file, m);
 				pairJavaSites(s); // i14-jsites: before the views see the generation
-				analysis.speculate(s, m); // i14-incr: the new launches, once
-				figures = analysis.judge(s, m); // i14-liveacc: when new truth arrived
+				// i14-livebest: the pace follows the snapshot's own cost (writing and loading the window, which a longer
+				// interval amortizes), not the speculation's, which is per new event: counting it made the interval,
+				// hence the next generation's new events, hence its speculation, grow together
 				lastSnapshotMs = (System.nanoTime() - t0) / 1_000_000;
+				// i14-livebest: the rows first, then their speculation (the new events, once): a person sees a launch
+				// as soon as the snapshot is loaded, and the speculated column of the new rows fills when the engines
+				// are done (LiveTraces.published again: the views repaint that generation's rows)
+				speculating = true;
 				display.asyncExec(() -> publish(s, version));
+				try {
+					analysis.speculate(s, m); // i14-incr: the new launches, once
+					figures = analysis.judge(s, m); // i14-liveacc: when new truth arrived
+				} finally {
+					speculating = false;
+				}
+				display.asyncExec(() -> {
+					LoadedTrace shown = loaded;
+					if (shown != null && shown.trace() == s.loaded().trace() && !status.isDisposed()) {
+						LiveTraces.published(shown);
+						showAccuracy(shown); // i14-liveacc: the figures of this generation, judged after its rows
+					}
+				});
 			} catch (OperationCanceledException e) {
 				return Status.CANCEL_STATUS;
 			} catch (IOException | RuntimeException e) {

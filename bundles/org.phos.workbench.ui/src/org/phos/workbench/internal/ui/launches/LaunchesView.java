@@ -104,6 +104,8 @@ public final class LaunchesView extends ViewPart {
     private final java.util.function.Consumer<LoadedTrace> generations = t -> {
         if (t != current && LiveTraces.sameSession(current, t) && !table.isDisposed()) {
             show(t);
+        } else if (t == current && t == listedTrace && this.speculatedColumn >= 0 && !table.isDisposed()) {
+            rowsTable.refresh(); // i14-livebest: its speculation came after its rows: refill the rows on screen
         }
     };
     private int verdictColumn = -1;
@@ -578,7 +580,7 @@ public final class LaunchesView extends ViewPart {
         if (speculatedColumn >= 0) {
             TableColumn spec = table.getColumn(speculatedColumn);
             if ((spec.getWidth() > 0) != (live != null)) {
-                spec.setWidth(live != null ? 400 : 0); // five engines: "phos 3r 3w · arg-scan 3r 3w · ..."
+                spec.setWidth(live != null ? 480 : 0); // five engines: "phos 3r 3w · arg-scan 3r 3w · ... · best 3r 3w"
                 spec.setResizable(live != null);
             }
         }
@@ -683,7 +685,8 @@ public final class LaunchesView extends ViewPart {
         if (q == null) {
             throw new IOException("no trace to export");
         }
-        org.phos.workbench.analysis.core.table.Table<LaunchRow> rows = Analysis.session().launches(q, null);
+        org.phos.workbench.analysis.core.table.Table<LaunchRow> rows = numberedAsTheStream(q.trace(),
+                Analysis.session().launches(q, null)); // i14-livebest
         try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
             TableRenderer.CSV.render(rows, out);
         }
@@ -719,9 +722,29 @@ public final class LaunchesView extends ViewPart {
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        TableRenderer.CSV.render(Analysis.session().launches(q, null), out);
+        TableRenderer.CSV.render(numberedAsTheStream(q.trace(), Analysis.session().launches(q, null)), out); // i14-livebest
         return bytes.toString(StandardCharsets.UTF_8);
     }
+
+    // i14-livebest: begin
+    /**
+     * The rows with the launch column of the table on screen: a live trace's generation numbers its launches from the
+     * window's start, a person and {@code speculate --launch N} on the saved stream count them from the stream's
+     * start ({@link org.phos.workbench.analysis.core.AnalysisSession#launchNumber}); for any other trace the numbers
+     * are the trace's own.
+     */
+    static org.phos.workbench.analysis.core.table.Table<LaunchRow> numberedAsTheStream(Trace trace,
+            org.phos.workbench.analysis.core.table.Table<LaunchRow> rows) {
+        List<Column<LaunchRow>> columns = new java.util.ArrayList<>();
+        for (Column<LaunchRow> c : rows.def().columns()) {
+            columns.add(!c.header().equals("launch") ? c
+                    : Column.integer("launch", c.unit(), r -> Analysis.session().launchNumber(trace, r.launch())));
+        }
+        return new org.phos.workbench.analysis.core.table.Table<>(
+                new org.phos.workbench.analysis.core.table.TableDef<>(rows.def().name(), columns), rows.rows(),
+                rows.offset(), rows.total());
+    }
+    // i14-livebest: end
 
     /** The launch of the selected row, or -1. */
     public int selectedLaunch() {

@@ -32,6 +32,8 @@ public final class IndirectEngine implements SpeculationEngine {
 	public static final String SUFFIX = "+indirect";
 	/** How many levels of stored pointers are followed. */
 	public static final int MAX_DEPTH = 2;
+	/** i14-livebest: entries of the per-launch sets kept before they are cleared. */
+	private static final int SETS_KEPT = 1 << 14;
 
 	private final SpeculationEngine base;
 	private final String name;
@@ -107,7 +109,9 @@ public final class IndirectEngine implements SpeculationEngine {
 		}
 		this.launch = launch;
 		this.out = sink;
-		if (++generation == LongIntMap.MISSING) {
+		// i14-livebest: the generation-stamped sets hold every allocation ever reached; an engine fed a live stream for
+		// hours would keep them all, so they start again once large (one launch's reach is far smaller)
+		if (++generation == LongIntMap.MISSING || expanded.size() + emitted.size() > SETS_KEPT) {
 			generation = 1;
 			expanded.clear();
 			emitted.clear();

@@ -45,31 +45,43 @@ public final class TensorMapEngine implements SpeculationEngine {
 
 	private final @Nullable SpeculationEngine base;
 	private final String name;
-	/** Maps by a hash of their 128 bytes; each list in event order. */
+	/**
+	 * Maps by a hash of their 128 bytes, each list in event order; read from the trace lazily, up to each launch
+	 * (i14-livebest: a live stream's trace grows, and an engine fed it for a whole attach sees its maps as they come),
+	 * and a map equal to one already kept replaces it (only the latest before a launch is ever used).
+	 */
 	private final Map<Long, List<MapAt>> maps = new HashMap<>();
-	private final int firstMapEvent;
+	private final Trace trace;
+	/** The first event not yet read for maps. */
+	private int scanned;
 
 	/** @param trace the trace whose tensor maps it reads; @param base the engine it adds to, null for the base engine */
 	public TensorMapEngine(Trace trace, @Nullable SpeculationEngine base) {
 		this.base = base;
 		this.name = base == null ? NAME : base.name() + SUFFIX;
-		int first = Integer.MAX_VALUE;
-		int n = trace.eventCount();
-		if (trace.count(EventKind.TENSOR_MAP) > 0) {
-			for (int i = 0; i < n; i++) {
-				if (trace.kind(i) != EventKind.TENSOR_MAP) {
-					continue;
-				}
-				TraceEvent.TensorMap t = trace.tensorMap(i);
-				if (t.map().length != MAP_BYTES || t.extent() == 0) {
-					continue; // no bytes to match, or an element type whose size the recorder did not know
-				}
-				maps.computeIfAbsent(hash(t.map(), 0), k -> new ArrayList<>(1))
-						.add(new MapAt(i, t.address(), t.extent(), t.map()));
-				first = Math.min(first, i);
-			}
+		this.trace = trace;
+	}
+
+	/** Reads the maps encoded before event {@code event}. */
+	private void readMapsBefore(int event) {
+		if (trace.count(EventKind.TENSOR_MAP) == 0) {
+			scanned = Math.max(scanned, event); // none so far: the events before are never read again
+			return;
 		}
-		this.firstMapEvent = first;
+		for (int i = scanned; i < event; i++) {
+			if (trace.kind(i) != EventKind.TENSOR_MAP) {
+				continue;
+			}
+			TraceEvent.TensorMap t = trace.tensorMap(i);
+			if (t.map().length != MAP_BYTES || t.extent() == 0) {
+				continue; // no bytes to match, or an element type whose size the recorder did not know
+			}
+			List<MapAt> list = maps.computeIfAbsent(hash(t.map(), 0), k -> new ArrayList<>(1));
+			MapAt m = new MapAt(i, t.address(), t.extent(), t.map());
+			list.removeIf(o -> Arrays.equals(o.bytes(), t.map()));
+			list.add(m);
+		}
+		scanned = Math.max(scanned, event);
 	}
 
 	@Override
@@ -95,7 +107,8 @@ public final class TensorMapEngine implements SpeculationEngine {
 	@Override
 	public boolean speculate(LaunchContext launch, AccessSink sink) {
 		boolean covered = base != null && base.speculate(launch, sink);
-		if (launch.event() < firstMapEvent || launch.paramLength() < MAP_BYTES) {
+		readMapsBefore(launch.event());
+		if (maps.isEmpty() || launch.paramLength() < MAP_BYTES) {
 			return covered;
 		}
 		byte[] p = launch.paramBytes();
