@@ -85,7 +85,10 @@ public final class CheckpointPanel {
 		query.addListener(SWT.Selection, e -> start(List.of()));
 		strip = new Canvas(root, SWT.DOUBLE_BUFFERED);
 		strip.setData(TracesView.ROLE, "checkpointStrip");
-		GridDataFactory.fillDefaults().grab(true, false).hint(SWT.DEFAULT, PhaseStripPainter.HEIGHT).applyTo(strip);
+		org.eclipse.swt.graphics.GC measure = new org.eclipse.swt.graphics.GC(strip); // ui-polish: two rows
+		int stripHeight = PhaseStripPainter.height(measure);
+		measure.dispose();
+		GridDataFactory.fillDefaults().grab(true, false).hint(SWT.DEFAULT, stripHeight).applyTo(strip);
 		strip.addPaintListener(e -> PhaseStripPainter.paint(e.gc, strip.getClientArea(), machine, System.nanoTime()));
 		message = new Label(root, SWT.WRAP);
 		message.setData(TracesView.ROLE, "checkpointMessage");

@@ -23,7 +23,15 @@ import org.phos.workbench.cr.core.process.ProcessState;
  * under them, from the lock's begin to the unlock's end, and its length. Painting only: the panel owns data and widgets.
  */
 final class PhaseStripPainter {
-	static final int HEIGHT = 26;
+	/**
+	 * ui-polish: the strip's height in two rows: the state machine's chips over the phases on a time axis that spans
+	 * the strip's width (in one row beside the chips, the phases of a 540 px editor got a letter each), the stall's
+	 * bracket under them.
+	 */
+	static int height(GC gc) {
+		int chipH = gc.getFontMetrics().getHeight() + 4;
+		return 3 + chipH + 5 + chipH + 6;
+	}
 	private static final ProcessState[] MACHINE = { ProcessState.RUNNING, ProcessState.LOCKED,
 			ProcessState.CHECKPOINTED, ProcessState.FAILED };
 
@@ -82,6 +90,12 @@ final class PhaseStripPainter {
 			gc.drawText(q, x, y + 2, true);
 			x += gc.textExtent(q).x;
 		}
+		// ui-polish: begin: where the strip has two rows (height(gc)), the phases get the whole width of the second
+		if (area.height >= 2 * chipH + 10) {
+			x = area.x + 6 - 16; // the phases start 16 px right of x
+			y = area.y + 3 + chipH + 5;
+		}
+		// ui-polish: end
 		// the phases of the latest run on a time axis, the stall (or the time so far) right of them
 		ProcessCheckpoint.Run last = m.busy() ? null : m.lastRun();
 		String tail = last != null && !Double.isNaN(last.stallMs()) ? "stall " + ms(last.stallMs()) : "";

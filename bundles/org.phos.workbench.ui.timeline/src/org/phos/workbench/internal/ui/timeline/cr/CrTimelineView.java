@@ -9,6 +9,7 @@ import org.eclipse.jdt.annotation.Nullable;
 import org.eclipse.jface.dialogs.MessageDialog;
 import org.eclipse.jface.viewers.ISelection;
 import org.eclipse.jface.viewers.IStructuredSelection;
+import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.layout.GridData;
 import org.eclipse.swt.layout.GridLayout;
@@ -35,7 +36,10 @@ import org.phos.workbench.ui.PhoenixUi;
 import org.phos.workbench.ui.model.ExperimentComparison;
 import org.phos.workbench.ui.model.ExperimentSelection;
 import org.phos.workbench.ui.model.LoadedTrace;
+import org.phos.workbench.ui.model.TimeSelection;
+import org.phos.workbench.ui.model.ViewSelectionProvider;
 import org.phos.workbench.ui.timeline.TimelineUi;
+import org.phos.workbench.trace.core.Trace;
 
 /**
  * The C/R Timeline view: the lanes of a simulated run (host with its stalls, streams, copy engines, CoW D2D, commit
@@ -52,6 +56,7 @@ import org.phos.workbench.ui.timeline.TimelineUi;
  */
 public final class CrTimelineView extends ViewPart {
     private final ISelectionListener selectionListener = this::selectionChanged;
+    private final ViewSelectionProvider selectionProvider = new ViewSelectionProvider();
     private CrTimelinePane pane;
     private Label details;
     private Button lock;
@@ -78,8 +83,7 @@ public final class CrTimelineView extends ViewPart {
 
             @Override
             public void rangeSelected(long fromNs, long toNs) {
-                details.setText("Range " + TimeFormat.duration(toNs - fromNs) + " from " + TimeFormat.duration(fromNs)
-                        + " (simulated clock)");
+                publishRange(fromNs, toNs);
             }
 
             @Override
@@ -111,6 +115,7 @@ public final class CrTimelineView extends ViewPart {
         details.setText("W/S zoom, A/D pan, Ctrl+wheel zoom, drag: select a range, click: details (buffer, bytes, the "
                 + "launch behind a copy-on-write, why a stall happened), . / , : next/previous stall");
         getSite().getPage().addSelectionListener(selectionListener);
+        getSite().setSelectionProvider(selectionProvider); // ui-polish: a dragged range, as the Trace Timeline's
         root.addDisposeListener(e -> unlock());
     }
 
@@ -193,6 +198,37 @@ public final class CrTimelineView extends ViewPart {
         if (!before.equals(canvas.navigator().window())) {
             crMoved(canvas.navigator().window());
         }
+    }
+
+    /**
+     * A range dragged on the simulated clock: said in the details line and published as the Trace Timeline publishes
+     * its drag, a {@link TimeSelection} of the experiment's trace (the range on the trace's clock through the
+     * {@link TraceTimeMapping}), so the Launches view keeps the launches issued in it, Properties shows it and the New
+     * Experiment dialog's picker takes its start.
+     */
+    private void publishRange(long fromNs, long toNs) {
+        ExperimentSelection e = pane.experiment();
+        CrTimelineContent c = pane.content();
+        TraceTimeMapping map = mapping;
+        String text = "Range " + TimeFormat.duration(toNs - fromNs) + " from " + TimeFormat.duration(fromNs)
+                + " (simulated clock)";
+        if (e == null || c == null || map == null) {
+            details.setText(text);
+            return;
+        }
+        long from = map.toTrace(fromNs);
+        long to = map.toTrace(toNs);
+        Trace t = e.trace().trace();
+        long start = t.eventCount() == 0 ? from : t.hostNs(0);
+        details.setText(text + "; in the trace from +" + TimeFormat.duration(from - start) + " (published to the "
+                + "other views: Launches, Properties)");
+        details.setToolTipText(details.getText());
+        selectionProvider.setSelection(new StructuredSelection(new TimeSelection(e.trace(), from, to)));
+    }
+
+    /** The selection this view publishes (a dragged range), for tests. */
+    public ISelection publishedSelection() {
+        return selectionProvider.getSelection();
     }
 
     private void select(int item) {
