@@ -50,13 +50,17 @@ class CrTimelineLayoutUiTest {
     @AfterEach
     void backToLight() throws Exception {
         theme(SwitchThemeHandler.LIGHT_COMMAND);
+        window.getActivePage().closeAllEditors(false);
     }
 
     private void theme(String command) throws Exception {
         window.getService(IHandlerService.class).executeCommand(command, null);
         boolean dark = command.equals(SwitchThemeHandler.DARK_COMMAND);
         robot.waitUntil("the theme switched", () -> PhoenixThemes.isDark() == dark);
-        robot.spin(500);
+        robot.spin(1500); // the styling engine restyles every widget of the open editor and views
+        shell.redraw();
+        shell.update();
+        robot.spin(300);
     }
 
     /** Resets the perspective (its default layout) and shows a soft copy-on-write run in the C/R Timeline. */
@@ -87,13 +91,20 @@ class CrTimelineLayoutUiTest {
         assertTrue(l.laneHeight() >= textHeight, "a lane holds its label: " + l.laneHeight() + " >= " + textHeight);
         assertTrue(l.laneTop(lanes) + textHeight <= canvas.getSize().y,
                 "a row for the markers' labels under the lanes: " + l + " in " + canvas.getSize());
-        // the views beside it stay useful: the Launches table (stacked with the Trace Timeline) keeps rows
+        // the views beside it stay useful: the trace open in its editor (the overview), the Launches table (stacked
+        // with the Trace Timeline) lists its launches
+        window.getActivePage().openEditor(
+                new org.phos.workbench.internal.ui.trace.TraceEditorInput(trace.file()),
+                org.phos.workbench.internal.ui.trace.TraceEditor.ID);
         LaunchesView launches = (LaunchesView) window.getActivePage().showView(LaunchesView.ID, null,
                 IWorkbenchPage.VIEW_VISIBLE);
-        robot.spin(200);
+        robot.waitUntil("the Launches view lists the trace", () -> launches.rowCount() > 0, Duration.ofSeconds(30));
+        robot.spin(300);
         Table table = robot.findByData(shell, Table.class, TracesView.ROLE, "launches");
-        assertTrue(table.getClientArea().height >= 5 * table.getItemHeight(),
-                "the Launches table shows 5 rows or more: " + table.getClientArea() + " in " + launches.getTitle());
+        int rows = (table.getClientArea().height - table.getHeaderHeight()) / table.getItemHeight();
+        System.out.println("Launches rows on screen in the default layout: " + rows + " (" + table.getClientArea()
+                + ", item height " + table.getItemHeight() + ")");
+        assertTrue(rows >= 3, "the Launches table shows 3 rows or more: " + rows);
         window.getActivePage().activate(view);
         robot.spin(200);
         robot.screenshot(shell, "cr-default-layout-light");
@@ -101,15 +112,17 @@ class CrTimelineLayoutUiTest {
         robot.screenshot(shell, "cr-default-layout-dark");
         theme(SwitchThemeHandler.LIGHT_COMMAND);
 
-        // a narrow stall: its label shortened at a word, never cut (screenshots of the longest stall 40 px wide)
+        // narrow stalls: the label shortened at a word, never cut (screenshots of the longest stall 110 and 45 px wide)
         StallInterval longest = c.hostStalls().stream().max(Comparator.comparingLong(StallInterval::durationNs))
                 .orElseThrow();
-        long span = longest.durationNs() * l.dataWidth() / 40;
-        view.timelineCanvas().showWindow(longest.startNs() - span / 2, longest.startNs() + span / 2);
-        robot.spin(300);
-        robot.screenshot(shell, "cr-narrow-stall-light");
+        for (int px : new int[] { 110, 45 }) {
+            long span = longest.durationNs() * l.dataWidth() / px;
+            view.timelineCanvas().showWindow(longest.startNs() - span / 2, longest.startNs() + span / 2);
+            robot.spin(300);
+            robot.screenshot(shell, "cr-stall-" + px + "px-light");
+        }
         theme(SwitchThemeHandler.DARK_COMMAND);
-        robot.screenshot(shell, "cr-narrow-stall-dark");
+        robot.screenshot(shell, "cr-stall-45px-dark");
     }
 
     private static int fontHeight(Control c) {

@@ -59,12 +59,16 @@ class TimelineLabelsTest {
         // the reviewed case: "requested", then the instant's line 20 px right of it
         int[] lines = { 300, 320, 900 };
         int[] widths = { 70, 50, 110 };
-        int[][] at = MarkLabels.place(lines, widths, 100, 1000, 3);
+        int[][] at = MarkLabels.place(lines, widths, 100, 1000, 3, 30);
         assertEquals(300 - 3 - 70, at[0][0], "'requested' goes left of its line: the instant's line is right of it");
         assertEquals(0, at[0][1]);
         assertEquals(323, at[1][0], "'instant' right of its own line");
+        assertEquals(110, at[2][2], "'image complete' whole");
+        // lines 8 px apart, no room on either side: shortened to the edge, on the second row
+        int[][] close = MarkLabels.place(new int[] { 500, 508, 516 }, new int[] { 70, 110, 100 }, 100, 600, 2, 30);
+        assertTrue(close[0][1] == 0 && close[0][2] == 70, "the first whole, left of its line");
         Random random = new Random(14);
-        for (int round = 0; round < 2000; round++) {
+        for (int round = 0; round < 3000; round++) {
             int n = 1 + random.nextInt(8);
             int[] x = new int[n];
             int[] w = new int[n];
@@ -73,48 +77,50 @@ class TimelineLabelsTest {
                 w[i] = 20 + random.nextInt(120);
             }
             java.util.Arrays.sort(x);
-            int[][] p = MarkLabels.place(x, w, 100, 700, 3);
+            int[][] p = MarkLabels.place(x, w, 100, 700, 3, 30);
             for (int i = 0; i < n; i++) {
                 if (p[i][1] < 0) {
                     continue;
                 }
                 int from = p[i][0] - 1;
-                int to = p[i][0] + w[i] + 1;
+                int to = p[i][0] + p[i][2] + 1;
                 assertTrue(from >= 100 && to <= 700, "inside the data area");
-                assertTrue(p[i][0] == x[i] + 3 || p[i][0] == x[i] - 3 - w[i], "beside its own line");
-                boolean crossed = false;
-                for (int line : x) {
-                    crossed |= !(line + 1 < from || line - 1 > to);
-                }
-                if (crossed) { // only where no row has a place beside its line clear of the lines and labels before
-                    for (int row = 0; row < 3; row++) {
-                        for (int side : new int[] { x[i] + 3, x[i] - 3 - w[i] }) {
-                            int f = side - 1;
-                            int t = side + w[i] + 1;
-                            boolean clear = f >= 100 && t <= 700;
-                            for (int line : x) {
-                                clear &= line + 1 < f || line - 1 > t;
-                            }
-                            for (int j = 0; j < i && clear; j++) {
-                                if (p[j][1] == row) {
-                                    clear = t + 3 <= p[j][0] - 1 || f >= p[j][0] + w[j] + 1 + 3;
-                                }
-                            }
-                            assertTrue(!clear, "mark " + i + " crosses a line though row " + row + " at " + side
-                                    + " was clear: lines " + java.util.Arrays.toString(x));
-                        }
-                    }
-                }
+                assertTrue(p[i][2] <= w[i] && p[i][2] >= Math.min(30, w[i]), "room: " + p[i][2]);
+                assertTrue(p[i][0] == x[i] + 3 || p[i][0] == x[i] - 3 - w[i] && p[i][2] == w[i],
+                        "beside its own line; left of it only whole");
                 for (int j = 0; j < i; j++) {
                     if (p[j][1] == p[i][1]) {
                         int jf = p[j][0] - 1;
-                        int jt = p[j][0] + w[j] + 1;
-                        assertTrue(to <= jf || from >= jt, "labels " + j + " and " + i + " overlap");
+                        int jt = p[j][0] + p[j][2] + 1;
+                        assertTrue(to + 3 <= jf || from >= jt + 3, "labels " + j + " and " + i + " overlap");
+                    }
+                }
+                boolean crossed = false;
+                int next = 700;
+                for (int line : x) {
+                    crossed |= line + 1 >= from && line - 1 <= to;
+                    if (line > x[i]) {
+                        next = Math.min(next, line - 1);
+                    }
+                }
+                if (crossed) { // only where no row had room up to the next line
+                    for (int row = 0; row < 3; row++) {
+                        int f = x[i] + 2;
+                        int room = Math.min(w[i], Math.min(next - 1, 699) - 1 - (x[i] + 3));
+                        boolean free = room >= Math.min(30, w[i]);
+                        int t = x[i] + 3 + room + 1;
+                        for (int j = 0; j < i && free; j++) {
+                            if (p[j][1] == row) {
+                                free = t + 3 <= p[j][0] - 1 || f >= p[j][0] + p[j][2] + 1 + 3;
+                            }
+                        }
+                        assertTrue(!free, "mark " + i + " crosses a line though row " + row + " had room up to the next"
+                                + " line: lines " + java.util.Arrays.toString(x) + " widths " + java.util.Arrays.toString(w));
                     }
                 }
             }
             if (n == 1) {
-                assertTrue(p[0][1] == 0, "a lone mark always has its label");
+                assertEquals(0, p[0][1], "a lone mark always has its label");
             }
         }
     }

@@ -1,13 +1,16 @@
 package org.phos.workbench.internal.ui.timeline;
 
 /**
- * Where the labels of a timeline's vertical marks go (checkpoint requested, instant, image complete): each right of
- * its line, else left of it, in the first of a few rows where it crosses no mark's line (the dashed lines run through
- * the label rows) and overlaps no label placed before it. Where marks are so close that every such place crosses a
- * line, the label still goes beside its own line on a free row, and the painter draws it opaque after all the lines:
- * the other line stops at the label instead of running through its text. A label with no free row at all is left out
- * (its line keeps its colour; the details and exports name it). Pure arithmetic, so a test checks the rule on any set
- * of marks.
+ * Where the labels of a timeline's vertical marks go (checkpoint requested, instant, image complete), in a few rows
+ * under the lanes through which the dashed lines run. Each label, in the first row that has a place for it:
+ * <ol>
+ * <li>whole, right of its line, else left of it, crossing no mark's line and overlapping no label placed before it;
+ * <li>else right of its line, shortened ({@link LabelFit}) to end before the next line or the canvas's edge;
+ * <li>else (lines closer than a short word) right of its line, shortened to the canvas's edge, over the other lines:
+ * the painter draws the labels opaque after all the lines, so a line stops at a label instead of running through it.
+ * </ol>
+ * A label with no place at all is left out (its line keeps its colour; the details and exports name it). Pure
+ * arithmetic, so a test checks the rules on any set of marks.
  */
 public final class MarkLabels {
     /** Space between a line and its label, and between two labels of a row (px). */
@@ -17,45 +20,56 @@ public final class MarkLabels {
     }
 
     /**
-     * Places labels of widths {@code widths} for lines at {@code lineX} (canvas columns, in the order to place them)
-     * between columns {@code left} and {@code right}; returns per mark its label's left column and its row
-     * ({@code [i][0]}, {@code [i][1]}), row -1 where it is left out.
+     * Places labels of widths {@code widths} for lines at {@code lineX} (canvas columns, in time order) between
+     * columns {@code left} and {@code right}, with {@code shortest} px the least room a shortened label is given;
+     * returns per mark {left column, row, room}: row -1 where it is left out, room (px) less than its width where the
+     * label is to be shortened to fit it.
      */
-    public static int[][] place(int[] lineX, int[] widths, int left, int right, int rows) {
+    public static int[][] place(int[] lineX, int[] widths, int left, int right, int rows, int shortest) {
         int n = lineX.length;
         int[][] out = new int[n][];
         int[][] taken = new int[n][]; // placed labels: from, to, row
         int placed = 0;
         for (int i = 0; i < n; i++) {
-            out[i] = new int[] { 0, -1 };
+            out[i] = new int[] { 0, -1, 0 };
             int[] candidates = { lineX[i] + PAD, lineX[i] - PAD - widths[i] };
-            search: for (int row = 0; row < rows; row++) {
-                for (int lx : candidates) {
-                    int from = lx - 1;
-                    int to = lx + widths[i] + 1;
-                    if (from < left || to > right || crossesLine(lineX, from, to) || overlaps(taken, placed, from, to, row)) {
-                        continue;
-                    }
-                    out[i] = new int[] { lx, row };
-                    taken[placed++] = new int[] { from, to, row };
-                    break search;
-                }
-            }
-            if (out[i][1] < 0) { // lines close together: beside its own line all the same, over the other lines
-                search: for (int row = 0; row < rows; row++) {
-                    for (int lx : candidates) {
-                        int from = lx - 1;
-                        int to = lx + widths[i] + 1;
-                        if (from >= left && to <= right && !overlaps(taken, placed, from, to, row)) {
-                            out[i] = new int[] { lx, row };
-                            taken[placed++] = new int[] { from, to, row };
-                            break search;
+            for (int pass = 0; pass < 3 && out[i][1] < 0; pass++) {
+                for (int row = 0; row < rows && out[i][1] < 0; row++) {
+                    for (int c = 0; c < (pass == 0 ? 2 : 1) && out[i][1] < 0; c++) {
+                        int lx = candidates[c];
+                        int room = widths[i];
+                        if (pass == 1) { // right of its line, up to the next line
+                            room = Math.min(widths[i], Math.min(nextLine(lineX, lineX[i]) - 1, right) - 1 - lx);
+                        } else if (pass == 2) { // right of its line, up to the edge, over the lines
+                            room = Math.min(widths[i], right - 1 - lx);
                         }
+                        if (pass > 0 && room < Math.min(shortest, widths[i])) {
+                            continue;
+                        }
+                        int from = lx - 1;
+                        int to = lx + room + 1;
+                        if (from < left || to > right || (pass < 2 && crossesLine(lineX, from, to))
+                                || overlaps(taken, placed, from, to, row)) {
+                            continue;
+                        }
+                        out[i] = new int[] { lx, row, room };
+                        taken[placed++] = new int[] { from, to, row };
                     }
                 }
             }
         }
         return out;
+    }
+
+    /** The first column covered by a line right of {@code x} (lines cover x-1..x+1), or a column far right. */
+    private static int nextLine(int[] lineX, int x) {
+        int next = Integer.MAX_VALUE;
+        for (int l : lineX) {
+            if (l > x && l - 1 < next) {
+                next = l - 1;
+            }
+        }
+        return next;
     }
 
     private static boolean crossesLine(int[] lineX, int from, int to) {

@@ -162,7 +162,16 @@ public final class TimelineCanvas {
             return new TimelineLayout(labelWidth, r.width, r.height, firstLane);
         }
         int lanes = index.lanes().size();
-        int reserve = index.marks().isEmpty() ? 0 : textHeight + 3;
+        // room under the lanes for two rows of marker labels where that keeps every lane a line of text high, else one
+        int reserve = 0;
+        for (int rows = Math.min(2, index.marks().size()); rows > 0; rows--) {
+            reserve = rows * (textHeight + 1) + 2;
+            TimelineLayout all = TimelineLayout.fitting(labelWidth, r.width, r.height, 0, lanes, reserve,
+                    textHeight + 1);
+            if (all.laneTop(lanes) + reserve <= r.height) {
+                break;
+            }
+        }
         if (r.height > 0) {
             // no empty space below the last lane while lanes above are scrolled away (a lane revealed while the
             // view was hidden, at height 0, would otherwise keep the lanes above it out of sight)

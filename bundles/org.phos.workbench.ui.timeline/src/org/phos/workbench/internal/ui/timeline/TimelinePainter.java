@@ -201,7 +201,8 @@ public final class TimelinePainter {
         }
         int rows = Math.clamp((layout.height() - labelY) / (textHeight + 1), 1, 3);
         // every label where no line crosses it (MarkLabels), then the lines, then the labels over them
-        int[][] at = MarkLabels.place(lineX, widths, x0, layout.width() - 1, rows);
+        int[][] at = MarkLabels.place(lineX, widths, x0, layout.width() - 1, rows,
+                gc.textExtent("requ" + LabelFit.ELLIPSIS).x);
         gc.setLineStyle(SWT.LINE_DASH);
         gc.setLineWidth(2);
         for (int i = 0; i < lineX.length; i++) {
@@ -214,11 +215,16 @@ public final class TimelinePainter {
             if (at[i][1] < 0) {
                 continue;
             }
+            String label = at[i][2] >= widths[i] ? shown.get(i).label()
+                    : LabelFit.fit(shown.get(i).label(), at[i][2], t -> gc.textExtent(t).x);
+            if (label == null) {
+                continue;
+            }
             int y = labelY + at[i][1] * (textHeight + 1);
             gc.setBackground(palette.background());
-            gc.fillRectangle(at[i][0] - 1, y, widths[i] + 2, textHeight);
+            gc.fillRectangle(at[i][0] - 1, y, gc.textExtent(label).x + 2, textHeight);
             gc.setForeground(palette.category(shown.get(i).category()));
-            gc.drawText(shown.get(i).label(), at[i][0], y, true);
+            gc.drawText(label, at[i][0], y, true);
         }
     }
 

@@ -60,7 +60,6 @@ public final class CrTimelineView extends ViewPart {
     private CrTimelinePane pane;
     private Label details;
     private Button lock;
-    private Button export;
     private @Nullable TraceTimeMapping mapping;
     private @Nullable TraceTimelineView lockedTo;
     private boolean syncing;
@@ -99,11 +98,17 @@ public final class CrTimelineView extends ViewPart {
         lock.setData(TraceTimelineView.ROLE, "cr-lock");
         lock.setToolTipText(TraceTimeMapping.EXPLANATION);
         lock.addListener(SWT.Selection, e -> setAxisLocked(lock.getSelection()));
-        export = pane.addToBar(bar -> new Button(bar, SWT.PUSH));
-        export.setText("Export...");
-        export.setData(TraceTimelineView.ROLE, "cr-export");
-        export.setToolTipText("PNG, SVG, Chrome JSON (ui.perfetto.dev) or CSV of what is shown: the zoomed window");
-        export.addListener(SWT.Selection, e -> exportMenu());
+        // ui-polish: Export in the view's toolbar (the tab row, as the tables' Export CSV): the head row keeps the
+        // height of a line, one more row of the canvas for the lanes and the markers' labels
+        org.eclipse.jface.action.Action exportAction = new org.eclipse.jface.action.Action("Export...") {
+            @Override
+            public void run() {
+                exportMenu();
+            }
+        };
+        exportAction.setToolTipText("PNG, SVG, Chrome JSON (ui.perfetto.dev) or CSV of what is shown: the zoomed window");
+        getViewSite().getActionBars().getToolBarManager().add(exportAction);
+        getViewSite().getActionBars().updateActionBars();
         details = new Label(root, SWT.WRAP);
         details.setData(TraceTimelineView.ROLE, "cr-details");
         GridData dd = new GridData(SWT.FILL, SWT.CENTER, true, false);
@@ -327,14 +332,14 @@ public final class CrTimelineView extends ViewPart {
     // export
 
     private void exportMenu() {
+        org.eclipse.swt.widgets.Control export = pane.canvas().control();
         Menu menu = new Menu(export);
         for (CrTimelineExport.Format f : CrTimelineExport.Format.values()) {
             MenuItem item = new MenuItem(menu, SWT.PUSH);
             item.setText(f.label() + " ...");
             item.addListener(SWT.Selection, e -> exportTo(f));
         }
-        var at = export.toDisplay(0, export.getSize().y);
-        menu.setLocation(at);
+        menu.setLocation(export.getDisplay().getCursorLocation()); // under the toolbar item just clicked
         menu.setVisible(true);
     }
 
@@ -343,7 +348,7 @@ public final class CrTimelineView extends ViewPart {
         if (c == null) {
             return;
         }
-        FileDialog d = new FileDialog(export.getShell(), SWT.SAVE);
+        FileDialog d = new FileDialog(details.getShell(), SWT.SAVE);
         d.setOverwrite(true);
         d.setFilterExtensions(new String[] { "*." + f.extension() });
         d.setFileName(fileName(c.run().name()) + "." + f.extension());
@@ -353,7 +358,7 @@ public final class CrTimelineView extends ViewPart {
                 Path p = export(f, Path.of(file));
                 details.setText("Exported " + f.label() + " of " + c.run().name() + " to " + p);
             } catch (IOException | RuntimeException ex) {
-                MessageDialog.openError(export.getShell(), "Export failed",
+                MessageDialog.openError(details.getShell(), "Export failed",
                         "Cannot write " + file + ": " + ex.getMessage());
             }
         }
