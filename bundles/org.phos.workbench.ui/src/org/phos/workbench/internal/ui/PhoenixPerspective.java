@@ -45,12 +45,8 @@ public final class PhoenixPerspective implements IPerspectiveFactory {
         tables.addView(PhoenixUi.CR_CONSISTENCY_VIEW_ID);
         // i12-crviews: end
         // the launches under the open traces (the Trace Timeline stacks itself here), the selection's properties
-        // ui-polish: begin: the editors keep 67% of the centre's height (was 45%): the C/R Timeline below them
-        // (org.phos.workbench.ui.timeline's plugin.xml) shows every lane of a run and the live trace its checkpoint
-        // section at 1280x1024; Launches and the Trace Timeline keep the rest
-        IFolderLayout launches = layout.createFolder("org.phos.workbench.ui.launches", IPageLayout.BOTTOM, 0.67f,
+        IFolderLayout launches = layout.createFolder("org.phos.workbench.ui.launches", IPageLayout.BOTTOM, 0.45f,
                 editors);
-        // ui-polish: end
         launches.addView(LaunchesView.ID);
     }
 }

@@ -11,6 +11,7 @@ import org.eclipse.swt.widgets.Canvas;
 import org.eclipse.swt.widgets.Control;
 import org.eclipse.swt.widgets.Shell;
 import org.eclipse.swt.widgets.Table;
+import org.eclipse.ui.IViewPart;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.handlers.IHandlerService;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.phos.workbench.analysis.core.experiment.ExperimentResult;
 import org.phos.workbench.cr.core.StallInterval;
 import org.phos.workbench.internal.ui.TracesView;
+import org.phos.workbench.internal.ui.accesses.AccessesView;
 import org.phos.workbench.internal.ui.launches.LaunchesView;
 import org.phos.workbench.internal.ui.properties.PropertiesView;
 import org.phos.workbench.internal.ui.theme.PhoenixThemes;
@@ -34,9 +36,10 @@ import org.phos.workbench.ui.model.TimeSelection;
 import org.phos.workbench.ui.tests.UiRobot;
 
 /**
- * The C/R Timeline in the Phoenix perspective's default layout at 1280x1024 (the perspective reset): every lane of a
- * soft copy-on-write run (host, streams, copy engines, copy-on-write, commit, restore) is on screen at once, with the
- * markers' labels under them, and the Launches table beside the Trace Timeline keeps its rows; a real drag on it is
+ * The C/R Timeline in the Phoenix perspective's default layout at 1280x1024 (the perspective reset): stacked with
+ * Accesses at the top right, it comes up when an experiment is shown, and every lane of a soft copy-on-write run
+ * (host, streams, copy engines, copy-on-write, commit, restore) is on screen at once, with the markers' labels under
+ * them; the Launches table keeps its rows; a stall's label is shortened at a word; a real drag on it is
  * published as the Trace Timeline's drag is (a {@link TimeSelection} of the trace, mapped onto the trace's clock),
  * which Properties and the Launches view show. Screenshots in both themes.
  */
@@ -63,13 +66,25 @@ class CrTimelineLayoutUiTest {
         robot.spin(300);
     }
 
-    /** Resets the perspective (its default layout) and shows a soft copy-on-write run in the C/R Timeline. */
+    /**
+     * Resets the perspective (its default layout: Accesses on top at the top right) and shows a soft copy-on-write run
+     * as the Experiments view shows a finished one: the C/R Timeline comes to the top of its stack by itself.
+     */
     private CrTimelineView defaultLayout(LoadedTrace trace) throws Exception {
         IWorkbenchPage page = window.getActivePage();
         page.resetPerspective();
         robot.spin(300);
+        IViewPart accesses = page.showView(AccessesView.ID);
+        assertTrue(page.isPartVisible(accesses), "Accesses on top at first");
         ExperimentResult r = CrFixture.experiment(trace, "soft-cow-300", CrTimelineUiTest.SOFT_COW);
-        CrTimelineView view = CrFixture.openTimeline(robot, trace, r);
+        CrFixture.publish(trace, r);
+        robot.waitUntil("the C/R Timeline came up and drew the run", () -> page.findView(CrTimelineView.ID)
+                instanceof CrTimelineView v && v.isReady() && v.pane().content().run() == r.runs().get(0),
+                Duration.ofSeconds(120));
+        CrTimelineView view = (CrTimelineView) page.findView(CrTimelineView.ID);
+        assertTrue(page.isPartVisible(view), "the C/R Timeline is on top of its stack");
+        assertTrue(!page.isPartVisible(accesses), "over Accesses, with which it is stacked");
+        page.activate(view);
         robot.spin(300);
         return view;
     }
@@ -104,12 +119,12 @@ class CrTimelineLayoutUiTest {
         int rows = (table.getClientArea().height - table.getHeaderHeight()) / table.getItemHeight();
         System.out.println("Launches rows on screen in the default layout: " + rows + " (" + table.getClientArea()
                 + ", item height " + table.getItemHeight() + ")");
-        assertTrue(rows >= 3, "the Launches table shows 3 rows or more: " + rows);
+        assertTrue(rows >= 10, "the Launches table keeps 10 rows or more: " + rows);
         window.getActivePage().activate(view);
         robot.spin(200);
-        robot.screenshot(shell, "cr-default-layout-light");
+        shot("cr-default-layout-light");
         theme(SwitchThemeHandler.DARK_COMMAND);
-        robot.screenshot(shell, "cr-default-layout-dark");
+        shot("cr-default-layout-dark");
         theme(SwitchThemeHandler.LIGHT_COMMAND);
 
         // narrow stalls: the label shortened at a word, never cut (screenshots of the longest stall 110 and 45 px wide)
@@ -119,10 +134,18 @@ class CrTimelineLayoutUiTest {
             long span = longest.durationNs() * l.dataWidth() / px;
             view.timelineCanvas().showWindow(longest.startNs() - span / 2, longest.startNs() + span / 2);
             robot.spin(300);
-            robot.screenshot(shell, "cr-stall-" + px + "px-light");
+            shot("cr-stall-" + px + "px-light");
         }
         theme(SwitchThemeHandler.DARK_COMMAND);
-        robot.screenshot(shell, "cr-stall-45px-dark");
+        shot("cr-stall-45px-dark");
+    }
+
+    /** A screenshot of the window with the pointer moved off the views (no tooltip over them). */
+    private void shot(String name) throws Exception {
+        var b = shell.getBounds();
+        robot.moveTo(new org.eclipse.swt.graphics.Point(b.x + 5, b.y + b.height - 5));
+        robot.spin(400);
+        robot.screenshot(shell, name);
     }
 
     private static int fontHeight(Control c) {
@@ -186,7 +209,7 @@ class CrTimelineLayoutUiTest {
                 && launches.rowCount() == expected, Duration.ofSeconds(20));
         window.getActivePage().activate(view);
         robot.spin(200);
-        robot.screenshot(shell, "cr-range-published");
+        shot("cr-range-published");
     }
 
     private static String value(Table props, String property) {

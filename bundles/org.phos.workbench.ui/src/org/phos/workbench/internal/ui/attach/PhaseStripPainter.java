@@ -51,9 +51,10 @@ final class PhaseStripPainter {
 
 	/**
 	 * One row: the state machine's chips (the process's state filled), the phases of the latest run on a time axis
-	 * (a bracket under them from the lock to the unlock: the stall), and the stall, or the time so far.
+	 * (a bracket under them from the lock to the unlock: the stall), and the stall, or the time so far. Returns the
+	 * width of the phases' time axis (0: none drawn).
 	 */
-	static void paint(GC gc, Rectangle area, ProcessCheckpoint m, long nowNs) {
+	static int paint(GC gc, Rectangle area, ProcessCheckpoint m, long nowNs) {
 		Color bg = CheckpointTheme.color("background");
 		Color muted = CheckpointTheme.color("muted");
 		gc.setBackground(bg);
@@ -106,12 +107,12 @@ final class PhaseStripPainter {
 		CheckpointEvent.PhaseBegan open = m.openPhase();
 		ProcessCheckpoint.Run run = m.busy() ? null : m.lastRun();
 		if (right - left < 60) {
-			return;
+			return 0;
 		}
 		if (phases.isEmpty() && open == null) {
 			gc.setForeground(muted);
 			gc.drawText("no checkpoint yet", left, y + 2, true);
-			return;
+			return 0;
 		}
 		long t0 = !phases.isEmpty() ? phases.get(0).beginNs() : open.beginNs();
 		long t1 = open != null ? Math.max(nowNs, open.beginNs()) : phases.get(phases.size() - 1).endNs();
@@ -138,6 +139,7 @@ final class PhaseStripPainter {
 			right2 = ms(span / 1e6) + (open != null ? " so far" : "");
 		}
 		gc.drawText(right2, right + 8, y + 2, true);
+		return w; // ui-polish: the phases' time axis (px), for tests
 	}
 
 	private static void bar(GC gc, int left, int width, long t0, double span, long b, long e, int y, int h,

@@ -449,6 +449,15 @@ public final class ExperimentsView extends ViewPart {
         r.opened = new ExperimentSelection(trace, result);
         fill();
         table.setSelection(rows.indexOf(r));
+        // ui-polish: begin: the C/R Timeline (stacked with Accesses at the top right) comes to the top of its stack,
+        // made if not yet, without taking the focus; then it gets the experiment
+        try {
+            getSite().getPage().showView(org.phos.workbench.ui.PhoenixUi.CR_TIMELINE_VIEW_ID, null,
+                    org.eclipse.ui.IWorkbenchPage.VIEW_VISIBLE);
+        } catch (org.eclipse.ui.PartInitException e) {
+            message("Cannot show the C/R Timeline: " + e.getMessage(), false);
+        }
+        // ui-polish: end
         publish();
     }
 

@@ -121,6 +121,14 @@ public final class CrTimelineView extends ViewPart {
                 + "launch behind a copy-on-write, why a stall happened), . / , : next/previous stall");
         getSite().getPage().addSelectionListener(selectionListener);
         getSite().setSelectionProvider(selectionProvider); // ui-polish: a dragged range, as the Trace Timeline's
+        // ui-polish: made after the page selected an experiment (brought to the top of its stack): show it
+        if (getSite().getPage().getSelection() instanceof IStructuredSelection s && s.size() == 1) {
+            if (s.getFirstElement() instanceof ExperimentSelection e) {
+                show(e);
+            } else if (s.getFirstElement() instanceof ExperimentComparison c) {
+                show(c.left());
+            }
+        }
         root.addDisposeListener(e -> unlock());
     }
 
@@ -143,8 +151,21 @@ public final class CrTimelineView extends ViewPart {
         Object o = s.getFirstElement();
         if (o instanceof ExperimentSelection e && e != pane.experiment()) {
             show(e);
+            reveal();
         } else if (o instanceof ExperimentComparison c && c.left() != pane.experiment()) {
             show(c.left());
+            reveal();
+        }
+    }
+
+    /**
+     * ui-polish: a new experiment brings this view to the top of its stack (it shares the top right with Accesses, the
+     * place tall enough for every lane of a run), without taking the focus from the part that published it.
+     */
+    private void reveal() {
+        IWorkbenchPage page = getSite().getPage();
+        if (!page.isPartVisible(this)) {
+            page.bringToTop(this);
         }
     }
 
