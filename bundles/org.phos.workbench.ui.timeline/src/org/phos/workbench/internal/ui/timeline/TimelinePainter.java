@@ -174,7 +174,8 @@ public final class TimelinePainter {
 
     /**
      * The content's vertical marks (checkpoint requested, instant, image complete): a dashed line over the lanes and
-     * its label below the lanes, where it fits without covering the previous one.
+     * its label in a row below the lanes, beside its line where no other line crosses it ({@link MarkLabels}); the
+     * labels are drawn opaque after all the lines, so where marks crowd a line stops at a label, never runs through it.
      */
     private void paintContentMarks(GC gc, TimelineLayout layout, TimelineContent content, TimeWindow w) {
         List<TimelineContent.Mark> marks = content.marks();

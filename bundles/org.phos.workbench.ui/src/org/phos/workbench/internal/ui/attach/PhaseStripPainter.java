@@ -17,10 +17,11 @@ import org.phos.workbench.cr.core.process.ProcessCheckpoint;
 import org.phos.workbench.cr.core.process.ProcessState;
 
 /**
- * Paints the checkpoint strip in one row: on the left the driver's state machine (running, locked, checkpointed,
- * failed) with the process's state filled, then the phases of the latest run on a time axis (lock, checkpoint, restore,
- * unlock; a refused call in the refusal colour with its code; a call still running open to the right) with the stall
- * under them, from the lock's begin to the unlock's end, and its length. Painting only: the panel owns data and widgets.
+ * Paints the checkpoint strip in two rows (one where it is lower): first the driver's state machine (running, locked,
+ * checkpointed, failed) with the process's state filled, then the phases of the latest run on a time axis (lock,
+ * checkpoint, restore, unlock; a refused call in the refusal colour with its code; a call still running open to the
+ * right) with the stall under them, from the lock's begin to the unlock's end, and its length. Painting only: the panel
+ * owns data and widgets.
  */
 final class PhaseStripPainter {
 	/**
@@ -50,9 +51,9 @@ final class PhaseStripPainter {
 	}
 
 	/**
-	 * One row: the state machine's chips (the process's state filled), the phases of the latest run on a time axis
-	 * (a bracket under them from the lock to the unlock: the stall), and the stall, or the time so far. Returns the
-	 * width of the phases' time axis (0: none drawn).
+	 * The state machine's chips (the process's state filled), then, in a second row where the strip has one, the
+	 * phases of the latest run on a time axis (a bracket under them from the lock to the unlock: the stall), and the
+	 * stall, or the time so far. Returns the width of the phases' time axis (0: none drawn).
 	 */
 	static int paint(GC gc, Rectangle area, ProcessCheckpoint m, long nowNs) {
 		Color bg = CheckpointTheme.color("background");
