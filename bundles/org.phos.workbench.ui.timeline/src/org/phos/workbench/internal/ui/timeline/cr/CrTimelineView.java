@@ -151,21 +151,8 @@ public final class CrTimelineView extends ViewPart {
         Object o = s.getFirstElement();
         if (o instanceof ExperimentSelection e && e != pane.experiment()) {
             show(e);
-            reveal();
         } else if (o instanceof ExperimentComparison c && c.left() != pane.experiment()) {
             show(c.left());
-            reveal();
-        }
-    }
-
-    /**
-     * ui-polish: a new experiment brings this view to the top of its stack (it shares the top right with Accesses, the
-     * place tall enough for every lane of a run), without taking the focus from the part that published it.
-     */
-    private void reveal() {
-        IWorkbenchPage page = getSite().getPage();
-        if (!page.isPartVisible(this)) {
-            page.bringToTop(this);
         }
     }
 
