@@ -108,6 +108,48 @@ class ExperimentsUiTest {
         assertEquals(1, m.checkpoints().size(), "one checkpoint at launch:" + picked);
     }
 
+    // ui-polish: begin
+    /**
+     * The soft checkpoint's machine knobs copier-rate and cow-latency, typed into the dialog's knob list (which shows
+     * their defaults): the run equals {@code simulate --machine h100,copier-rate=...,cow-latency=...}, and differs from
+     * the default machine's (the knobs reach the simulator).
+     */
+    @Test
+    void copierRateAndCowLatencyKnobsEqualTheCommandLine(@TempDir Path dir) throws Exception {
+        LoadedTrace trace = exp.openCopy(dir, "jcuda-jacobi.phos");
+        Shell dialog = exp.newExperiment();
+        Text rate = exp.role(dialog, Text.class, "exp.knob.copier-rate");
+        Text cow = exp.role(dialog, Text.class, "exp.knob.cow-latency");
+        assertEquals("0", rate.getMessage(), "the default: the D2H engine's rate");
+        assertEquals("-1", cow.getMessage(), "the default: each copy pays copy-latency");
+        exp.checkPolicy(dialog, "soft-cow");
+        exp.typeInto(exp.role(dialog, Text.class, "exp.at"), "launch:40");
+        exp.typeInto(rate, "3GB/s");
+        exp.typeInto(cow, "50us");
+        robot.screenshot(dialog, "experiment-dialog-copier-knobs");
+        String name = exp.role(dialog, Text.class, "exp.name").getText();
+        exp.run(dialog);
+        ExperimentsView view = view();
+        robot.waitUntil("the experiment ran and is shown", () -> !view.isRunning() && view.experiments().stream()
+                .anyMatch(e -> e.result().name().equals(name)), Duration.ofSeconds(60));
+        ExperimentSelection shown = view.experiments().stream().filter(e -> e.result().name().equals(name))
+                .findFirst().orElseThrow();
+        String machine = "h100,copier-rate=3GB/s,cow-latency=50us";
+        assertEquals(machine, shown.result().config().machine(), "the knobs are in the experiment's machine");
+
+        Path cliOut = dir.resolve("cli");
+        LaunchFiltersUiTest.cli("simulate", trace.file().toString(), "--policy", "soft-cow", "--at", "launch:40",
+                "--machine", machine, "--sets", "auto", "--width", "1600", "--out", cliOut.toString());
+        String cliMetrics = Files.readString(cliOut.resolve("metrics.csv"), StandardCharsets.UTF_8);
+        assertEquals(cliMetrics, metricsCsv(shown.result().runs()), "the shown run's metrics are simulate's");
+        Path plain = dir.resolve("cli-default");
+        LaunchFiltersUiTest.cli("simulate", trace.file().toString(), "--policy", "soft-cow", "--at", "launch:40",
+                "--machine", "h100", "--sets", "auto", "--width", "1600", "--out", plain.toString());
+        assertFalse(cliMetrics.equals(Files.readString(plain.resolve("metrics.csv"), StandardCharsets.UTF_8)),
+                "a 3 GB/s copier and 50 us per copy-on-write change the run: the knobs reach the simulator");
+    }
+    // ui-polish: end
+
     @Test
     void savedExperimentsAreListedOpenedRenamedMarkedStaleAndDeleted(@TempDir Path dir) throws Exception {
         LoadedTrace trace = exp.openCopy(dir, "jcuda-jacobi.phos");

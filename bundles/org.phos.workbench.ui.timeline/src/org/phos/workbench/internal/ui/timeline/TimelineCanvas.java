@@ -40,6 +40,7 @@ public final class TimelineCanvas {
     private TimelineNavigator navigator;
     private TimelinePainter.Marks marks = TimelinePainter.Marks.NONE;
     private int labelWidth = 100;
+    private int textHeight = 15;
     private String emptyText = "No trace: open one in an editor or select it in the Traces view.";
     private int dragStart = -1;
     private int dragNow = -1;
@@ -106,6 +107,7 @@ public final class TimelineCanvas {
         GC gc = new GC(canvas);
         try {
             labelWidth = TimelinePainter.labelWidth(gc, index);
+            textHeight = gc.getFontMetrics().getHeight();
         } finally {
             gc.dispose();
         }
@@ -150,15 +152,34 @@ public final class TimelineCanvas {
         return navigator;
     }
 
+    /**
+     * Where things are now: lanes at full height where the canvas has room for all of them (and a row of marker
+     * labels under them), else compact lanes of at least a line of text each ({@link TimelineLayout#fitting}).
+     */
     public TimelineLayout layout() {
         Rectangle r = canvas.getClientArea();
-        if (index != null && r.height > 0) {
+        if (index == null) {
+            return new TimelineLayout(labelWidth, r.width, r.height, firstLane);
+        }
+        int lanes = index.lanes().size();
+        // room under the lanes for two rows of marker labels where that keeps every lane a line of text high, else one
+        int reserve = 0;
+        for (int rows = Math.min(2, index.marks().size()); rows > 0; rows--) {
+            reserve = rows * (textHeight + 1) + 2;
+            TimelineLayout all = TimelineLayout.fitting(labelWidth, r.width, r.height, 0, lanes, reserve,
+                    textHeight + 1);
+            if (all.laneTop(lanes) + reserve <= r.height) {
+                break;
+            }
+        }
+        if (r.height > 0) {
             // no empty space below the last lane while lanes above are scrolled away (a lane revealed while the
             // view was hidden, at height 0, would otherwise keep the lanes above it out of sight)
-            int visible = new TimelineLayout(labelWidth, r.width, r.height, 0).visibleLanes();
-            firstLane = Math.clamp(firstLane, 0, Math.max(0, index.lanes().size() - visible));
+            int visible = TimelineLayout.fitting(labelWidth, r.width, r.height, 0, lanes, reserve, textHeight + 1)
+                    .visibleLanes();
+            firstLane = Math.clamp(firstLane, 0, Math.max(0, lanes - visible));
         }
-        return new TimelineLayout(labelWidth, r.width, r.height, firstLane);
+        return TimelineLayout.fitting(labelWidth, r.width, r.height, firstLane, lanes, reserve, textHeight + 1);
     }
 
     public TimelinePainter.Marks marks() {

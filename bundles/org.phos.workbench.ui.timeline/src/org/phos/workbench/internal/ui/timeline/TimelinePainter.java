@@ -24,6 +24,9 @@ public final class TimelinePainter {
     /** A slice this wide (px) or more carries its kernel name. */
     static final int NAMED_SLICE = 60;
 
+    /** A stall this wide (px) or more carries its label, or as much of it as fits ({@link LabelFit}). */
+    static final int NAMED_OVERLAY = 24;
+
     private final TimelinePalette palette;
 
     public TimelinePainter(TimelinePalette palette) {
@@ -60,12 +63,12 @@ public final class TimelinePainter {
             }
             int top = layout.laneTop(l);
             gc.setBackground(palette.laneBackground());
-            gc.fillRectangle(layout.labelWidth(), top, layout.dataWidth(), TimelineLayout.LANE_HEIGHT);
+            gc.fillRectangle(layout.labelWidth(), top, layout.dataWidth(), layout.laneHeight());
             paintLane(gc, layout, index, lanes.get(l), top, textHeight);
             gc.setForeground(palette.foreground());
             gc.setBackground(palette.background());
-            gc.setClipping(0, top, layout.labelWidth() - 4, TimelineLayout.LANE_HEIGHT);
-            gc.drawText(index.lanes().get(l).label(), 6, top + (TimelineLayout.LANE_HEIGHT - textHeight) / 2, true);
+            gc.setClipping(0, top, layout.labelWidth() - 4, layout.laneHeight());
+            gc.drawText(index.lanes().get(l).label(), 6, top + (layout.laneHeight() - textHeight) / 2, true);
             gc.setClipping((org.eclipse.swt.graphics.Rectangle) null);
         }
         paintContentMarks(gc, layout, index, w);
@@ -119,23 +122,20 @@ public final class TimelinePainter {
     private void paintLane(GC gc, TimelineLayout layout, TimelineContent content, LaneSlices s, int top,
             int textHeight) {
         int x0 = layout.labelWidth();
-        int h = TimelineLayout.LANE_HEIGHT;
+        int h = layout.laneHeight();
+        int inset = layout.compact() ? 1 : 2; // compact lanes keep their slices' height for the names
         for (int b = 0; b < s.busyCount(); b++) {
             gc.setBackground(palette.shade(s.busyCategory(b), s.busyLevel(b)));
             int bx = s.busyX0(b);
-            gc.fillRectangle(x0 + bx, top + 2, s.busyX1(b) - bx, h - 4);
+            gc.fillRectangle(x0 + bx, top + inset, s.busyX1(b) - bx, h - 2 * inset);
         }
         for (int k = 0; k < s.sliceCount(); k++) {
             int sx = s.sliceX0(k);
             int sw = s.sliceX1(k) - sx;
             gc.setBackground(palette.category(s.sliceCategory(k)));
-            gc.fillRectangle(x0 + sx, top + 2, sw, h - 4);
+            gc.fillRectangle(x0 + sx, top + inset, sw, h - 2 * inset);
             if (sw >= NAMED_SLICE) {
-                String name = content.sliceName(s.sliceEvent(k));
-                gc.setClipping(x0 + sx + 2, top, sw - 4, h);
-                gc.setForeground(palette.background());
-                gc.drawText(name, x0 + sx + 3, top + (h - textHeight) / 2, true);
-                gc.setClipping((org.eclipse.swt.graphics.Rectangle) null);
+                drawName(gc, content.sliceName(s.sliceEvent(k)), x0 + sx, sw, top, h, textHeight);
             }
         }
         LaneSlices o = s.overlay();
@@ -153,19 +153,29 @@ public final class TimelinePainter {
                     gc.setForeground(palette.foreground());
                     gc.drawRectangle(x0 + sx, top, sw - 1, h - 1);
                 }
-                if (sw >= NAMED_SLICE) {
-                    gc.setClipping(x0 + sx + 2, top, sw - 4, h);
-                    gc.setForeground(palette.background());
-                    gc.drawText(content.sliceName(o.sliceEvent(k)), x0 + sx + 3, top + (h - textHeight) / 2, true);
-                    gc.setClipping((org.eclipse.swt.graphics.Rectangle) null);
+                if (sw >= NAMED_OVERLAY) {
+                    drawName(gc, content.sliceName(o.sliceEvent(k)), x0 + sx, sw, top, h, textHeight);
                 }
             }
         }
     }
 
     /**
+     * A slice's name inside it: whole where it fits, else its leading words and an ellipsis ({@link LabelFit}), never
+     * a word cut at the slice's end; nothing where not even that fits.
+     */
+    private void drawName(GC gc, String name, int x, int w, int top, int h, int textHeight) {
+        String shown = LabelFit.fit(name, w - 6, t -> gc.textExtent(t).x);
+        if (shown != null) {
+            gc.setForeground(palette.background());
+            gc.drawText(shown, x + 3, top + (h - textHeight) / 2, true);
+        }
+    }
+
+    /**
      * The content's vertical marks (checkpoint requested, instant, image complete): a dashed line over the lanes and
-     * its label below the lanes, where it fits without covering the previous one.
+     * its label in a row below the lanes, beside its line where no other line crosses it ({@link MarkLabels}); the
+     * labels are drawn opaque after all the lines, so where marks crowd a line stops at a label, never runs through it.
      */
     private void paintContentMarks(GC gc, TimelineLayout layout, TimelineContent content, TimeWindow w) {
         List<TimelineContent.Mark> marks = content.marks();
@@ -174,37 +184,49 @@ public final class TimelinePainter {
         }
         int dw = layout.dataWidth();
         int x0 = layout.labelWidth();
-        int[] lastEnd = { Integer.MIN_VALUE, Integer.MIN_VALUE, Integer.MIN_VALUE }; // three rows of labels
         int textHeight = gc.getFontMetrics().getHeight();
         // labels under the last lane (where the lanes leave room; at the bottom edge otherwise), not over the work
         int labelY = Math.max(TimelineLayout.RULER_HEIGHT + 1,
                 Math.min(layout.height() - textHeight - 2, layout.laneTop(content.lanes().size())));
-        gc.setLineStyle(SWT.LINE_DASH);
+        List<TimelineContent.Mark> shown = new java.util.ArrayList<>();
         for (TimelineContent.Mark m : marks) {
-            if (m.timeNs() < w.fromNs() || m.timeNs() > w.toNs()) {
-                continue;
-            }
-            int x = x0 + (int) Math.clamp(Math.round(w.x(m.timeNs(), dw)), 0, dw - 1);
-            gc.setForeground(palette.category(m.category()));
-            gc.setLineWidth(2);
-            gc.drawLine(x, TimelineLayout.RULER_HEIGHT, x, layout.height());
-            gc.setLineWidth(1);
-            Point e = gc.textExtent(m.label());
-            int lx = Math.min(x + 3, layout.width() - e.x - 2);
-            for (int row = 0; row < lastEnd.length; row++) {
-                int y = labelY + row * (textHeight + 1);
-                if (lx > lastEnd[row] + 4 && lx >= x0 && y + textHeight <= layout.height()) {
-                    gc.setLineStyle(SWT.LINE_SOLID);
-                    gc.setBackground(palette.background());
-                    gc.fillRectangle(lx - 1, y, e.x + 2, e.y);
-                    gc.drawText(m.label(), lx, y, true);
-                    gc.setLineStyle(SWT.LINE_DASH);
-                    lastEnd[row] = lx + e.x;
-                    break;
-                }
+            if (m.timeNs() >= w.fromNs() && m.timeNs() <= w.toNs()) {
+                shown.add(m);
             }
         }
+        int[] lineX = new int[shown.size()];
+        int[] widths = new int[shown.size()];
+        for (int i = 0; i < lineX.length; i++) {
+            lineX[i] = x0 + (int) Math.clamp(Math.round(w.x(shown.get(i).timeNs(), dw)), 0, dw - 1);
+            widths[i] = gc.textExtent(shown.get(i).label()).x;
+        }
+        int rows = Math.clamp((layout.height() - labelY) / (textHeight + 1), 1, 3);
+        // every label where no line crosses it (MarkLabels), then the lines, then the labels over them
+        int[][] at = MarkLabels.place(lineX, widths, x0, layout.width() - 1, rows,
+                gc.textExtent("requ" + LabelFit.ELLIPSIS).x);
+        gc.setLineStyle(SWT.LINE_DASH);
+        gc.setLineWidth(2);
+        for (int i = 0; i < lineX.length; i++) {
+            gc.setForeground(palette.category(shown.get(i).category()));
+            gc.drawLine(lineX[i], TimelineLayout.RULER_HEIGHT, lineX[i], layout.height());
+        }
+        gc.setLineWidth(1);
         gc.setLineStyle(SWT.LINE_SOLID);
+        for (int i = 0; i < lineX.length; i++) {
+            if (at[i][1] < 0) {
+                continue;
+            }
+            String label = at[i][2] >= widths[i] ? shown.get(i).label()
+                    : LabelFit.fit(shown.get(i).label(), at[i][2], t -> gc.textExtent(t).x);
+            if (label == null) {
+                continue;
+            }
+            int y = labelY + at[i][1] * (textHeight + 1);
+            gc.setBackground(palette.background());
+            gc.fillRectangle(at[i][0] - 1, y, gc.textExtent(label).x + 2, textHeight);
+            gc.setForeground(palette.category(shown.get(i).category()));
+            gc.drawText(label, at[i][0], y, true);
+        }
     }
 
     /** Short name drawn in a slice: the kernel's name without its template and parameter lists. */
@@ -241,7 +263,7 @@ public final class TimelinePainter {
                 gc.setForeground(palette.selection());
                 gc.setLineWidth(2);
                 int top = layout.laneTop(l);
-                gc.drawRectangle(a - 2, top, Math.max(4, b - a + 3), TimelineLayout.LANE_HEIGHT);
+                gc.drawRectangle(a - 2, top, Math.max(4, b - a + 3), layout.laneHeight());
                 gc.setLineWidth(1);
                 gc.setLineStyle(SWT.LINE_SOLID);
             }

@@ -343,6 +343,6 @@ public final class TraceTimelineView extends ViewPart {
         if (!w.contains(mid)) {
             return null;
         }
-        return new Point(l.labelWidth() + (int) w.x(mid, l.dataWidth()), l.laneTop(lane) + TimelineLayout.LANE_HEIGHT / 2);
+        return new Point(l.labelWidth() + (int) w.x(mid, l.dataWidth()), l.laneTop(lane) + l.laneHeight() / 2);
     }
 }

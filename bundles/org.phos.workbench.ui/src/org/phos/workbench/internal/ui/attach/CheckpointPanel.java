@@ -49,6 +49,7 @@ public final class CheckpointPanel {
 	private final Canvas strip;
 	private final Label message;
 	private boolean processEnded;
+	private int axisWidth; // ui-polish
 
 	CheckpointPanel(Composite parent, long pid) {
 		this.pid = pid;
@@ -85,8 +86,12 @@ public final class CheckpointPanel {
 		query.addListener(SWT.Selection, e -> start(List.of()));
 		strip = new Canvas(root, SWT.DOUBLE_BUFFERED);
 		strip.setData(TracesView.ROLE, "checkpointStrip");
-		GridDataFactory.fillDefaults().grab(true, false).hint(SWT.DEFAULT, PhaseStripPainter.HEIGHT).applyTo(strip);
-		strip.addPaintListener(e -> PhaseStripPainter.paint(e.gc, strip.getClientArea(), machine, System.nanoTime()));
+		org.eclipse.swt.graphics.GC measure = new org.eclipse.swt.graphics.GC(strip); // ui-polish: two rows
+		int stripHeight = PhaseStripPainter.height(measure);
+		measure.dispose();
+		GridDataFactory.fillDefaults().grab(true, false).hint(SWT.DEFAULT, stripHeight).applyTo(strip);
+		strip.addPaintListener(e -> axisWidth = PhaseStripPainter.paint(e.gc, strip.getClientArea(), machine,
+				System.nanoTime()));
 		message = new Label(root, SWT.WRAP);
 		message.setData(TracesView.ROLE, "checkpointMessage");
 		GridDataFactory.fillDefaults().grab(true, false).hint(200, SWT.DEFAULT).exclude(true).applyTo(message);
@@ -285,6 +290,11 @@ public final class CheckpointPanel {
 
 	public Canvas strip() {
 		return strip;
+	}
+
+	/** ui-polish: the width (px) of the phases' time axis as last painted, 0 before any phase. */
+	public int phaseAxisWidth() {
+		return axisWidth;
 	}
 
 	/** One checkpoint helper at a time per process. */

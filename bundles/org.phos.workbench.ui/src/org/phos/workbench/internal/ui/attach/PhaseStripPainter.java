@@ -17,13 +17,22 @@ import org.phos.workbench.cr.core.process.ProcessCheckpoint;
 import org.phos.workbench.cr.core.process.ProcessState;
 
 /**
- * Paints the checkpoint strip in one row: on the left the driver's state machine (running, locked, checkpointed,
- * failed) with the process's state filled, then the phases of the latest run on a time axis (lock, checkpoint, restore,
- * unlock; a refused call in the refusal colour with its code; a call still running open to the right) with the stall
- * under them, from the lock's begin to the unlock's end, and its length. Painting only: the panel owns data and widgets.
+ * Paints the checkpoint strip in two rows (one where it is lower): first the driver's state machine (running, locked,
+ * checkpointed, failed) with the process's state filled, then the phases of the latest run on a time axis (lock,
+ * checkpoint, restore, unlock; a refused call in the refusal colour with its code; a call still running open to the
+ * right) with the stall under them, from the lock's begin to the unlock's end, and its length. Painting only: the panel
+ * owns data and widgets.
  */
 final class PhaseStripPainter {
-	static final int HEIGHT = 26;
+	/**
+	 * ui-polish: the strip's height in two rows: the state machine's chips over the phases on a time axis that spans
+	 * the strip's width (in one row beside the chips, the phases of a 540 px editor got a letter each), the stall's
+	 * bracket under them.
+	 */
+	static int height(GC gc) {
+		int chipH = gc.getFontMetrics().getHeight() + 4;
+		return 3 + chipH + 5 + chipH + 6;
+	}
 	private static final ProcessState[] MACHINE = { ProcessState.RUNNING, ProcessState.LOCKED,
 			ProcessState.CHECKPOINTED, ProcessState.FAILED };
 
@@ -42,10 +51,11 @@ final class PhaseStripPainter {
 	}
 
 	/**
-	 * One row: the state machine's chips (the process's state filled), the phases of the latest run on a time axis
-	 * (a bracket under them from the lock to the unlock: the stall), and the stall, or the time so far.
+	 * The state machine's chips (the process's state filled), then, in a second row where the strip has one, the
+	 * phases of the latest run on a time axis (a bracket under them from the lock to the unlock: the stall), and the
+	 * stall, or the time so far. Returns the width of the phases' time axis (0: none drawn).
 	 */
-	static void paint(GC gc, Rectangle area, ProcessCheckpoint m, long nowNs) {
+	static int paint(GC gc, Rectangle area, ProcessCheckpoint m, long nowNs) {
 		Color bg = CheckpointTheme.color("background");
 		Color muted = CheckpointTheme.color("muted");
 		gc.setBackground(bg);
@@ -82,6 +92,12 @@ final class PhaseStripPainter {
 			gc.drawText(q, x, y + 2, true);
 			x += gc.textExtent(q).x;
 		}
+		// ui-polish: begin: where the strip has two rows (height(gc)), the phases get the whole width of the second
+		if (area.height >= 2 * chipH + 10) {
+			x = area.x + 6 - 16; // the phases start 16 px right of x
+			y = area.y + 3 + chipH + 5;
+		}
+		// ui-polish: end
 		// the phases of the latest run on a time axis, the stall (or the time so far) right of them
 		ProcessCheckpoint.Run last = m.busy() ? null : m.lastRun();
 		String tail = last != null && !Double.isNaN(last.stallMs()) ? "stall " + ms(last.stallMs()) : "";
@@ -92,12 +108,12 @@ final class PhaseStripPainter {
 		CheckpointEvent.PhaseBegan open = m.openPhase();
 		ProcessCheckpoint.Run run = m.busy() ? null : m.lastRun();
 		if (right - left < 60) {
-			return;
+			return 0;
 		}
 		if (phases.isEmpty() && open == null) {
 			gc.setForeground(muted);
 			gc.drawText("no checkpoint yet", left, y + 2, true);
-			return;
+			return 0;
 		}
 		long t0 = !phases.isEmpty() ? phases.get(0).beginNs() : open.beginNs();
 		long t1 = open != null ? Math.max(nowNs, open.beginNs()) : phases.get(phases.size() - 1).endNs();
@@ -124,6 +140,7 @@ final class PhaseStripPainter {
 			right2 = ms(span / 1e6) + (open != null ? " so far" : "");
 		}
 		gc.drawText(right2, right + 8, y + 2, true);
+		return w; // ui-polish: the phases' time axis (px), for tests
 	}
 
 	private static void bar(GC gc, int left, int width, long t0, double span, long b, long e, int y, int h,

@@ -449,8 +449,41 @@ public final class ExperimentsView extends ViewPart {
         r.opened = new ExperimentSelection(trace, result);
         fill();
         table.setSelection(rows.indexOf(r));
+        // ui-polish: begin: the C/R Timeline (stacked with Accesses at the top right) comes to the top of its stack,
+        // made if not yet, without taking the focus; then it gets the experiment. Not while the user looks at C/R
+        // Compare or has a part maximized: the layout stays as they made it
+        if (mayBringUpTimeline()) {
+            try {
+                getSite().getPage().showView(org.phos.workbench.ui.PhoenixUi.CR_TIMELINE_VIEW_ID, null,
+                        org.eclipse.ui.IWorkbenchPage.VIEW_VISIBLE);
+            } catch (org.eclipse.ui.PartInitException e) {
+                message("Cannot show the C/R Timeline: " + e.getMessage(), false);
+            }
+        }
+        // ui-polish: end
         publish();
     }
+
+    // ui-polish: begin
+    private boolean mayBringUpTimeline() {
+        org.eclipse.ui.IWorkbenchPage page = getSite().getPage();
+        var compare = page.findView(org.phos.workbench.ui.PhoenixUi.CR_COMPARE_VIEW_ID);
+        if (compare != null && page.isPartVisible(compare)) {
+            return false;
+        }
+        for (org.eclipse.ui.IWorkbenchPartReference r : page.getViewReferences()) {
+            if (page.getPartState(r) == org.eclipse.ui.IWorkbenchPage.STATE_MAXIMIZED) {
+                return false;
+            }
+        }
+        for (org.eclipse.ui.IWorkbenchPartReference r : page.getEditorReferences()) {
+            if (page.getPartState(r) == org.eclipse.ui.IWorkbenchPage.STATE_MAXIMIZED) {
+                return false;
+            }
+        }
+        return true;
+    }
+    // ui-polish: end
 
     /** Selects two shown experiments and publishes their comparison ({@code right} minus {@code left}). */
     public void compare(ExperimentSelection left, ExperimentSelection right) {

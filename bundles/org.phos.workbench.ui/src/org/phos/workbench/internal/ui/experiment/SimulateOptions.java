@@ -87,7 +87,8 @@ final class SimulateOptions {
 
     /** The machine knobs, in {@code MachineModel.with}'s order. */
     static final List<String> KNOBS = List.of("d2h", "h2d", "d2d", "host-copy", "memset", "pageable-factor",
-            "copy-latency", "launch-latency", "default-kernel", "ctx", "ctx-pool", "cpu-state");
+            "copy-latency", "launch-latency", "default-kernel", "ctx", "ctx-pool", "cpu-state",
+            "copier-rate", "cow-latency"); // ui-polish: the soft checkpoint's copier and copy-on-write knobs
 
     /** What a knob is, for its tooltip. */
     static String knobHelp(String knob) {
@@ -104,6 +105,10 @@ final class SimulateOptions {
             case "ctx" -> "CUDA context creation on restore without a pool";
             case "ctx-pool" -> "taking a context from a pool";
             case "cpu-state" -> "host process state dumped first at a checkpoint (bytes)";
+            case "copier-rate" -> "rate of the soft checkpoint's background copier (GB/s; 0: the D2H engine's rate, at "
+                    + "most the engine's)";
+            case "cow-latency" -> "fixed cost of a copy-on-write copy queued on the application's stream (-1: each "
+                    + "copy pays copy-latency, none overlapped)";
             default -> knob;
         };
     }
@@ -123,6 +128,8 @@ final class SimulateOptions {
             case "ctx" -> duration(m.contextCreationNs());
             case "ctx-pool" -> duration(m.contextPoolNs());
             case "cpu-state" -> m.cpuStateBytes() + "B";
+            case "copier-rate" -> m.copierCommitBytesPerSec() == 0 ? "0" : rate(m.copierCommitBytesPerSec());
+            case "cow-latency" -> m.cowLatencyNs() < 0 ? "-1" : duration(m.cowLatencyNs());
             default -> throw new IllegalArgumentException(knob);
         };
     }

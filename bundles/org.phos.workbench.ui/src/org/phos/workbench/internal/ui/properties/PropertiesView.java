@@ -64,6 +64,8 @@ public final class PropertiesView extends ViewPart {
             show(traceProperties(t));
         } else if (o instanceof org.phos.workbench.ui.model.BufferSelection b) { // i11-buffers
             show(org.phos.workbench.internal.ui.buffers.BuffersView.properties(b));
+        } else if (o instanceof org.phos.workbench.ui.model.TimeSelection ts) { // ui-polish
+            show(rangeProperties(ts));
         }
     }
 
@@ -99,6 +101,34 @@ public final class PropertiesView extends ViewPart {
         return g.isEmpty() ? "" : "; " + g;
     }
     // i14-cupti: end
+
+    // ui-polish: begin
+    /**
+     * The rows shown for a time range dragged on a timeline (the Trace Timeline, or the C/R Timeline mapped onto its
+     * trace's clock): where it starts and ends after the trace's first event, its length, and the launches issued in
+     * it (the count the Launches view filters to).
+     */
+    public static List<String[]> rangeProperties(org.phos.workbench.ui.model.TimeSelection ts) {
+        var t = ts.trace().trace();
+        long origin = t.eventCount() == 0 ? ts.fromNs() : t.hostNs(0);
+        int launches = 0;
+        for (int i = 0; i < t.launchCount(); i++) {
+            long h = t.hostNs(t.launchEvent(i));
+            if (Long.compareUnsigned(h, ts.fromNs()) >= 0 && Long.compareUnsigned(h, ts.toNs()) <= 0) {
+                launches++;
+            }
+        }
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] { "trace", ts.trace().name() });
+        rows.add(new String[] { "range from", "+" + org.phos.workbench.analysis.core.report.ReportFigures
+                .duration(ts.fromNs() - origin) + " (" + Long.toUnsignedString(ts.fromNs()) + " ns host)" });
+        rows.add(new String[] { "range to", "+" + org.phos.workbench.analysis.core.report.ReportFigures
+                .duration(ts.toNs() - origin) + " (" + Long.toUnsignedString(ts.toNs()) + " ns host)" });
+        rows.add(new String[] { "length", org.phos.workbench.analysis.core.report.ReportFigures.duration(ts.toNs() - ts.fromNs()) });
+        rows.add(new String[] { "launches in it", Integer.toString(launches) });
+        return rows;
+    }
+    // ui-polish: end
 
     /** The rows shown for a trace: file and header. */
     public static List<String[]> traceProperties(LoadedTrace t) {

@@ -16,6 +16,7 @@ import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Label;
 import org.eclipse.ui.PlatformUI;
 import org.phos.workbench.analysis.core.experiment.CrRun;
+import org.phos.workbench.internal.ui.timeline.LabelFit;
 import org.phos.workbench.internal.ui.timeline.TimeFormat;
 import org.phos.workbench.internal.ui.timeline.TimelineCanvas;
 import org.phos.workbench.internal.ui.timeline.TimelinePainter;
@@ -40,6 +41,7 @@ public final class CrTimelinePane {
     private @Nullable CrTimelineContent content;
     private @Nullable Job job;
     private int shownRun = -1;
+    private String headText = ""; // ui-polish
 
     /** @param role the widgets' {@link TraceTimelineView#ROLE} prefix for tests ("cr", "left", "right") */
     public CrTimelinePane(Composite parent, String role, TimelineCanvas.Callbacks callbacks) {
@@ -60,6 +62,7 @@ public final class CrTimelinePane {
         hd.widthHint = 100; // the head is cut rather than widening the view; its tooltip has all of it
         head.setLayoutData(hd);
         head.setData(TraceTimelineView.ROLE, role + "-head");
+        head.addListener(SWT.Resize, e -> fitHead()); // ui-polish
         runs = new Combo(bar, SWT.READ_ONLY | SWT.DROP_DOWN);
         runs.setData(TraceTimelineView.ROLE, role + "-runs");
         runs.setToolTipText("The experiment's run shown here");
@@ -85,8 +88,34 @@ public final class CrTimelinePane {
                 j.cancel();
             }
         });
-        head.setText("No experiment");
+        setHead("No experiment");
     }
+
+    // ui-polish: begin
+    /** The head's whole text (its tooltip); the label shows as much as fits, shortened at a word ({@link LabelFit}). */
+    private void setHead(String text) {
+        headText = text;
+        head.setToolTipText(text);
+        fitHead();
+    }
+
+    private void fitHead() {
+        if (head.isDisposed()) {
+            return;
+        }
+        int room = head.getSize().x;
+        org.eclipse.swt.graphics.GC gc = new org.eclipse.swt.graphics.GC(head);
+        try {
+            String shown = room <= 0 ? headText : LabelFit.fit(headText, room - 2, t -> gc.textExtent(t).x);
+            String text = shown == null ? "" : shown;
+            if (!text.equals(head.getText())) {
+                head.setText(text);
+            }
+        } finally {
+            gc.dispose();
+        }
+    }
+    // ui-polish: end
 
     private static TimelinePalette palette() {
         return new TimelinePalette(PlatformUI.getWorkbench().getThemeManager().getCurrentTheme().getColorRegistry(),
@@ -146,7 +175,7 @@ public final class CrTimelinePane {
         shownRun = index;
         content = null;
         CrRun run = e.result().runs().get(index);
-        head.setText("Building the timeline of " + run.name() + " ...");
+        setHead("Building the timeline of " + run.name() + " ...");
         Job previous = job;
         if (previous != null) {
             previous.cancel();
@@ -171,8 +200,7 @@ public final class CrTimelinePane {
         content = c;
         canvas.setIndex(c);
         canvas.setMarks(TimelinePainter.Marks.NONE);
-        head.setText(headline(e, c));
-        head.setToolTipText(head.getText());
+        setHead(headline(e, c));
         bar.layout(true);
         for (Consumer<CrTimelinePane> l : List.copyOf(installed)) {
             l.accept(this);
@@ -207,7 +235,8 @@ public final class CrTimelinePane {
         return runs;
     }
 
+    /** The head's whole text (the label may show it shortened). */
     public String headText() {
-        return head.getText();
+        return headText;
     }
 }

@@ -9,6 +9,7 @@ import org.eclipse.jdt.annotation.Nullable;
 import org.eclipse.jface.dialogs.MessageDialog;
 import org.eclipse.jface.viewers.ISelection;
 import org.eclipse.jface.viewers.IStructuredSelection;
+import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.layout.GridData;
 import org.eclipse.swt.layout.GridLayout;
@@ -35,7 +36,10 @@ import org.phos.workbench.ui.PhoenixUi;
 import org.phos.workbench.ui.model.ExperimentComparison;
 import org.phos.workbench.ui.model.ExperimentSelection;
 import org.phos.workbench.ui.model.LoadedTrace;
+import org.phos.workbench.ui.model.TimeSelection;
+import org.phos.workbench.ui.model.ViewSelectionProvider;
 import org.phos.workbench.ui.timeline.TimelineUi;
+import org.phos.workbench.trace.core.Trace;
 
 /**
  * The C/R Timeline view: the lanes of a simulated run (host with its stalls, streams, copy engines, CoW D2D, commit
@@ -52,10 +56,10 @@ import org.phos.workbench.ui.timeline.TimelineUi;
  */
 public final class CrTimelineView extends ViewPart {
     private final ISelectionListener selectionListener = this::selectionChanged;
+    private final ViewSelectionProvider selectionProvider = new ViewSelectionProvider();
     private CrTimelinePane pane;
     private Label details;
     private Button lock;
-    private Button export;
     private @Nullable TraceTimeMapping mapping;
     private @Nullable TraceTimelineView lockedTo;
     private boolean syncing;
@@ -78,8 +82,7 @@ public final class CrTimelineView extends ViewPart {
 
             @Override
             public void rangeSelected(long fromNs, long toNs) {
-                details.setText("Range " + TimeFormat.duration(toNs - fromNs) + " from " + TimeFormat.duration(fromNs)
-                        + " (simulated clock)");
+                publishRange(fromNs, toNs);
             }
 
             @Override
@@ -95,11 +98,17 @@ public final class CrTimelineView extends ViewPart {
         lock.setData(TraceTimelineView.ROLE, "cr-lock");
         lock.setToolTipText(TraceTimeMapping.EXPLANATION);
         lock.addListener(SWT.Selection, e -> setAxisLocked(lock.getSelection()));
-        export = pane.addToBar(bar -> new Button(bar, SWT.PUSH));
-        export.setText("Export...");
-        export.setData(TraceTimelineView.ROLE, "cr-export");
-        export.setToolTipText("PNG, SVG, Chrome JSON (ui.perfetto.dev) or CSV of what is shown: the zoomed window");
-        export.addListener(SWT.Selection, e -> exportMenu());
+        // ui-polish: Export in the view's toolbar (the tab row, as the tables' Export CSV): the head row keeps the
+        // height of a line, one more row of the canvas for the lanes and the markers' labels
+        org.eclipse.jface.action.Action exportAction = new org.eclipse.jface.action.Action("Export...") {
+            @Override
+            public void run() {
+                exportMenu();
+            }
+        };
+        exportAction.setToolTipText("PNG, SVG, Chrome JSON (ui.perfetto.dev) or CSV of what is shown: the zoomed window");
+        getViewSite().getActionBars().getToolBarManager().add(exportAction);
+        getViewSite().getActionBars().updateActionBars();
         details = new Label(root, SWT.WRAP);
         details.setData(TraceTimelineView.ROLE, "cr-details");
         GridData dd = new GridData(SWT.FILL, SWT.CENTER, true, false);
@@ -111,6 +120,15 @@ public final class CrTimelineView extends ViewPart {
         details.setText("W/S zoom, A/D pan, Ctrl+wheel zoom, drag: select a range, click: details (buffer, bytes, the "
                 + "launch behind a copy-on-write, why a stall happened), . / , : next/previous stall");
         getSite().getPage().addSelectionListener(selectionListener);
+        getSite().setSelectionProvider(selectionProvider); // ui-polish: a dragged range, as the Trace Timeline's
+        // ui-polish: made after the page selected an experiment (brought to the top of its stack): show it
+        if (getSite().getPage().getSelection() instanceof IStructuredSelection s && s.size() == 1) {
+            if (s.getFirstElement() instanceof ExperimentSelection e) {
+                show(e);
+            } else if (s.getFirstElement() instanceof ExperimentComparison c) {
+                show(c.left());
+            }
+        }
         root.addDisposeListener(e -> unlock());
     }
 
@@ -193,6 +211,37 @@ public final class CrTimelineView extends ViewPart {
         if (!before.equals(canvas.navigator().window())) {
             crMoved(canvas.navigator().window());
         }
+    }
+
+    /**
+     * A range dragged on the simulated clock: said in the details line and published as the Trace Timeline publishes
+     * its drag, a {@link TimeSelection} of the experiment's trace (the range on the trace's clock through the
+     * {@link TraceTimeMapping}), so the Launches view keeps the launches issued in it, Properties shows it and the New
+     * Experiment dialog's picker takes its start.
+     */
+    private void publishRange(long fromNs, long toNs) {
+        ExperimentSelection e = pane.experiment();
+        CrTimelineContent c = pane.content();
+        TraceTimeMapping map = mapping;
+        String text = "Range " + TimeFormat.duration(toNs - fromNs) + " from " + TimeFormat.duration(fromNs)
+                + " (simulated clock)";
+        if (e == null || c == null || map == null) {
+            details.setText(text);
+            return;
+        }
+        long from = map.toTrace(fromNs);
+        long to = map.toTrace(toNs);
+        Trace t = e.trace().trace();
+        long start = t.eventCount() == 0 ? from : t.hostNs(0);
+        details.setText(text + "; in the trace from +" + TimeFormat.duration(from - start) + " (published to the "
+                + "other views: Launches, Properties)");
+        details.setToolTipText(details.getText());
+        selectionProvider.setSelection(new StructuredSelection(new TimeSelection(e.trace(), from, to)));
+    }
+
+    /** The selection this view publishes (a dragged range), for tests. */
+    public ISelection publishedSelection() {
+        return selectionProvider.getSelection();
     }
 
     private void select(int item) {
@@ -291,14 +340,14 @@ public final class CrTimelineView extends ViewPart {
     // export
 
     private void exportMenu() {
+        org.eclipse.swt.widgets.Control export = pane.canvas().control();
         Menu menu = new Menu(export);
         for (CrTimelineExport.Format f : CrTimelineExport.Format.values()) {
             MenuItem item = new MenuItem(menu, SWT.PUSH);
             item.setText(f.label() + " ...");
             item.addListener(SWT.Selection, e -> exportTo(f));
         }
-        var at = export.toDisplay(0, export.getSize().y);
-        menu.setLocation(at);
+        menu.setLocation(export.getDisplay().getCursorLocation()); // under the toolbar item just clicked
         menu.setVisible(true);
     }
 
@@ -307,7 +356,7 @@ public final class CrTimelineView extends ViewPart {
         if (c == null) {
             return;
         }
-        FileDialog d = new FileDialog(export.getShell(), SWT.SAVE);
+        FileDialog d = new FileDialog(details.getShell(), SWT.SAVE);
         d.setOverwrite(true);
         d.setFilterExtensions(new String[] { "*." + f.extension() });
         d.setFileName(fileName(c.run().name()) + "." + f.extension());
@@ -317,7 +366,7 @@ public final class CrTimelineView extends ViewPart {
                 Path p = export(f, Path.of(file));
                 details.setText("Exported " + f.label() + " of " + c.run().name() + " to " + p);
             } catch (IOException | RuntimeException ex) {
-                MessageDialog.openError(export.getShell(), "Export failed",
+                MessageDialog.openError(details.getShell(), "Export failed",
                         "Cannot write " + file + ": " + ex.getMessage());
             }
         }
