@@ -53,6 +53,12 @@ static void CUPTIAPI inject_cb(void *ud, CUpti_CallbackDomain dom, CUpti_Callbac
             s->cbid = cbid;
             memcpy(s->buf, cd->functionParams, psz);
         }
+        /* a context that goes takes event timing's events with it: leave it now, while they are valid (the
+           wrapper replayed at the exit would be too late) */
+        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2 && cd->functionParams)
+            timing_context_ending(((const cuCtxDestroy_v2_params *)cd->functionParams)->ctx);
+        else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2)
+            timing_context_ending(NULL);
         CUstream st = NULL;
         if (t_pre_e0) { pool_put(t_pre_e0); t_pre_e0 = NULL; }
         if (cfg.timing && !atomic_load_explicit(&g_capturing, memory_order_relaxed) && inject_stream(cbid, cd->functionParams, &st)) {

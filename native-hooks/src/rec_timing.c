@@ -39,8 +39,8 @@ int timing_setup(void) {
         OWN(p_ctxget, pfn_ctxget, "cuCtxGetCurrent");
         OWN(p_ctxset, pfn_ctxset, "cuCtxSetCurrent");
         OWN(p_strcreate, pfn_strcreate, "cuStreamCreate");
-        if (p_evcreate && p_evrecord && p_evquery && p_evsync && p_evel && p_ctxget && p_ctxset && p_strcreate &&
-            p_ctxget(&timing_ctx) == CUDA_SUCCESS && timing_ctx &&
+        int no_ctx = p_ctxget && (p_ctxget(&timing_ctx) != CUDA_SUCCESS || !timing_ctx);
+        if (p_evcreate && p_evrecord && p_evquery && p_evsync && p_evel && p_ctxget && p_ctxset && p_strcreate && !no_ctx &&
             p_strcreate(&ref_stream, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS &&
             p_evcreate(&ref_event, CU_EVENT_DEFAULT) == CUDA_SUCCESS &&
             p_evrecord(ref_event, ref_stream) == CUDA_SUCCESS && p_evsync(ref_event) == CUDA_SUCCESS) {
@@ -48,11 +48,47 @@ int timing_setup(void) {
             ok = 1;
             gate_setup();
         }
-        atomic_store(&timing_state, ok ? 1 : -1);
-        DBG("GPU timing %s", ok ? "on" : "unavailable");
+        if (ok || !no_ctx || !atomic_load(&timing_epoch)) {
+            atomic_store(&timing_state, ok ? 1 : -1);
+            DBG("GPU timing %s", ok ? "on" : "unavailable");
+        }   /* else a context went and none is current yet: the next timed call tries again */
     }
     pthread_mutex_unlock(&pool_mu);
     return atomic_load(&timing_state) == 1;
+}
+
+atomic_uint timing_epoch;
+static uint64_t contexts_left;
+
+/* The context event timing lives in is about to go (cuCtxDestroy, cuDevicePrimaryCtxReset: a JCuda program that
+   creates and destroys one per run, cudaDeviceReset): its pooled events, the reference stream and event, the gate's
+   host word and the probe's module go with it, and using any of them afterwards crashed the program (SIGSEGV in
+   cuEventRecord, H100, the third JCudaJacobi round). First the writer encodes everything issued so far while those
+   events are still valid (the flush the fatal-signal handler uses, at most 2 s), then timing forgets them and starts
+   again, set up in whatever context is current at the next timed call. c NULL: the context may be the one. */
+void timing_context_ending(CUcontext c) {
+    if (atomic_load(&timing_state) != 1 || (c && c != timing_ctx)) return;
+    if (atomic_load(&g_state) == 1) {
+        uint64_t r = atomic_fetch_add(&flush_req, 1) + 1;
+        wakeup_writer();
+        for (int i = 0; i < 2000 && atomic_load(&flush_ack) < r; i++) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    pthread_mutex_lock(&pool_mu);
+    if (atomic_load(&timing_state) == 1 && (!c || c == timing_ctx)) {
+        timing_gate_on = 0;
+        timing_probe_on = 0;
+        pool_n = 0;   /* not destroyed: they go with their context */
+        timing_ctx = NULL;
+        contexts_left++;
+        atomic_fetch_add(&timing_epoch, 1);
+        atomic_store(&timing_state, 0);
+        DBG("GPU timing by events leaves its context (%llu so far): set up again at the next timed call",
+            (unsigned long long)contexts_left);
+    }
+    pthread_mutex_unlock(&pool_mu);
 }
 
 CUevent pool_get(void) {

@@ -249,6 +249,19 @@ DEF(cuCtxSynchronize_v2, (CUcontext c), (c)) {
     return r;
 }
 
+/* A context that goes takes its events with it: event timing leaves it first (rec_timing.c). Loaded by injection
+   the wrapper runs at the call's exit, after the context went, so rec_inject.c does this at the entry instead. */
+DEF(cuCtxDestroy_v2, (CUcontext c), (c)) {
+    REAL(cuCtxDestroy_v2);
+    if (!t_replay) timing_context_ending(c);
+    return real(c);
+}
+DEF(cuDevicePrimaryCtxReset_v2, (CUdevice d), (d)) {
+    REAL(cuDevicePrimaryCtxReset_v2);
+    if (!t_replay) timing_context_ending(NULL);
+    return real(d);
+}
+
 /* ---- graphs */
 DEF2(cuStreamBeginCapture_v2, (CUstream s, CUstreamCaptureMode m), (s, m)) {
     REAL(cuStreamBeginCapture_v2); uint64_t t = mono_ns();

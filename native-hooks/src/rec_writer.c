@@ -380,8 +380,9 @@ static int process_pending(int force) {
 static void rebase_clock(void) {
     /* a fresh reference event every second keeps cuEventElapsedTime's float precision well under 1 us */
     if (atomic_load(&timing_state) != 1) return;
-    static int ctx_set;
-    if (!ctx_set) { p_ctxset(timing_ctx); ctx_set = 1; }
+    static unsigned ctx_epoch = ~0u;   /* the writer makes the timing context current once per context */
+    unsigned ep = atomic_load(&timing_epoch);
+    if (ctx_epoch != ep) { p_ctxset(timing_ctx); ctx_epoch = ep; }
     if (p_evrecord(ref_event, ref_stream) == CUDA_SUCCESS && p_evsync(ref_event) == CUDA_SUCCESS) ref_mono = mono_ns();
 }
 

@@ -182,6 +182,8 @@ typedef struct hook {
     H1(cuEventSynchronize, cuEventSynchronize) \
     H1(cuCtxSynchronize, cuCtxSynchronize) \
     H1(cuCtxSynchronize, cuCtxSynchronize_v2) \
+    H1(cuCtxDestroy, cuCtxDestroy_v2) \
+    H1(cuDevicePrimaryCtxReset, cuDevicePrimaryCtxReset_v2) \
     H2(cuStreamBeginCapture, cuStreamBeginCapture_v2, cuStreamBeginCapture_v2_ptsz) \
     H2(cuStreamBeginCaptureToGraph, cuStreamBeginCaptureToGraph, cuStreamBeginCaptureToGraph_ptsz) \
     H2(cuStreamEndCapture, cuStreamEndCapture, cuStreamEndCapture_ptsz) \
@@ -459,6 +461,8 @@ extern CUstream ref_stream;
 extern CUevent ref_event;
 extern uint64_t ref_mono;
 int timing_setup(void);
+void timing_context_ending(CUcontext c);   /* the context event timing lives in goes (NULL: maybe the one) */
+extern atomic_uint timing_epoch;           /* counts the contexts event timing has left */
 CUevent pool_get(void);
 void pool_put(CUevent e);
 
