@@ -93,7 +93,15 @@ public final class AllocBlockEngine implements SpeculationEngine {
 	 * (the header says so from the start, so a live trace that has none yet counts).
 	 */
 	public static boolean hasAllocatorEvents(Trace trace) {
-		return !trace.header().allocatorEvents().isEmpty() || trace.count(EventKind.ALLOCATOR_BLOCK) > 0;
+		if (trace.count(EventKind.ALLOCATOR_BLOCK) > 0) {
+			return true;
+		}
+		try {
+			return !trace.header().allocatorEvents().isEmpty();
+		} catch (IllegalStateException notYet) {
+			return true; // a live trace before its first events (no header yet): it may have them, and without any
+							// the modifier changes nothing
+		}
 	}
 
 	@Override
