@@ -59,11 +59,15 @@ class JavaSitesUiTest {
                 LaunchKind.PLAIN, 0);
     }
 
-    @Test
-    void launchesShowTheirJavaLine() throws Exception {
+    /**
+     * Writes {@code dir/name}: 6 launches of jacobi_step and row_residual with the JCuda agent's side file next to
+     * it, whose sites are lines 62 (jacobi_step) and 65 (row_residual) of {@code JCudaJacobi.java} (the
+     * {@code cuLaunchKernel} lines of sample-traces/programs/jcuda/JCudaJacobi.java). Returns the trace file.
+     */
+    static Path writeJacobiWithSites(Path dir, String name) throws Exception { // i14-jsrc: shared with JavaSourceUiTest
         long base = 7_000_000_000L;
         byte[] ptx = "// k\n.version 8.0\n.entry step() { ret; }\n".getBytes(StandardCharsets.UTF_8);
-        Path trace = dir.resolve("jacobi-java.phos");
+        Path trace = dir.resolve(name);
         try (TraceWriter w = TraceWriter.create(trace, TraceHeader.builder("test", "1").startMonoNs(base).build())) {
             w.module(ModuleInfo.of(1, ModuleKind.PTX, ptx, "cuModuleLoadData"));
             w.function(new FunctionInfo(1, 1, "jacobi_step", "jacobi_step", List.of()));
@@ -80,7 +84,13 @@ class JavaSitesUiTest {
                     .append(residual ? 65 : 62).append("\tJCudaJacobi.java\t")
                     .append(residual ? "row_residual" : "jacobi_step").append("\tdata@JCudaJacobi.main:34\t\n");
         }
-        Files.writeString(dir.resolve("jacobi-java.phos.java-sites"), side.toString());
+        Files.writeString(dir.resolve(name + ".java-sites"), side.toString());
+        return trace;
+    }
+
+    @Test
+    void launchesShowTheirJavaLine() throws Exception {
+        Path trace = writeJacobiWithSites(dir, "jacobi-java.phos");
 
         LaunchFiltersUiTest.openThroughTracesView(robot, shell, dir, "jacobi-java.phos");
         IWorkbenchPage page = window.getActivePage();

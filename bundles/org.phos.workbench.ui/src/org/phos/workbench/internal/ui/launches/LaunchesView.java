@@ -110,6 +110,9 @@ public final class LaunchesView extends ViewPart {
     };
     private int verdictColumn = -1;
     private int javaSiteColumn = -1; // i14-agent
+    private long javaSourceByKeyMs; // i14-jsrc: when Enter opened a Java line (its DefaultSelection then does not)
+    private int javaSitePressCell = -1; // i14-jsrc: the table row index of the last press on a java_site cell
+    private long javaSitePressMs; // i14-jsrc
     // i14-incr: begin
     /** The view's own column after LaunchRow's: a live launch's speculation (made for a live trace, removed for an
      * ordinary one: -1 then). */
@@ -205,8 +208,35 @@ public final class LaunchesView extends ViewPart {
             } else if ((e.stateMask & SWT.MOD1) != 0 && (e.keyCode == 'g' || e.keyCode == 'G')) {
                 filters.focusGoTo();
                 e.doit = false;
+            } else if ((e.keyCode == SWT.CR || e.keyCode == SWT.KEYPAD_CR) && openJavaSource()) { // i14-jsrc
+                javaSourceByKeyMs = System.currentTimeMillis();
+                e.doit = false;
             }
         });
+        // i14-jsrc: begin (a double click on a java_site cell opens that Java line)
+        // (detected from the presses too: GTK makes no double click of presses posted through XTest)
+        table.addListener(SWT.MouseDown, e -> {
+            int cell = e.button == 1 ? siteCellUnderPointer() : -1;
+            long now = System.currentTimeMillis();
+            boolean second = cell >= 0 && cell == javaSitePressCell
+                    && now - javaSitePressMs <= table.getDisplay().getDoubleClickTime();
+            javaSitePressCell = second ? -1 : cell;
+            javaSitePressMs = now;
+            if (second) {
+                // after the press's own selection: the row pressed is the row opened
+                table.getDisplay().asyncExec(() -> {
+                    if (!table.isDisposed() && openJavaSource()) {
+                        javaSourceByKeyMs = System.currentTimeMillis();
+                    }
+                });
+            }
+        });
+        table.addListener(SWT.DefaultSelection, e -> {
+            if (siteCellUnderPointer() >= 0 && System.currentTimeMillis() - javaSourceByKeyMs > 500) {
+                openJavaSource();
+            }
+        });
+        // i14-jsrc: end
         GridDataFactory.fillDefaults().grab(true, true).applyTo(rowsTable.control());
         // i14-attachui: begin (scrolling back in a live trace stops following; scrolling to the end resumes it)
         rowsTable.onUserScroll(() -> {
@@ -841,6 +871,27 @@ public final class LaunchesView extends ViewPart {
             status.setToolTipText(text);
         }
     }
+
+    // i14-jsrc: begin
+    /** The table row index whose java_site cell the pointer is over, or -1. */
+    private int siteCellUnderPointer() {
+        org.eclipse.swt.graphics.Point p = table.toControl(table.getDisplay().getCursorLocation());
+        org.eclipse.swt.widgets.TableItem item = table.getItem(p);
+        return item != null && javaSiteColumn >= 0 && table.getColumn(javaSiteColumn).getWidth() > 0
+                && item.getBounds(javaSiteColumn).contains(p) ? table.indexOf(item) : -1;
+    }
+
+    /** Opens the Java line of the selected launch when it has a java_site; whether it had one. */
+    private boolean openJavaSource() {
+        LoadedTrace t = current;
+        LaunchRow r = row(rowsTable.selectedRow());
+        if (t == null || r == null || JavaSourceSite.parse(r.javaSite()) == null) {
+            return false;
+        }
+        JavaSourceOpener.open(getSite().getWorkbenchWindow(), new LaunchSelection(t, r.launch()));
+        return true;
+    }
+    // i14-jsrc: end
 
     private void publishSelection() {
         LoadedTrace t = current;

@@ -85,6 +85,11 @@ public final class PropertiesView extends ViewPart {
                 } else if (c.header().equals("launch")) { // i14-incr: a live trace's launch as its stream numbers it
                     rows.add(new String[] { "launch",
                             Long.toString(Analysis.session().launchNumber(ls.trace().trace(), ls.launch())) });
+                } else if (c.header().equals("java_site")) { // i14-jsrc: class.method, file:line; none: no row
+                    var site = org.phos.workbench.internal.ui.launches.JavaSourceSite.parse(found.get(0).javaSite());
+                    if (site != null) {
+                        rows.add(new String[] { "Java call site", site.label() });
+                    }
                 } else {
                     rows.add(new String[] { c.header(), c.format(found.get(0)) });
                 }
