@@ -113,6 +113,7 @@ public final class JavaSourceView extends ViewPart {
             int start = text.getOffsetAtLine(index);
             int end = index + 1 < text.getLineCount() ? text.getOffsetAtLine(index + 1) - 1 : text.getCharCount();
             text.setSelection(start, end);
+            text.setHorizontalIndex(0); // the selection's end scrolled the text sideways: the line from its start
             // a few lines of context above the call
             text.setTopIndex(Math.max(0, index - Math.max(3, visibleLines() / 3)));
         }
