@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.internal.ui.launches.JavaSourceLocator;
 import org.phos.workbench.internal.ui.launches.JavaSourceOpener;
+import org.phos.workbench.internal.ui.launches.JavaSourceSite;
 import org.phos.workbench.internal.ui.launches.JavaSourceView;
 import org.phos.workbench.internal.ui.launches.LaunchesView;
 import org.phos.workbench.internal.ui.properties.PropertiesView;
@@ -112,9 +113,16 @@ class JavaSourceUiTest {
         robot.waitUntil("Properties shows the Java call site of launch 2",
                 () -> "JCudaJacobi.main, JCudaJacobi.java:65".equals(property(properties, "Java call site")));
 
-        // the context menu's command on launch 3 (jacobi_step again: line 62)
+        // the context menu's item on launch 3 (jacobi_step again: line 62); the menu is filled as when it shows
         clickRow(table, "3");
-        window.getService(IHandlerService.class).executeCommand(JavaSourceOpener.COMMAND_ID, null);
+        org.eclipse.swt.widgets.Menu menu = table.getMenu();
+        menu.notifyListeners(SWT.Show, new org.eclipse.swt.widgets.Event());
+        org.eclipse.swt.widgets.MenuItem item = Arrays.stream(menu.getItems())
+                .filter(i -> i.getText().replace("&", "").equals("Open Java Source")).findFirst()
+                .orElseThrow(() -> new AssertionError("no Open Java Source in " + Arrays.stream(menu.getItems())
+                        .map(org.eclipse.swt.widgets.MenuItem::getText).toList()));
+        item.notifyListeners(SWT.Selection, new org.eclipse.swt.widgets.Event());
+        menu.notifyListeners(SWT.Hide, new org.eclipse.swt.widgets.Event());
         robot.waitUntil("the Java Source view moves to line 62", () -> view.highlightedLine() == 62);
         assertShows(view, source, 62, "cuLaunchKernel(step,");
 
@@ -154,6 +162,33 @@ class JavaSourceUiTest {
         robot.waitUntil("the Java Source view moves to line 62", () -> view.highlightedLine() == 62);
         assertTrue(Arrays.stream(robot.display().getShells())
                 .noneMatch(s -> !s.isDisposed() && "javaSourceNotFound".equals(s.getData(TracesView.ROLE))));
+    }
+
+    @Test
+    void sitesGiveTheirPathAndTheSearchOrder() throws Exception {
+        JavaSourceSite nested = JavaSourceSite.parse("com.example.gpu.Solver$Step.run(Solver.java:42)");
+        assertEquals(new JavaSourceSite("com.example.gpu.Solver$Step", "run", "Solver.java", 42), nested);
+        assertEquals("com/example/gpu/Solver.java", nested.relativePath());
+        assertEquals("com.example.gpu.Solver$Step.run, Solver.java:42", nested.label());
+        JavaSourceSite unknown = JavaSourceSite.parse("com.example.Main$1.call(Unknown Source)");
+        assertEquals("com/example/Main.java", unknown.relativePath());
+        assertEquals(-1, unknown.line());
+        assertEquals(null, JavaSourceSite.parse(""));
+        assertEquals(null, JavaSourceSite.parse(null));
+
+        // chosen folders first, then the trace's folder and 3 parents; the first that has the file wins
+        Path chosen = Files.createDirectories(dir.resolve("src"));
+        Path deep = Files.createDirectories(dir.resolve("a/b/c/d"));
+        JavaSourceLocator.setConfiguredFolders(List.of(chosen));
+        List<Path> folders = JavaSourceLocator.searchedFolders(deep.resolve("t.phos"));
+        assertEquals(List.of(chosen, deep, dir.resolve("a/b/c"), dir.resolve("a/b"), dir.resolve("a")), folders);
+        Path inParent = Files.createDirectories(dir.resolve("a/b/com/example/gpu")).resolve("Solver.java");
+        Files.writeString(inParent, "class Solver {}\n");
+        assertEquals(inParent, JavaSourceLocator.find(nested.relativePath(), folders));
+        Path inChosen = Files.createDirectories(chosen.resolve("com/example/gpu")).resolve("Solver.java");
+        Files.writeString(inChosen, "class Solver {}\n");
+        assertEquals(inChosen, JavaSourceLocator.find(nested.relativePath(), folders));
+        assertEquals(null, JavaSourceLocator.find("com/example/Main.java", folders));
     }
 
     private Table open(Path folder) {
