@@ -134,7 +134,10 @@ public final class AccuracyView extends ViewPart {
 		int total = sash.getClientArea().height;
 		int need = engineTable.computeTrim(0, 0, 0, engineTable.getHeaderHeight()
 				+ METRICS.length * engineTable.getItemHeight()).height + 2;
-		int engine = Math.min(need, total - 8 * engineTable.getItemHeight()); // the unsafe launches: label, header, rows
+		// the unsafe launches keep their label, header and 3 rows; the engine table's first rows (judged, unsafe,
+		// recalls, precision) come first: in the default layout the view is short, and 8 rows for the unsafe
+		// launches left the engine table its header alone
+		int engine = Math.min(need, total - 5 * engineTable.getItemHeight());
 		if (engine > 0) {
 			sash.setWeights(engine, total - engine);
 		}
