@@ -12,17 +12,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.eclipse.swt.widgets.Shell;
 import org.eclipse.swt.widgets.Table;
 import org.eclipse.swt.widgets.TableColumn;
 import org.eclipse.ui.IWorkbenchPage;
-import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.handlers.IHandlerService;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.internal.ui.attach.LiveTraceEditor;
 import org.phos.workbench.internal.ui.launches.LaunchesView;
@@ -37,29 +32,7 @@ import org.phos.workbench.ui.model.LiveTraces;
  * when the program exits, the received stream opens as an ordinary trace with the same sites.
  */
 @Tag("slow")
-@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
-class AttachJavaSitesUiTest {
-    private static Path build;
-
-    private final WorkbenchUi ui = WorkbenchUi.inFront();
-    private final IWorkbenchWindow window = ui.window();
-    private final Shell shell = ui.shell();
-    private final UiRobot robot = ui.robot();
-
-    @TempDir
-    Path tmp;
-
-    @BeforeAll
-    static void buildNative() throws Exception {
-        build = RecordingProcess.nativeBuild();
-    }
-
-    @AfterEach
-    void closeEditors() throws Exception {
-        window.getActivePage().closeAllEditors(false);
-        System.clearProperty("phos.attach.dir");
-        window.getActivePage().showView(LaunchesView.ID);
-    }
+class AttachJavaSitesUiTest extends LiveProcessUiTest {
 
     /** The line of the program marked {@code // site:NAME}, as the java_site column prints it. */
     private static String site(String name, String method) throws Exception {

@@ -16,15 +16,10 @@ import org.eclipse.swt.graphics.Rectangle;
 import org.eclipse.swt.widgets.Button;
 import org.eclipse.swt.widgets.Event;
 import org.eclipse.swt.widgets.MenuItem;
-import org.eclipse.swt.widgets.Shell;
 import org.eclipse.swt.widgets.Table;
 import org.eclipse.ui.IWorkbenchPage;
-import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.handlers.IHandlerService;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.internal.ui.attach.LiveTraceEditor;
 import org.phos.workbench.internal.ui.launches.LaunchesView;
@@ -37,30 +32,7 @@ import org.phos.workbench.ui.model.LiveTraces;
  * live trace, the Launches table grows as the process launches, Detach leaves the process running, a second attach
  * follows it again, and after SIGKILL the live trace ends and what was received opens as an ordinary trace.
  */
-@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
-class AttachUiTest {
-    private static Path build;
-
-    private final WorkbenchUi ui = WorkbenchUi.inFront();
-    private final IWorkbenchWindow window = ui.window();
-    private final Shell shell = ui.shell();
-    private final UiRobot robot = ui.robot();
-
-    @TempDir
-    Path tmp;
-
-    @BeforeAll
-    static void buildNative() throws Exception {
-        build = RecordingProcess.nativeBuild();
-    }
-
-    @AfterEach
-    void closeEditors() throws Exception {
-        window.getActivePage().closeAllEditors(false);
-        System.clearProperty("phos.attach.dir");
-        // the Trace Timeline shares the Launches view's folder: leave Launches on top for the next test class
-        window.getActivePage().showView(LaunchesView.ID);
-    }
+class AttachUiTest extends LiveProcessUiTest {
 
     /** The File menu offers Attach to GPU Process… (the tests then run its command, as the menu item does). */
     private void fileMenuHasAttach() {

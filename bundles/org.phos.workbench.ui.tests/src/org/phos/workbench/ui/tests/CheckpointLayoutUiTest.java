@@ -3,7 +3,6 @@ package org.phos.workbench.ui.tests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import org.eclipse.swt.graphics.Rectangle;
@@ -11,21 +10,14 @@ import org.eclipse.swt.widgets.Button;
 import org.eclipse.swt.widgets.Canvas;
 import org.eclipse.swt.widgets.Control;
 import org.eclipse.swt.widgets.Label;
-import org.eclipse.swt.widgets.Shell;
 import org.eclipse.ui.IWorkbenchPage;
-import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.handlers.IHandlerService;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.phos.workbench.cr.core.process.CheckpointHelper;
 import org.phos.workbench.cr.core.process.ProcessCheckpoint;
 import org.phos.workbench.cr.core.process.ProcessState;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.internal.ui.attach.LiveTraceEditor;
-import org.phos.workbench.internal.ui.launches.LaunchesView;
 import org.phos.workbench.internal.ui.theme.PhoenixThemes;
 import org.phos.workbench.internal.ui.theme.SwitchThemeHandler;
 
@@ -36,37 +28,10 @@ import org.phos.workbench.internal.ui.theme.SwitchThemeHandler;
  * phases on a time axis as wide as the editor) and the status line under it are on screen without resizing, and each
  * phase of the fake's 300 ms checkpoint is wide enough for its name. Screenshots in both themes.
  */
-@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
-class CheckpointLayoutUiTest {
-    private static Path build;
-
-    private final WorkbenchUi ui = WorkbenchUi.inFront();
-    private final IWorkbenchWindow window = ui.window();
-    private final Shell shell = ui.shell();
-    private final UiRobot robot = ui.robot();
-
-    @TempDir
-    Path tmp;
-
-    @BeforeAll
-    static void buildNative() throws Exception {
-        build = RecordingProcess.nativeBuild();
-    }
-
+class CheckpointLayoutUiTest extends LiveProcessUiTest {
     @BeforeEach
     void helperOverTheFakeDriver() {
-        System.setProperty(CheckpointHelper.HELPER_PROPERTY, build.resolve(CheckpointHelper.NAME).toString());
-        System.setProperty(CheckpointHelper.LIBRARY_PROPERTY, build.resolve("fake").toString());
-    }
-
-    @AfterEach
-    void closeEditors() throws Exception {
-        theme(SwitchThemeHandler.LIGHT_COMMAND);
-        window.getActivePage().closeAllEditors(false);
-        System.clearProperty("phos.attach.dir");
-        System.clearProperty(CheckpointHelper.HELPER_PROPERTY);
-        System.clearProperty(CheckpointHelper.LIBRARY_PROPERTY);
-        window.getActivePage().showView(LaunchesView.ID);
+        useCheckpointHelperOverTheFakeDriver();
     }
 
     private void theme(String command) throws Exception {

@@ -4,22 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 import org.eclipse.swt.widgets.Button;
 import org.eclipse.swt.widgets.Label;
-import org.eclipse.swt.widgets.Shell;
 import org.eclipse.ui.IWorkbenchPage;
-import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.handlers.IHandlerService;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.phos.workbench.cr.core.process.CheckpointHelper;
 import org.phos.workbench.cr.core.process.ProcessCheckpoint;
 import org.phos.workbench.cr.core.process.ProcessState;
 import org.phos.workbench.internal.ui.TracesView;
@@ -34,38 +27,11 @@ import org.phos.workbench.internal.ui.theme.SwitchThemeHandler;
  * then the steps one at a time with only the buttons the state allows enabled (a launch issued while locked completes
  * only after Unlock), then a refusal set in the process, explained in words; screenshots in both themes.
  */
-@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
-class CheckpointUiTest {
-    private static Path build;
-
-    private final WorkbenchUi ui = WorkbenchUi.inFront();
-    private final IWorkbenchWindow window = ui.window();
-    private final Shell shell = ui.shell();
-    private final UiRobot robot = ui.robot();
-
-    @TempDir
-    Path tmp;
-
-    @BeforeAll
-    static void buildNative() throws Exception {
-        build = RecordingProcess.nativeBuild();
-    }
-
+class CheckpointUiTest extends LiveProcessUiTest {
     @BeforeEach
     void helperOverTheFakeDriver() {
-        System.setProperty(CheckpointHelper.HELPER_PROPERTY, build.resolve(CheckpointHelper.NAME).toString());
-        System.setProperty(CheckpointHelper.LIBRARY_PROPERTY, build.resolve("fake").toString());
+        useCheckpointHelperOverTheFakeDriver();
     }
-
-    @AfterEach
-    void closeEditors() throws Exception {
-        window.getActivePage().closeAllEditors(false);
-        System.clearProperty("phos.attach.dir");
-        System.clearProperty(CheckpointHelper.HELPER_PROPERTY);
-        System.clearProperty(CheckpointHelper.LIBRARY_PROPERTY);
-        window.getActivePage().showView(LaunchesView.ID);
-    }
-
 
     private Button button(String role) {
         return robot.findByData(shell, Button.class, TracesView.ROLE, role);

@@ -12,15 +12,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import org.eclipse.swt.widgets.Shell;
 import org.eclipse.swt.widgets.Table;
 import org.eclipse.ui.IWorkbenchPage;
-import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.handlers.IHandlerService;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.phos.workbench.analysis.core.LiveAccuracy;
 import org.phos.workbench.cli.BuiltinCommands;
 import org.phos.workbench.cli.Main;
@@ -28,7 +23,6 @@ import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.internal.ui.accuracy.AccuracyView;
 import org.phos.workbench.internal.ui.attach.LiveAccuracyPanel;
 import org.phos.workbench.internal.ui.attach.LiveTraceEditor;
-import org.phos.workbench.internal.ui.launches.LaunchesView;
 import org.phos.workbench.internal.ui.theme.SwitchThemeHandler;
 import org.phos.workbench.internal.ui.trace.TraceEditor;
 import org.phos.workbench.speculation.core.validate.EngineValidation;
@@ -42,30 +36,7 @@ import org.phos.workbench.speculation.core.validate.ValidationReport;
  * the Accuracy view follows; when the process exits the received stream opens as an ordinary trace whose accuracy
  * (the Accuracy view, and {@code validate} in-process) is what the section said last. Screenshots light and dark.
  */
-@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
-class LiveAccuracyUiTest {
-    private static Path build;
-
-    private final WorkbenchUi ui = WorkbenchUi.inFront();
-    private final IWorkbenchWindow window = ui.window();
-    private final Shell shell = ui.shell();
-    private final UiRobot robot = ui.robot();
-
-    @TempDir
-    Path tmp;
-
-    @BeforeAll
-    static void buildNative() throws Exception {
-        build = RecordingProcess.nativeBuild();
-    }
-
-    @AfterEach
-    void closeEditors() throws Exception {
-        window.getService(IHandlerService.class).executeCommand(SwitchThemeHandler.LIGHT_COMMAND, null);
-        window.getActivePage().closeAllEditors(false);
-        System.clearProperty("phos.attach.dir");
-        window.getActivePage().showView(LaunchesView.ID);
-    }
+class LiveAccuracyUiTest extends LiveProcessUiTest {
 
     private static LiveAccuracy.EngineFigures engine(LiveAccuracy.Figures f, String name) {
         return f.engines().stream().filter(e -> e.engine().equals(name)).findFirst().orElseThrow();

@@ -15,16 +15,11 @@ import java.util.Map;
 
 import org.eclipse.swt.graphics.Rectangle;
 import org.eclipse.swt.widgets.Link;
-import org.eclipse.swt.widgets.Shell;
 import org.eclipse.swt.widgets.Table;
 import org.eclipse.swt.widgets.TableColumn;
 import org.eclipse.ui.IWorkbenchPage;
-import org.eclipse.ui.IWorkbenchWindow;
 import org.eclipse.ui.handlers.IHandlerService;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.phos.workbench.analysis.core.LiveSpeculation;
 import org.phos.workbench.internal.ui.TracesView;
 import org.phos.workbench.internal.ui.attach.LiveAnalysis;
@@ -45,30 +40,7 @@ import org.phos.workbench.trace.core.TraceReader;
  * says where the older events are with a link that opens the process's trace file, and the temporary received stream
  * is gone once the live trace closes while the copy a person kept stays.
  */
-@org.junit.jupiter.api.extension.ExtendWith(ScreenshotOnFailure.class)
-class LiveSpeculationUiTest {
-    private static Path build;
-
-    private final WorkbenchUi ui = WorkbenchUi.inFront();
-    private final IWorkbenchWindow window = ui.window();
-    private final Shell shell = ui.shell();
-    private final UiRobot robot = ui.robot();
-
-    @TempDir
-    Path tmp;
-
-    @BeforeAll
-    static void buildNative() throws Exception {
-        build = RecordingProcess.nativeBuild();
-    }
-
-    @AfterEach
-    void closeEditors() throws Exception {
-        window.getActivePage().closeAllEditors(false);
-        System.clearProperty("phos.attach.dir");
-        window.getActivePage().showView(LaunchesView.ID);
-    }
-
+class LiveSpeculationUiTest extends LiveProcessUiTest {
 
     private static int column(Table table, String header) {
         TableColumn[] cs = table.getColumns();
