@@ -343,6 +343,7 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 					if (shown != null && shown.trace() == s.loaded().trace() && !status.isDisposed()) {
 						LiveTraces.published(shown);
 						showAccuracy(shown); // i14-liveacc: the figures of this generation, judged after its rows
+						status.setText(statusText(s)); // the speculation line counts this generation's launches now
 					}
 				});
 			} catch (OperationCanceledException e) {
