@@ -32,7 +32,7 @@ import org.phos.workbench.ui.model.LiveTraces;
  * when the program exits, the received stream opens as an ordinary trace with the same sites.
  */
 @Tag("slow")
-class AttachJavaSitesUiTest extends LiveProcessUiTest {
+class AttachJavaSitesUiTest extends LiveProcessUi {
 
     /** The line of the program marked {@code // site:NAME}, as the java_site column prints it. */
     private static String site(String name, String method) throws Exception {

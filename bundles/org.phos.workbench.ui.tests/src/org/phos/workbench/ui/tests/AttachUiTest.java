@@ -32,7 +32,7 @@ import org.phos.workbench.ui.model.LiveTraces;
  * live trace, the Launches table grows as the process launches, Detach leaves the process running, a second attach
  * follows it again, and after SIGKILL the live trace ends and what was received opens as an ordinary trace.
  */
-class AttachUiTest extends LiveProcessUiTest {
+class AttachUiTest extends LiveProcessUi {
 
     /** The File menu offers Attach to GPU Process… (the tests then run its command, as the menu item does). */
     private void fileMenuHasAttach() {

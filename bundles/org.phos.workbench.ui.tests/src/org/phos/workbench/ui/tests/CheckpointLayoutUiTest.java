@@ -28,7 +28,7 @@ import org.phos.workbench.internal.ui.theme.SwitchThemeHandler;
  * phases on a time axis as wide as the editor) and the status line under it are on screen without resizing, and each
  * phase of the fake's 300 ms checkpoint is wide enough for its name. Screenshots in both themes.
  */
-class CheckpointLayoutUiTest extends LiveProcessUiTest {
+class CheckpointLayoutUiTest extends LiveProcessUi {
     @BeforeEach
     void helperOverTheFakeDriver() {
         useCheckpointHelperOverTheFakeDriver();

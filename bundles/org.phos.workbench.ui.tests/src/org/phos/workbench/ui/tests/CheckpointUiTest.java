@@ -27,7 +27,7 @@ import org.phos.workbench.internal.ui.theme.SwitchThemeHandler;
  * then the steps one at a time with only the buttons the state allows enabled (a launch issued while locked completes
  * only after Unlock), then a refusal set in the process, explained in words; screenshots in both themes.
  */
-class CheckpointUiTest extends LiveProcessUiTest {
+class CheckpointUiTest extends LiveProcessUi {
     @BeforeEach
     void helperOverTheFakeDriver() {
         useCheckpointHelperOverTheFakeDriver();

@@ -36,7 +36,7 @@ import org.phos.workbench.speculation.core.validate.ValidationReport;
  * the Accuracy view follows; when the process exits the received stream opens as an ordinary trace whose accuracy
  * (the Accuracy view, and {@code validate} in-process) is what the section said last. Screenshots light and dark.
  */
-class LiveAccuracyUiTest extends LiveProcessUiTest {
+class LiveAccuracyUiTest extends LiveProcessUi {
 
     private static LiveAccuracy.EngineFigures engine(LiveAccuracy.Figures f, String name) {
         return f.engines().stream().filter(e -> e.engine().equals(name)).findFirst().orElseThrow();

@@ -40,7 +40,7 @@ import org.phos.workbench.trace.core.TraceReader;
  * says where the older events are with a link that opens the process's trace file, and the temporary received stream
  * is gone once the live trace closes while the copy a person kept stays.
  */
-class LiveSpeculationUiTest extends LiveProcessUiTest {
+class LiveSpeculationUiTest extends LiveProcessUi {
 
     private static int column(Table table, String header) {
         TableColumn[] cs = table.getColumns();

@@ -21,7 +21,7 @@ import org.phos.workbench.internal.ui.theme.SwitchThemeHandler;
  * helper set, the light theme, and Launches on top of its folder (the Trace Timeline shares it).
  */
 @ExtendWith(ScreenshotOnFailure.class)
-abstract class LiveProcessUiTest {
+abstract class LiveProcessUi {
     /** native-hooks' build folder. */
     static Path build;
 
