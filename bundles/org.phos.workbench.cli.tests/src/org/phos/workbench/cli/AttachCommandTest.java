@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -66,59 +64,25 @@ class AttachCommandTest {
 	}
 
 	/** fake_app in "live" mode under the recorder; its stderr lines (PHOS_DEBUG=1) go to {@link #stderr}. */
-	private final LinkedBlockingQueue<String> stderr = new LinkedBlockingQueue<>();
+	private LinkedBlockingQueue<String> stderr = new LinkedBlockingQueue<>();
 	private Writer stdin;
 	private BufferedReader stdout;
 	private long pid;
 
+	private FakeLiveApp live;
+
 	private Path startApp(Path xdg, Path trace) throws Exception {
-		Files.createDirectories(xdg);
-		Files.setPosixFilePermissions(xdg, PosixFilePermissions.fromString("rwx------"));
-		Path build = native_.resolve("build");
-		ProcessBuilder pb = new ProcessBuilder(build.resolve("fake_app").toString(), "live", "/dev/null");
-		Map<String, String> env = pb.environment();
-		env.keySet().removeIf(k -> k.startsWith("PHOS_"));
-		env.put("LD_PRELOAD", build.resolve("libphos_recorder.so").toString());
-		env.put("LD_LIBRARY_PATH", build.resolve("fake").toString());
-		env.put("PHOS_TIMING_SOURCE", "events");
-		env.put("PHOS_TIMING", "0");
-		env.put("PHOS_FLUSH_MS", "20");
-		env.put("PHOS_DEBUG", "1");
-		env.put("PHOS_TRACE_OUT", trace.toString());
-		env.put("XDG_RUNTIME_DIR", xdg.toString());
-		app = pb.start();
-		stdin = new OutputStreamWriter(app.getOutputStream(), StandardCharsets.UTF_8);
-		stdout = new BufferedReader(new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8));
-		Thread t = new Thread(() -> {
-			try (BufferedReader r = new BufferedReader(new InputStreamReader(app.getErrorStream(), StandardCharsets.UTF_8))) {
-				String l;
-				while ((l = r.readLine()) != null) {
-					stderr.add(l);
-				}
-			} catch (IOException e) {
-				// the process ended
-			}
-		});
-		t.setDaemon(true);
-		t.start();
-		String ready = stdout.readLine();
-		assertNotNull(ready, "fake_app did not start");
-		assertTrue(ready.startsWith("ready "), ready);
-		pid = Long.parseLong(ready.substring(6).trim());
-		Path dir = xdg.resolve("phos");
-		for (int i = 0; i < 300 && !Files.exists(dir.resolve(pid + ".sock")); i++) {
-			Thread.sleep(10);
-		}
-		assertTrue(Files.exists(dir.resolve(pid + ".sock")), "no socket for " + pid);
-		return dir;
+		live = FakeLiveApp.start(native_, xdg, trace, Map.of());
+		app = live.process;
+		stdin = live.stdin;
+		stdout = live.stdout;
+		stderr = live.stderr;
+		pid = live.pid;
+		return live.socketDir;
 	}
 
 	private long cmd(String c) throws IOException {
-		stdin.write(c + "\n");
-		stdin.flush();
-		String l = stdout.readLine();
-		assertNotNull(l, "fake_app ended on " + c);
-		assertTrue(l.startsWith("ok "), l);
+		String l = live.command(c);
 		return Long.parseLong(l.substring(3).trim());
 	}
 
