@@ -3,7 +3,6 @@ package org.phos.workbench.internal.speculation.core.engines;
 import static org.phos.workbench.speculation.core.SpeculatedAccess.WHOLE_ALLOCATION;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import org.phos.workbench.speculation.core.AccessSink;
@@ -55,16 +54,9 @@ public final class AllocBlockEngine implements SpeculationEngine {
 	private final boolean strict;
 	private final AllocatorBlocks blocks;
 	private final List<String> notes;
-	/** The pointers of the launch's accesses ({@code launchBounds}). */
-	private long[] words = new long[64];
-	private int wordCount;
 	/** The accesses the base engine gave for the launch, held until all its pointers are known. */
-	private int buffered;
-	private long[] ranges = new long[64];
-	private int[] modes = new int[16];
-	private int[] params = new int[16];
-	private int[] offsets = new int[16];
-	private final AccessSink collect = this::collect;
+	private final HeldAccesses held = new HeldAccesses();
+	private final HeldAccesses.Narrower narrower = this::narrow;
 
 	/**
 	 * @param base the engine whose accesses are narrowed
@@ -127,44 +119,13 @@ public final class AllocBlockEngine implements SpeculationEngine {
 	@Override
 	public boolean speculate(LaunchContext launch, AccessSink sink) {
 		blocks.advanceTo(launch.event());
-		buffered = 0;
-		boolean covered = base.speculate(launch, collect);
+		held.clear();
+		boolean covered = base.speculate(launch, held);
 		if (launchBounds) {
-			if (words.length < buffered) {
-				words = new long[Math.max(buffered, words.length * 2)];
-			}
-			int n = 0;
-			for (int k = 0; k < buffered; k++) {
-				if (offsets[k] >= 0) {
-					words[n++] = launch.paramLong(offsets[k]);
-				}
-			}
-			wordCount = n;
+			held.takeWords(launch);
 		}
-		for (int k = 0; k < buffered; k++) {
-			int o = k * 4;
-			narrow(launch, sink, ranges[o], ranges[o + 1], ranges[o + 2], ranges[o + 3], modes[k], params[k],
-					offsets[k]);
-		}
+		held.narrowEach(launch, sink, narrower);
 		return covered;
-	}
-
-	private void collect(long id, long allocationBase, long begin, long end, int mode, int param, int offset) {
-		if (buffered == modes.length) {
-			int more = buffered * 2;
-			modes = Arrays.copyOf(modes, more);
-			params = Arrays.copyOf(params, more);
-			offsets = Arrays.copyOf(offsets, more);
-			ranges = Arrays.copyOf(ranges, more * 4);
-		}
-		int o = buffered * 4;
-		ranges[o] = id;
-		ranges[o + 1] = allocationBase;
-		ranges[o + 2] = begin;
-		ranges[o + 3] = end;
-		modes[buffered] = mode;
-		params[buffered] = param;
-		offsets[buffered++] = offset;
 	}
 
 	private void narrow(LaunchContext context, AccessSink sink, long id, long allocationBase, long begin, long end,
@@ -186,7 +147,7 @@ public final class AllocBlockEngine implements SpeculationEngine {
 		long to;
 		if (launchBounds) {
 			from = pointer;
-			to = BlockEngine.nextPointer(pointer, end, words, wordCount);
+			to = BlockEngine.nextPointer(pointer, end, held.words(), held.wordCount());
 			if (b != null && Long.compareUnsigned(b[1], to) < 0) {
 				to = b[1];
 			}

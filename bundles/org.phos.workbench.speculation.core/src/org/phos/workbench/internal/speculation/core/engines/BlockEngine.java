@@ -46,16 +46,9 @@ public final class BlockEngine implements SpeculationEngine {
 	private final @Nullable SegmentBlocks past;
 	/** The first event not yet read into {@link #past}. */
 	private int nextEvent;
-	/** The pointers of the launch's accesses. */
-	private long[] words = new long[64];
-	private int wordCount;
 	/** The accesses the base engine gave for the launch, held until all its pointers are known. */
-	private int buffered;
-	private long[] ranges = new long[64];
-	private int[] modes = new int[16];
-	private int[] params = new int[16];
-	private int[] offsets = new int[16];
-	private final AccessSink collect = this::collect;
+	private final HeldAccesses held = new HeldAccesses();
+	private final HeldAccesses.Narrower narrower = this::narrow;
 
 	/**
 	 * @param base the engine whose accesses are narrowed
@@ -111,43 +104,11 @@ public final class BlockEngine implements SpeculationEngine {
 			}
 			nextEvent = Math.max(nextEvent, event);
 		}
-		buffered = 0;
-		boolean covered = base.speculate(launch, collect);
-		// the pointers the base engine took for pointers: each starts something the launch uses
-		if (words.length < buffered) {
-			words = new long[Math.max(buffered, words.length * 2)];
-		}
-		int n = 0;
-		for (int k = 0; k < buffered; k++) {
-			if (offsets[k] >= 0) {
-				words[n++] = launch.paramLong(offsets[k]);
-			}
-		}
-		wordCount = n;
-		for (int k = 0; k < buffered; k++) {
-			int o = k * 4;
-			narrow(launch, sink, ranges[o], ranges[o + 1], ranges[o + 2], ranges[o + 3], modes[k], params[k],
-					offsets[k]);
-		}
+		held.clear();
+		boolean covered = base.speculate(launch, held);
+		held.takeWords(launch); // the pointers the base engine took: each starts something the launch uses
+		held.narrowEach(launch, sink, narrower);
 		return covered;
-	}
-
-	private void collect(long id, long allocationBase, long begin, long end, int mode, int param, int offset) {
-		if (buffered == modes.length) {
-			int more = buffered * 2;
-			modes = java.util.Arrays.copyOf(modes, more);
-			params = java.util.Arrays.copyOf(params, more);
-			offsets = java.util.Arrays.copyOf(offsets, more);
-			ranges = java.util.Arrays.copyOf(ranges, more * 4);
-		}
-		int o = buffered * 4;
-		ranges[o] = id;
-		ranges[o + 1] = allocationBase;
-		ranges[o + 2] = begin;
-		ranges[o + 3] = end;
-		modes[buffered] = mode;
-		params[buffered] = param;
-		offsets[buffered++] = offset;
 	}
 
 	/**
@@ -213,7 +174,7 @@ public final class BlockEngine implements SpeculationEngine {
 			sink.access(id, allocationBase, begin, end, mode, param, offset);
 			return;
 		}
-		long blockEnd = nextPointer(pointer, end, words, wordCount);
+		long blockEnd = nextPointer(pointer, end, held.words(), held.wordCount());
 		SegmentBlocks blocks = past;
 		if (blocks != null) {
 			blockEnd = blocks.blockEnd(pointer, blockEnd);
