@@ -119,12 +119,24 @@ void stream_init(void) {
     }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) return;
-    unlink(sa.sun_path);   /* a socket left by an earlier process of this pid (killed): ours now */
+    /* bound and listening under a hidden name first, then renamed into place: a reader that sees PID.sock can
+       connect (bound but not yet listening, a connect is refused) */
+    struct sockaddr_un tmp = sa;
+    len = snprintf(tmp.sun_path, sizeof tmp.sun_path, "%s/.%d.sock.new", dir, (int)getpid());
+    if (len < 0 || (size_t)len >= sizeof tmp.sun_path) {
+        fprintf(stderr, "[phos] live attach off: socket path %s/.%d.sock.new is longer than %zu bytes\n", dir,
+                (int)getpid(), sizeof tmp.sun_path - 1);
+        close(fd);
+        return;
+    }
+    unlink(tmp.sun_path);   /* sockets left by an earlier process of this pid (killed): ours now */
     mode_t old = umask(0077);
-    int ok = bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(fd, 8) == 0;
+    int ok = bind(fd, (struct sockaddr *)&tmp, sizeof tmp) == 0 && listen(fd, 8) == 0
+             && rename(tmp.sun_path, sa.sun_path) == 0;
     umask(old);
     if (!ok) {
         fprintf(stderr, "[phos] live attach off: cannot listen on %s (%s)\n", sa.sun_path, strerror(errno));
+        unlink(tmp.sun_path);
         close(fd);
         return;
     }
