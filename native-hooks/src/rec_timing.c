@@ -310,6 +310,8 @@ int copy_kind(int sdev, int ddev) {
  * correlation id) are switched on only around a timed launch ("window"); copies and memsets stay timed always. The
  * policy is written into the TraceHeader (field 40, docs/trace-format.md); a launch was timed iff it carries GPU times. */
 struct ts_policy tsp;
+static uint32_t burst_len, burst_duty_pm;   /* i15-burst: PHOS_TIMING_BURST, PHOS_TIMING_DUTY (below) */
+static uint64_t burst_max_ns;               /* i15-burst: PHOS_TIMING_BURST_MS */
 static pthread_once_t tsp_once = PTHREAD_ONCE_INIT;
 static void tsp_init(void) {
     tsp.sampled = (int)phos_env_u64("PHOS_TIMING_SAMPLE", 0) != 0;   /* off by default: see docs/benchmarks.md block i15-cost */
@@ -321,6 +323,12 @@ static void tsp_init(void) {
     if (tsp.nmin < 1) tsp.nmin = 1;
     if (tsp.nmax < tsp.nmin) tsp.nmax = tsp.nmin;
     atomic_store(&tsp.interval, tsp.nmin);
+    burst_len = (uint32_t)phos_env_u64("PHOS_TIMING_BURST", 0);   /* i15-burst */
+    burst_duty_pm = (uint32_t)phos_env_u64("PHOS_TIMING_DUTY", 20);
+    burst_max_ns = phos_env_u64("PHOS_TIMING_BURST_MS", 50) * 1000000ull;
+    if (!burst_max_ns) burst_max_ns = 1000000ull;
+    if (burst_duty_pm < 1) burst_duty_pm = 1;
+    if (burst_duty_pm > 1000) burst_duty_pm = 1000;
 }
 void timing_sample_init(void) { pthread_once(&tsp_once, tsp_init); }
 
@@ -360,12 +368,76 @@ static void adapt_interval(void) {
     atomic_store(&tsp.interval, N);
 }
 
+/* i15-burst: begin
+ * Burst sampling (PHOS_TIMING_BURST=B, with CUPTI): instead of switching CUPTI's kernel records on and off around
+ * single launches (whose cost was measured far above what the 1-in-N saves, docs/benchmarks.md block i15-cost), the
+ * window is held open for B consecutive launches (or PHOS_TIMING_BURST_MS, default 50 ms, whichever ends first: a
+ * burst over the slow first launches of a process, or in a program that launches rarely, stays short), every launch
+ * of the burst timed by CUPTI's own kernel record, and the next burst starts once the time since this one ended is
+ * (1000 - D) / D times what the burst lasted (PHOS_TIMING_DUTY=D per mille of wall time inside bursts, default 20:
+ * at most 2.45 s between bursts). The first timed launch with CUPTI ready opens the first burst.
+ * Launches of a shape's first PHOS_TIMING_FIRST outside a burst are timed with a window of their own, as before;
+ * there is no 1-in-N draw. A steady loop is thus timed by whole iterations, every kernel of it in each burst. */
+static atomic_int burst_on, burst_left;
+static _Atomic uint64_t burst_next;   /* mono ns: no burst before */
+static uint64_t burst_t0;
+static pthread_mutex_t burst_mu = PTHREAD_MUTEX_INITIALIZER;
+uint64_t ts_bursts, ts_burst_ns;
+
+/* 1: this launch is one of a burst (the burst holds a reference on the CUPTI window) */
+static int burst_step(void) {
+    if (atomic_load_explicit(&burst_on, memory_order_acquire)) {
+        if (atomic_fetch_sub_explicit(&burst_left, 1, memory_order_acq_rel) > 0 && mono_ns() - burst_t0 < burst_max_ns) return 1;
+        pthread_mutex_lock(&burst_mu);
+        if (atomic_load(&burst_on)) {
+            uint64_t now = mono_ns(), d = now - burst_t0;
+            atomic_store(&burst_on, 0);
+            atomic_store(&burst_next, now + d * (1000 - burst_duty_pm) / burst_duty_pm);
+            ts_bursts++;
+            ts_burst_ns += d;
+            cupti_window(0);
+        }
+        pthread_mutex_unlock(&burst_mu);
+        return 0;
+    }
+    uint64_t now = mono_ns();
+    if (now < atomic_load_explicit(&burst_next, memory_order_relaxed)) return 0;
+    int on = 0;
+    pthread_mutex_lock(&burst_mu);
+    if (!atomic_load(&burst_on) && now >= atomic_load(&burst_next) && atomic_load_explicit(&cupti_ready, memory_order_acquire)) {
+        if (cupti_window(1)) {
+            burst_t0 = now;
+            atomic_store(&burst_left, (int)burst_len - 1);
+            atomic_store(&burst_on, 1);
+            on = 1;
+        } else {
+            cupti_window(0);
+            atomic_store(&burst_next, now + 1000000000ull);   /* records could not be switched on: try again in 1 s */
+        }
+    }
+    pthread_mutex_unlock(&burst_mu);
+    return on;
+}
+/* TraceEnd fields 22-23: the bursts there were and the wall time inside them (a burst still open counts to now) */
+void timing_burst_end(pbuf *end) {
+    if (!tsp.sampled || !burst_len) return;
+    int open = atomic_load(&burst_on);
+    pb_u64(end, 22, ts_bursts + (open ? 1 : 0));
+    pb_u64(end, 23, ts_burst_ns + (open ? mono_ns() - burst_t0 : 0));
+}
+/* i15-burst: end */
+
 int timing_sample_launch(const void *fn, const unsigned *dims) {
     timing_sample_init();
     if (!tsp.sampled) return 1;
     uint64_t seen = atomic_fetch_add_explicit(&ts_launches, 1, memory_order_relaxed);
-    if ((seen & 1023) == 1023) adapt_interval();
     unsigned c = atomic_fetch_add_explicit(shape_counter(fn, dims), 1, memory_order_relaxed);
+    if (burst_len && cupti_windowed && atomic_load_explicit(&cupti_ready, memory_order_acquire)) {   /* i15-burst */
+        int timed = burst_step() || c < tsp.first;
+        if (timed) __atomic_fetch_add(&ts_timed, 1, __ATOMIC_RELAXED);
+        return timed;
+    }
+    if ((seen & 1023) == 1023) adapt_interval();
     int timed = c < tsp.first;
     if (!timed) {
         if (!t_rng) t_rng = (mono_ns() ^ (uint64_t)(uintptr_t)&t_rng) | 1;
@@ -392,6 +464,11 @@ void timing_sample_header(pbuf *h) {
     pb_u64(&s, 4, tsp.nmax);
     pb_u64(&s, 5, tsp.budget_pm);
     pb_str(&s, 6, "function+grid+block");
+    if (tsp.sampled && burst_len && cfg.timing_source != 2) {   /* i15-burst: fields 27-28 */
+        pb_u64(&s, 27, burst_len);
+        pb_u64(&s, 28, burst_duty_pm);
+        pb_u64(&s, 29, burst_max_ns / 1000000ull);
+    }
     timing_probe_header(&s);   /* i15-timing: fields 20-25, how event-timed GPU times were estimated (rec_probe.c) */
     pb_msg(h, 40, &s);
     pb_free(&s);

@@ -449,6 +449,7 @@ void *writer_main(void *arg) {
     pb_free(&uc);
     timing_gaps_end(&tmpb);   /* i14-cupti */
     observed_end(&tmpb);      /* i14-liveacc */
+    timing_burst_end(&tmpb);  /* i15-burst */
     write_chunk(PHOS_CHUNK_END, &tmpb, 0);
     stream_finish();
     return NULL;

@@ -534,6 +534,7 @@ int timing_sample_launch(const void *fn, const unsigned *dims);
 void timing_sample_cost(uint64_t ns);
 void timing_sample_header(pbuf *h);
 int cupti_window(int open);   /* 0: kernel records could not be switched on */
+void timing_burst_end(pbuf *end);   /* i15-burst: TraceEnd fields 22-23 */
 /* i15-cost2: the stream gate of a launch timed by events (rec_timing.c): close queues a wait on a host-mapped word
  * before the start event, open (a plain host store) lets the GPU go on once start event, kernel and end event are all
  * queued; close returns the value open must store, 0 when not gated */

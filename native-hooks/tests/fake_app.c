@@ -434,8 +434,9 @@ int main(int argc, char **argv) {
                 if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st)) { fprintf(stderr, "fake_app: exec child failed\n"); failures++; }
             }
         }
-        fprintf(ex, ", \"launches\": %ld, \"stream_waits\": %ld, \"probe_launches\": %ld}\n", n_iter,   /* i15-timing: probes */
-                calls ? calls("cuStreamWaitValue32_v2") : -1L, calls ? calls("probe_launch") : -1L);
+        fprintf(ex, ", \"launches\": %ld, \"stream_waits\": %ld, \"probe_launches\": %ld, \"kernel_record_enables\": %ld}\n",
+                n_iter, calls ? calls("cuStreamWaitValue32_v2") : -1L, calls ? calls("probe_launch") : -1L,   /* i15-timing: probes */
+                calls ? calls("cuptiActivityEnable_kernel") : -1L);   /* i15-burst */
         fclose(ex);
         ex = NULL;
         if (!strcmp(mode, "crash")) { fflush(stdout); raise(SIGSEGV); }

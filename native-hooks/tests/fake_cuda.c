@@ -98,7 +98,9 @@ static void hit(const char *name) {
         if (!strcmp(calls[i].name, name)) { calls[i].n++; return; }
     }
 }
+static atomic_long act_kernel_enables;   /* i15-burst: cuptiActivityEnable(CONCURRENT_KERNEL) calls */
 API long fake_calls(const char *name) {
+    if (!strcmp(name, "cuptiActivityEnable_kernel")) return atomic_load(&act_kernel_enables);
     for (int i = 0; i < 128 && calls[i].name; i++) if (!strcmp(calls[i].name, name)) return calls[i].n;
     return 0;
 }
@@ -786,6 +788,7 @@ API CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc 
 }
 API CUptiResult cuptiActivityEnable(CUpti_ActivityKind k) {
     if ((int)k <= 0 || (int)k >= 64) return CUPTI_ERROR_INVALID_KIND;
+    if (k == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) atomic_fetch_add(&act_kernel_enables, 1);
     atomic_store(&act_on[k], 1); act_publish();
     return CUPTI_SUCCESS;
 }

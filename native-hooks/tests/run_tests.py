@@ -492,6 +492,7 @@ def test_timing_sample(env):
         else:
             check(waits == 1, "cuStreamWaitValue32 unsupported: tried once at setup, then ungated (%d calls)" % waits)
     test_timing_probe(env)
+    test_timing_burst(env)
     out = env.trace_path("every.phos")
     r = env.run([env.app, "many", "/dev/null", "2000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "0"})
     t = pr.read_trace(out)
@@ -504,6 +505,75 @@ def test_timing_sample(env):
     r = env.run([env.app, "many", "/dev/null", "100"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0"})
     t = pr.read_trace(out)
     check("timing_sampling" not in t.header, "PHOS_TIMING=0: no sampling policy in the header")
+
+
+def test_timing_burst(env):
+    """i15-burst: PHOS_TIMING_BURST=B with CUPTI: the kernel records are switched on for B consecutive launches, all
+    timed, then off until (1000 - D) / D times the burst's duration has passed (PHOS_TIMING_DUTY=D); no 1-in-N draw.
+    The fake driver answers CUPTI (PHOS_CUPTI points at it) and counts the kernel kind's cuptiActivityEnable calls."""
+    fake = os.path.join(env.build, "fake", "libcuda.so.1")
+    out = env.trace_path("burst.phos")
+    exf = env.trace_path("burst.json")
+    n = 20000
+    r = env.run([env.app, "many", exf, str(n)], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_CUPTI": fake,
+                                                   "PHOS_TIMING_SOURCE": "auto",
+                                                   "PHOS_TIMING_BURST": "50", "PHOS_TIMING_DUTY": "200", "PHOS_TIMING_FIRST": "5",
+                                                   "PHOS_TIMING_NMIN": "2", "PHOS_TIMING_NMAX": "2"})
+    check(r.returncode == 0, "burst: exit 0 (%s)" % r.stderr)
+    t = pr.read_trace(out)
+    ls = launches_of(t)
+    # CUPTI is set up on the writer thread after the header: launches before that are timed by events (gated, the
+    # fake's 1000 ns spans less the bias) as without bursts; from then on only bursts (the fake's records: 5000 ns)
+    timed = [l.get("gpu_start_ns", 0) > 0 and l["gpu_end_ns"] - l["gpu_start_ns"] == 5000 for l in ls]
+    first = timed.index(True) if any(timed) else -1
+    early = [i for i, l in enumerate(ls) if l.get("gpu_start_ns", 0) > 0 and not timed[i]]
+    check(first >= 0 and all(i < first for i in early), "burst: before CUPTI is ready launches are timed by events, "
+          "afterwards only in bursts (%d event-timed, the last at %s, first burst at %d)" % (len(early), early[-1:], first))
+    runs, k = [], 0
+    for i, on in enumerate(timed):
+        if on:
+            k += 1
+        if k and (not on or i == len(timed) - 1):
+            runs.append((i - k + (1 if on else 0), k))
+            k = 0
+    pol = t.header.get("timing_sampling", {})
+    check(pol.get("mode") == 1 and pol.get("burst_launches") == 50 and pol.get("burst_duty_permille") == 200,
+          "burst: the policy is in the header (%s)" % pol)
+    full = [x for x in runs if x[0] + x[1] < len(ls)]   # (the last may be cut by the end)
+    check(len(ls) == n and runs and full and all(m == 50 for _, m in full),
+          "burst: timed launches come in bursts of 50 consecutive launches (%d bursts, lengths %s)"
+          % (len(runs), sorted({m for _, m in runs})))
+    share = sum(timed) / float(n - first)
+    check(0.02 <= share <= 0.6, "burst: a duty of 200 per mille times a share of the launches near it, not 1 in 2 (%.3f)" % share)
+    gaps = [b[0] - (a[0] + a[1]) for a, b in zip(runs, runs[1:])]
+    check(gaps and min(gaps) > 0, "burst: bursts are separated by untimed launches (smallest gap %s)" % (min(gaps) if gaps else None))
+    en = json.load(open(exf)).get("kernel_record_enables")
+    end = t.end or {}
+    check(en == len(runs) == end.get("timing_bursts") and end.get("timing_burst_ns", 0) > 0,
+          "burst: one switch-on of kernel records per burst, counted in TraceEnd (%s enables, %d bursts, TraceEnd %s)"
+          % (en, len(runs), {k: v for k, v in end.items() if "burst" in k}))
+    # a burst also ends after PHOS_TIMING_BURST_MS, whatever its launches (the slow first launches of a process)
+    out = env.trace_path("burst_ms.phos")
+    r = env.run([env.app, "many", "/dev/null", "200000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_CUPTI": fake,
+                                                            "PHOS_TIMING_SOURCE": "auto", "PHOS_TIMING_BURST": "1000000",
+                                                            "PHOS_TIMING_BURST_MS": "1", "PHOS_TIMING_DUTY": "500"})
+    t = pr.read_trace(out)
+    evs = [e for e in t.events if "launch" in e]
+    ls = [e["launch"] for e in evs]
+    cup = [i for i, l in enumerate(ls) if l.get("gpu_start_ns", 0) > 0 and l["gpu_end_ns"] - l["gpu_start_ns"] == 5000]
+    bursts, cur = [], []
+    for i in cup:
+        if cur and i != cur[-1] + 1:
+            bursts.append(cur)
+            cur = []
+        cur.append(i)
+    if cur:
+        bursts.append(cur)
+    spans = sorted(evs[b[-1]]["host_ns"] - evs[b[0]]["host_ns"] for b in bursts)
+    end = t.end or {}
+    check(r.returncode == 0 and len(bursts) >= 2 and len(bursts) == end.get("timing_bursts") and t.header["timing_sampling"].get("burst_max_ms") == 1
+          and spans[len(spans) // 2] <= 2000000, "burst: PHOS_TIMING_BURST_MS=1 ends a burst of up to 1000000 launches after 1 ms "
+          "(%d bursts, TraceEnd %s, median %d ns from its first to its last launch)" % (len(bursts), end.get("timing_bursts"), spans[len(spans) // 2] if spans else -1))
 
 
 def test_timing_probe(env):

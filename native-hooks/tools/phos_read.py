@@ -64,7 +64,8 @@ SCHEMA = {
                        # i15-timing: how GPU times are taken and event-timed spans corrected
                        20: ("gpu_time_source", "s"), 21: ("event_gate", "u"), 22: ("event_correction", "s"),
                        23: ("probe_kernel_ns", "u"), 24: ("event_bias_ns", "u"), 25: ("probe_fallback", "s"),
-                       26: ("probe_window", "u")},
+                       26: ("probe_window", "u"), 27: ("burst_launches", "u"), 28: ("burst_duty_permille", "u"),
+                       29: ("burst_max_ms", "u")},
     "Module": {1: ("id", "u"), 2: ("kind", "u"), 3: ("image", "y"), 4: ("hash", "f64"), 5: ("origin", "s"),
                6: ("image_size", "u"), 20: ("ptx", "y"), 21: ("ptx_source", "s")},
     "ParamInfo": {1: ("offset", "u"), 2: ("size", "u")},
@@ -112,7 +113,8 @@ SCHEMA = {
     "TraceEnd": {1: ("event_count", "u"), 2: ("dropped_events", "u"), 3: ("end_ns", "u"), 4: ("unrecorded", "*UnrecordedCalls"),
                  5: ("timing_gaps", "*TimingGap"),
                  # i14-liveacc: launches whose observations a tool handed over live, and those the recorder dropped
-                 20: ("observed_live_launches", "u"), 21: ("observed_live_dropped", "u")},
+                 20: ("observed_live_launches", "u"), 21: ("observed_live_dropped", "u"),
+                 22: ("timing_bursts", "u"), 23: ("timing_burst_ns", "u")},
     # live attach stream (docs/trace-format.md "Live attach")
     "EventGap": {1: ("first_index", "u"), 2: ("count", "u"), 3: ("reason", "u")},
     "StreamStart": {1: ("first_live_index", "u"), 2: ("events_so_far", "u"), 3: ("dropped_so_far", "u"),
