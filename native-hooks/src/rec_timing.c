@@ -163,11 +163,13 @@ static const char *cupti_paths[] = {"libcupti.so.13", "libcupti.so", "/usr/local
     "/usr/local/cuda-13.0/lib64/libcupti.so.13", "/usr/local/cuda-13.0/lib/libcupti.so.13",
     "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13", NULL};
 
+static uint32_t burst_len, burst_duty_pm;   /* i15-burst: PHOS_TIMING_BURST, PHOS_TIMING_DUTY (below) */
+static uint64_t burst_max_ns;               /* i15-burst: PHOS_TIMING_BURST_MS */
 /* the CUPTI window of sampled timing (i15-cost, below): what it switches */
 static CUptiResult (*c_enable)(CUpti_ActivityKind), (*c_disable)(CUpti_ActivityKind);
 static CUptiResult (*c_encb)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId);
 static CUpti_SubscriberHandle c_sub;
-static uint32_t launch_cbids[64];
+static uint32_t launch_cbids[256];   /* i15-burst: with bursts also the copies' and sets' */
 static int n_launch_cbids;
 static CUptiResult (*c_unsub)(CUpti_SubscriberHandle), (*c_final)(void);   /* i14-cupti */
 static CUptiResult (*c_endom)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain);
@@ -228,13 +230,15 @@ void cupti_init(void) {
     /* sampled timing (i15-cost): kernel records and launch callbacks only inside the window of a timed launch */
     timing_sample_init();
     int windowed = tsp.sampled && (kinds & 1) && want_cb && (int)phos_env_u64("PHOS_TIMING_WINDOW", 1);
+    int burst = windowed && burst_len;   /* i15-burst: copies and sets, their records and callbacks, in the bursts too */
     c_enable = enable;
     c_disable = d(h, "cuptiActivityDisable");
     c_encb = encb;
     c_sub = sh;
-    if (windowed && !c_disable) windowed = 0;
+    if (windowed && !c_disable) windowed = burst = 0;
     if (reg(cupti_buf_req, cupti_buf_done) != CUPTI_SUCCESS || ((kinds & 1) && !windowed && enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) ||
-        ((kinds & 2) && enable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS) || ((kinds & 4) && enable(CUPTI_ACTIVITY_KIND_MEMSET) != CUPTI_SUCCESS)) {
+        ((kinds & 2) && !burst && enable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS) ||
+        ((kinds & 4) && !burst && enable(CUPTI_ACTIVITY_KIND_MEMSET) != CUPTI_SUCCESS)) {
         DBG("CUPTI activity enable failed: timing by CUDA events");
         return;
     }
@@ -244,11 +248,12 @@ void cupti_init(void) {
         if (cbname(CUPTI_CB_DOMAIN_DRIVER_API, cb, &nm) != CUPTI_SUCCESS || !nm) continue;
         int is_launch = !strncmp(nm, "cuLaunch", 8) && strncmp(nm, "cuLaunchHostFunc", 16);
         if (is_launch || !strncmp(nm, "cuMemcpy", 8) || !strncmp(nm, "cuMemset", 8)) {
-            if (windowed && is_launch) {
+            int in_win = windowed && (is_launch || burst);
+            if (in_win) {
                 if (n_launch_cbids < (int)(sizeof launch_cbids / sizeof *launch_cbids)) launch_cbids[n_launch_cbids++] = cb;
-                else windowed = 0;   /* cannot happen with CUDA 13's list; then every launch callback stays on */
+                else windowed = burst = in_win = 0;   /* cannot happen with CUDA 13's list; then every callback stays on */
             }
-            if (want_cb && (!windowed || !is_launch) && encb(1, sh, CUPTI_CB_DOMAIN_DRIVER_API, cb) == CUPTI_SUCCESS) n++;
+            if (want_cb && !in_win && encb(1, sh, CUPTI_CB_DOMAIN_DRIVER_API, cb) == CUPTI_SUCCESS) n++;
             if (want_drv && drvapi && drvapi(cb, 1) == CUPTI_SUCCESS) nd++;
         }
     }
@@ -265,11 +270,16 @@ void cupti_init(void) {
     if (!windowed && n_launch_cbids) {   /* the cbid list overflowed: time every launch through permanent callbacks */
         for (int i = 0; i < n_launch_cbids; i++) encb(1, sh, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i]);
         enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        if (kinds & 2) enable(CUPTI_ACTIVITY_KIND_MEMCPY);
+        if (kinds & 4) enable(CUPTI_ACTIVITY_KIND_MEMSET);
         n_launch_cbids = 0;
     }
     cupti_windowed = windowed;
+    cupti_burst = burst;
     c_kinds = kinds;
-    if (windowed) DBG("sampled GPU timing: kernel activity records only in the windows of timed launches (%d launch callbacks)", n_launch_cbids);
+    if (burst) DBG("sampled GPU timing: CUPTI records and callbacks only in bursts of %u launches (%d callbacks); copies and sets "
+                   "between bursts timed by CUDA events", burst_len, n_launch_cbids);
+    else if (windowed) DBG("sampled GPU timing: kernel activity records only in the windows of timed launches (%d launch callbacks)", n_launch_cbids);
     atomic_store(&cupti_ready, 1);
     DBG("GPU timing by CUPTI activity records (%d driver callbacks)", n);
 }
@@ -310,8 +320,6 @@ int copy_kind(int sdev, int ddev) {
  * correlation id) are switched on only around a timed launch ("window"); copies and memsets stay timed always. The
  * policy is written into the TraceHeader (field 40, docs/trace-format.md); a launch was timed iff it carries GPU times. */
 struct ts_policy tsp;
-static uint32_t burst_len, burst_duty_pm;   /* i15-burst: PHOS_TIMING_BURST, PHOS_TIMING_DUTY (below) */
-static uint64_t burst_max_ns;               /* i15-burst: PHOS_TIMING_BURST_MS */
 static pthread_once_t tsp_once = PTHREAD_ONCE_INIT;
 static void tsp_init(void) {
     tsp.sampled = (int)phos_env_u64("PHOS_TIMING_SAMPLE", 0) != 0;   /* off by default: see docs/benchmarks.md block i15-cost */
@@ -378,7 +386,8 @@ static void adapt_interval(void) {
  * at most 2.45 s between bursts). The first timed launch with CUPTI ready opens the first burst.
  * Launches of a shape's first PHOS_TIMING_FIRST outside a burst are timed with a window of their own, as before;
  * there is no 1-in-N draw. A steady loop is thus timed by whole iterations, every kernel of it in each burst. */
-static atomic_int burst_on, burst_left;
+atomic_int timing_burst_on;
+static atomic_int burst_left;
 static _Atomic uint64_t burst_next;   /* mono ns: no burst before */
 static uint64_t burst_t0;
 static pthread_mutex_t burst_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -386,12 +395,12 @@ uint64_t ts_bursts, ts_burst_ns;
 
 /* 1: this launch is one of a burst (the burst holds a reference on the CUPTI window) */
 static int burst_step(void) {
-    if (atomic_load_explicit(&burst_on, memory_order_acquire)) {
+    if (atomic_load_explicit(&timing_burst_on, memory_order_acquire)) {
         if (atomic_fetch_sub_explicit(&burst_left, 1, memory_order_acq_rel) > 0 && mono_ns() - burst_t0 < burst_max_ns) return 1;
         pthread_mutex_lock(&burst_mu);
-        if (atomic_load(&burst_on)) {
+        if (atomic_load(&timing_burst_on)) {
             uint64_t now = mono_ns(), d = now - burst_t0;
-            atomic_store(&burst_on, 0);
+            atomic_store(&timing_burst_on, 0);
             atomic_store(&burst_next, now + d * (1000 - burst_duty_pm) / burst_duty_pm);
             ts_bursts++;
             ts_burst_ns += d;
@@ -404,11 +413,11 @@ static int burst_step(void) {
     if (now < atomic_load_explicit(&burst_next, memory_order_relaxed)) return 0;
     int on = 0;
     pthread_mutex_lock(&burst_mu);
-    if (!atomic_load(&burst_on) && now >= atomic_load(&burst_next) && atomic_load_explicit(&cupti_ready, memory_order_acquire)) {
+    if (!atomic_load(&timing_burst_on) && now >= atomic_load(&burst_next) && atomic_load_explicit(&cupti_ready, memory_order_acquire)) {
         if (cupti_window(1)) {
             burst_t0 = now;
             atomic_store(&burst_left, (int)burst_len - 1);
-            atomic_store(&burst_on, 1);
+            atomic_store(&timing_burst_on, 1);
             on = 1;
         } else {
             cupti_window(0);
@@ -421,7 +430,7 @@ static int burst_step(void) {
 /* TraceEnd fields 22-23: the bursts there were and the wall time inside them (a burst still open counts to now) */
 void timing_burst_end(pbuf *end) {
     if (!tsp.sampled || !burst_len) return;
-    int open = atomic_load(&burst_on);
+    int open = atomic_load(&timing_burst_on);
     pb_u64(end, 22, ts_bursts + (open ? 1 : 0));
     pb_u64(end, 23, ts_burst_ns + (open ? mono_ns() - burst_t0 : 0));
 }
@@ -478,12 +487,17 @@ void timing_sample_header(pbuf *h) {
 static pthread_mutex_t win_mu = PTHREAD_MUTEX_INITIALIZER;
 static int win_open_n;
 int cupti_windowed;   /* 1 when CUPTI times launches only inside windows */
+int cupti_burst;      /* i15-burst: 1 when CUPTI times only inside bursts (launches, copies and sets) */
 static int win_ok = 1;
 int cupti_window(int open) {
     pthread_mutex_lock(&win_mu);
     if (open ? win_open_n++ == 0 : --win_open_n == 0) {
         for (int i = 0; i < n_launch_cbids; i++) c_encb(open, c_sub, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i]);
         CUptiResult r = open ? c_enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) : c_disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        if (cupti_burst) {   /* i15-burst: copies' and sets' records too (enabled, they slow every launch: docs/benchmarks.md) */
+            if (c_kinds & 2) { if (open) c_enable(CUPTI_ACTIVITY_KIND_MEMCPY); else c_disable(CUPTI_ACTIVITY_KIND_MEMCPY); }
+            if (c_kinds & 4) { if (open) c_enable(CUPTI_ACTIVITY_KIND_MEMSET); else c_disable(CUPTI_ACTIVITY_KIND_MEMSET); }
+        }
         if (open && r != CUPTI_SUCCESS && win_ok) { win_ok = 0; DBG("CUPTI kernel activity could not be switched on for a timed launch (%d): launches untimed", (int)r); }
         if (open) win_ok = r == CUPTI_SUCCESS;
     }

@@ -499,6 +499,9 @@ static inline CUstream rstream(CUstream s, int ptsz) { return (!s && ptsz) ? CU_
  * end completes it (CUPTI: keeps the id the callback noted; events: records the end event) */
 typedef struct { CUevent e0, e1; CUstream st; uint32_t corr; int cupti; int win; uint64_t cost; uint32_t gate;
                  CUevent e2; uint32_t pcorr; /* i15-timing: the in-pair probe's end event and (PHOS_TIMING_BOTH) CUPTI id */ } tspan;
+extern int cupti_burst;            /* i15-burst (rec_timing.c): CUPTI on only in bursts */
+extern atomic_int timing_burst_on; /* i15-burst: a burst holds the CUPTI window open now */
+int cupti_window(int open);
 static inline void t_begin(tspan *t, CUstream st) {
     t->e0 = t->e1 = NULL;
     t->st = st;
@@ -506,7 +509,13 @@ static inline void t_begin(tspan *t, CUstream st) {
     t->cupti = 0;
     if (!cfg.timing || atomic_load_explicit(&g_capturing, memory_order_relaxed)) return;
     if (t_replay) { t->e0 = t_pre_e0; t_pre_e0 = NULL; return; }   /* injection: the call ran already, its start event is older */
-    if (atomic_load_explicit(&cupti_ready, memory_order_acquire)) { t->cupti = 1; t_corr = 0; return; }
+    if (atomic_load_explicit(&cupti_ready, memory_order_acquire)) {
+        if (!cupti_burst || t->win) { t->cupti = 1; t_corr = 0; return; }   /* (a launch: its window is open) */
+        if (atomic_load_explicit(&timing_burst_on, memory_order_acquire)) {  /* i15-burst: a copy or set in a burst */
+            t->win = cupti_window(1) ? 3 : 4;
+            t->cupti = 1; t_corr = 0; return;
+        }   /* between bursts: CUDA events */
+    }
     if (cfg.timing_source == 1) return;
     int ts = atomic_load_explicit(&timing_state, memory_order_acquire);
     if (ts == 0) ts = timing_setup() ? 1 : -1;
@@ -515,7 +524,11 @@ static inline void t_begin(tspan *t, CUstream st) {
     if (t->e0 && p_evrecord(t->e0, st) != CUDA_SUCCESS) { pool_put(t->e0); t->e0 = NULL; }
 }
 static inline void t_end(tspan *t, CUresult r) {
-    if (t->cupti) { t->corr = r == CUDA_SUCCESS ? t_corr : 0; return; }
+    if (t->cupti) {
+        t->corr = r == CUDA_SUCCESS && t->win != 4 ? t_corr : 0;
+        if (t->win >= 3) { cupti_window(0); t->win = 0; }   /* i15-burst: a copy's or set's own reference */
+        return;
+    }
     if (!t->e0) return;
     if (r == CUDA_SUCCESS) {
         t->e1 = pool_get();
@@ -533,7 +546,7 @@ void timing_sample_init(void);
 int timing_sample_launch(const void *fn, const unsigned *dims);
 void timing_sample_cost(uint64_t ns);
 void timing_sample_header(pbuf *h);
-int cupti_window(int open);   /* 0: kernel records could not be switched on */
+/* cupti_window(open): 0 when kernel records could not be switched on (declared above t_begin) */
 void timing_burst_end(pbuf *end);   /* i15-burst: TraceEnd fields 22-23 */
 /* i15-cost2: the stream gate of a launch timed by events (rec_timing.c): close queues a wait on a host-mapped word
  * before the start event, open (a plain host store) lets the GPU go on once start event, kernel and end event are all

@@ -552,6 +552,16 @@ def test_timing_burst(env):
     check(en == len(runs) == end.get("timing_bursts") and end.get("timing_burst_ns", 0) > 0,
           "burst: one switch-on of kernel records per burst, counted in TraceEnd (%s enables, %d bursts, TraceEnd %s)"
           % (en, len(runs), {k: v for k, v in end.items() if "burst" in k}))
+    # copies and sets: CUPTI's records and callbacks for them are on only in bursts too; between bursts CUDA events
+    # time them (the fake's ungated pair: 1000 ns); in a burst the fake driver gives no copy records
+    seq = [e for e in t.events if "launch" in e or "memcpy" in e]
+    cps = [(k, e["memcpy"]) for k, e in enumerate(seq) if "memcpy" in e]
+    def in_burst(k):
+        prev = [e["launch"] for e in seq[max(0, k - 1):k] if "launch" in e]
+        return bool(prev) and prev[0].get("gpu_end_ns", 0) - prev[0].get("gpu_start_ns", 0) == 5000
+    outside = [c for k, c in cps if not in_burst(k)]
+    check(outside and all(997 <= c.get("gpu_end_ns", 0) - c.get("gpu_start_ns", 0) <= 1003 for c in outside),
+          "burst: copies between bursts are timed by CUDA events (%s)" % [c.get("gpu_end_ns", 0) - c.get("gpu_start_ns", 0) for c in outside])
     # a burst also ends after PHOS_TIMING_BURST_MS, whatever its launches (the slow first launches of a process)
     out = env.trace_path("burst_ms.phos")
     r = env.run([env.app, "many", "/dev/null", "200000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_CUPTI": fake,
