@@ -539,8 +539,10 @@ def test_timing_burst(env):
     pol = t.header.get("timing_sampling", {})
     check(pol.get("mode") == 1 and pol.get("burst_launches") == 50 and pol.get("burst_duty_permille") == 200,
           "burst: the policy is in the header (%s)" % pol)
-    full = [x for x in runs if x[0] + x[1] < len(ls)]   # (the last may be cut by the end)
-    check(len(ls) == n and runs and full and all(m == 50 for _, m in full),
+    # (the last may be cut by the end; a launch drawn by the 1-in-N rule just as CUPTI became ready is timed by it
+    # in a window of its own and may touch the first burst)
+    full = [x for x in runs if x[0] + x[1] < len(ls)][1:]
+    check(len(ls) == n and runs and full and all(m == 50 for _, m in full) and runs[0][1] >= 50,
           "burst: timed launches come in bursts of 50 consecutive launches (%d bursts, lengths %s)"
           % (len(runs), sorted({m for _, m in runs})))
     share = sum(timed) / float(n - first)
@@ -549,7 +551,7 @@ def test_timing_burst(env):
     check(gaps and min(gaps) > 0, "burst: bursts are separated by untimed launches (smallest gap %s)" % (min(gaps) if gaps else None))
     en = json.load(open(exf)).get("kernel_record_enables")
     end = t.end or {}
-    check(en == len(runs) == end.get("timing_bursts") and end.get("timing_burst_ns", 0) > 0,
+    check(len(runs) == end.get("timing_bursts") and en in (len(runs), len(runs) + 1) and end.get("timing_burst_ns", 0) > 0,
           "burst: one switch-on of kernel records per burst, counted in TraceEnd (%s enables, %d bursts, TraceEnd %s)"
           % (en, len(runs), {k: v for k, v in end.items() if "burst" in k}))
     # copies and sets: CUPTI's records and callbacks for them are on only in bursts too; between bursts CUDA events
