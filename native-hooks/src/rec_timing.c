@@ -164,7 +164,7 @@ static const char *cupti_paths[] = {"libcupti.so.13", "libcupti.so", "/usr/local
     "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13", NULL};
 
 static uint32_t burst_len, burst_duty_pm;   /* i15-burst: PHOS_TIMING_BURST, PHOS_TIMING_DUTY (below) */
-static uint64_t burst_max_ns;               /* i15-burst: PHOS_TIMING_BURST_MS */
+static uint64_t burst_max_ns, burst_gap_max_ns;   /* i15-burst: PHOS_TIMING_BURST_MS, PHOS_TIMING_BURST_GAP_MS */
 /* the CUPTI window of sampled timing (i15-cost, below): what it switches */
 static CUptiResult (*c_enable)(CUpti_ActivityKind), (*c_disable)(CUpti_ActivityKind);
 static CUptiResult (*c_encb)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId);
@@ -335,6 +335,7 @@ static void tsp_init(void) {
     burst_duty_pm = (uint32_t)phos_env_u64("PHOS_TIMING_DUTY", 20);
     burst_max_ns = phos_env_u64("PHOS_TIMING_BURST_MS", 50) * 1000000ull;
     if (!burst_max_ns) burst_max_ns = 1000000ull;
+    burst_gap_max_ns = phos_env_u64("PHOS_TIMING_BURST_GAP_MS", 1000) * 1000000ull;
     if (burst_duty_pm < 1) burst_duty_pm = 1;
     if (burst_duty_pm > 1000) burst_duty_pm = 1000;
 }
@@ -382,8 +383,10 @@ static void adapt_interval(void) {
  * window is held open for B consecutive launches (or PHOS_TIMING_BURST_MS, default 50 ms, whichever ends first: a
  * burst over the slow first launches of a process, or in a program that launches rarely, stays short), every launch
  * of the burst timed by CUPTI's own kernel record, and the next burst starts once the time since this one ended is
- * (1000 - D) / D times what the burst lasted (PHOS_TIMING_DUTY=D per mille of wall time inside bursts, default 20:
- * at most 2.45 s between bursts). The first timed launch with CUPTI ready opens the first burst.
+ * (1000 - D) / D times what the burst lasted (PHOS_TIMING_DUTY=D per mille of wall time inside bursts, default 20),
+ * but at most PHOS_TIMING_BURST_GAP_MS (default 1000: a burst stretched by the slow first launches of a process must
+ * not keep the steady state untimed for seconds; measured on the H100, docs/benchmarks.md block i15-burst). The first
+ * timed launch with CUPTI ready opens the first burst.
  * Launches of a shape's first PHOS_TIMING_FIRST outside a burst are timed with a window of their own, as before;
  * there is no 1-in-N draw. A steady loop is thus timed by whole iterations, every kernel of it in each burst. */
 atomic_int timing_burst_on;
@@ -401,7 +404,8 @@ static int burst_step(void) {
         if (atomic_load(&timing_burst_on)) {
             uint64_t now = mono_ns(), d = now - burst_t0;
             atomic_store(&timing_burst_on, 0);
-            atomic_store(&burst_next, now + d * (1000 - burst_duty_pm) / burst_duty_pm);
+            uint64_t gap = d * (1000 - burst_duty_pm) / burst_duty_pm;
+            atomic_store(&burst_next, now + (gap < burst_gap_max_ns ? gap : burst_gap_max_ns));
             ts_bursts++;
             ts_burst_ns += d;
             cupti_window(0);
@@ -477,6 +481,7 @@ void timing_sample_header(pbuf *h) {
         pb_u64(&s, 27, burst_len);
         pb_u64(&s, 28, burst_duty_pm);
         pb_u64(&s, 29, burst_max_ns / 1000000ull);
+        pb_u64(&s, 30, burst_gap_max_ns / 1000000ull);
     }
     timing_probe_header(&s);   /* i15-timing: fields 20-25, how event-timed GPU times were estimated (rec_probe.c) */
     pb_msg(h, 40, &s);
