@@ -336,6 +336,7 @@ static void tsp_init(void) {
     burst_max_ns = phos_env_u64("PHOS_TIMING_BURST_MS", 50) * 1000000ull;
     if (!burst_max_ns) burst_max_ns = 1000000ull;
     burst_gap_max_ns = phos_env_u64("PHOS_TIMING_BURST_GAP_MS", 1000) * 1000000ull;
+    if (!burst_gap_max_ns) burst_gap_max_ns = UINT64_MAX;   /* 0: no cap (PHOS_TIMING_DUTY alone) */
     if (burst_duty_pm < 1) burst_duty_pm = 1;
     if (burst_duty_pm > 1000) burst_duty_pm = 1000;
 }
@@ -481,7 +482,7 @@ void timing_sample_header(pbuf *h) {
         pb_u64(&s, 27, burst_len);
         pb_u64(&s, 28, burst_duty_pm);
         pb_u64(&s, 29, burst_max_ns / 1000000ull);
-        pb_u64(&s, 30, burst_gap_max_ns / 1000000ull);
+        pb_u64(&s, 30, burst_gap_max_ns == UINT64_MAX ? 0 : burst_gap_max_ns / 1000000ull);
     }
     timing_probe_header(&s);   /* i15-timing: fields 20-25, how event-timed GPU times were estimated (rec_probe.c) */
     pb_msg(h, 40, &s);
