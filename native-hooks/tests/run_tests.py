@@ -564,6 +564,18 @@ def test_timing_burst(env):
     outside = [c for k, c in cps if not in_burst(k)]
     check(outside and all(997 <= c.get("gpu_end_ns", 0) - c.get("gpu_start_ns", 0) <= 1003 for c in outside),
           "burst: copies between bursts are timed by CUDA events (%s)" % [c.get("gpu_end_ns", 0) - c.get("gpu_start_ns", 0) for c in outside])
+    # the preset PHOS_TIMING_SAMPLE=startup: one burst of 1024 at the start (then one every 1000 times its duration,
+    # none in this short run), each shape's first 10 launches
+    out = env.trace_path("burst_startup.phos")
+    r = env.run([env.app, "many", "/dev/null", "20000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "startup", "PHOS_CUPTI": fake,
+                                                           "PHOS_TIMING_SOURCE": "auto"})
+    t = pr.read_trace(out)
+    pol = t.header.get("timing_sampling", {})
+    cup = [l for l in launches_of(t) if l.get("gpu_start_ns", 0) > 0 and l["gpu_end_ns"] - l["gpu_start_ns"] == 5000]
+    check(r.returncode == 0 and pol.get("mode") == 1 and pol.get("first_launches") == 10 and pol.get("burst_launches") == 1024
+          and pol.get("burst_duty_permille") == 1 and pol.get("burst_gap_max_ms", 0) == 0 and (t.end or {}).get("timing_bursts") == 1
+          and 1024 <= len(cup) <= 1025, "burst: PHOS_TIMING_SAMPLE=startup: the preset in the header, one burst of 1024 launches "
+          "(%s, %d timed by CUPTI, TraceEnd %s)" % (pol, len(cup), (t.end or {}).get("timing_bursts")))
     # a burst also ends after PHOS_TIMING_BURST_MS, whatever its launches (the slow first launches of a process)
     out = env.trace_path("burst_ms.phos")
     r = env.run([env.app, "many", "/dev/null", "200000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_CUPTI": fake,
