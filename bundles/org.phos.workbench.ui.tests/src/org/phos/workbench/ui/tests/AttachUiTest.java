@@ -186,7 +186,9 @@ class AttachUiTest extends LiveProcessUi {
                             && view.trace() == live.loadedTrace() && view.listedTrace() == live.loadedTrace(),
                     Duration.ofSeconds(15));
             int rows = view.rowCount();
-            assertTrue(rows >= 1_000 && rows < 3_000, rows + " rows: about the window, not all 10,000");
+            // whole batches: under load (CI's clean clone) the writer put three commands' launches in one batch,
+            // and the window kept it whole (3,000 rows)
+            assertTrue(rows >= 1_000 && rows <= 6_000, rows + " rows: about the window, not all 10,000");
             assertTrue(view.statusText().contains("older events are not kept here: they are in " + traceFile),
                     view.statusText());
             robot.screenshot(shell, "attach-small-window");
