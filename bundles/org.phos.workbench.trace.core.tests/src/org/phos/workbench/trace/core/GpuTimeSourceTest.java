@@ -45,6 +45,50 @@ class GpuTimeSourceTest {
         assertEquals(t.header(), TraceReader.read(copy, null).trace().header());
     }
 
+    /**
+     * i15-burst: data/fake-timing-burst.phos, the fake driver's app (3,000 launches of one shape) recorded with
+     * {@code PHOS_TIMING_SAMPLE=startup} and the fake driver's CUPTI (PHOS_CUPTI pointing at it): its first launches
+     * before CUPTI was set up timed by events (1000 ns - the setup bias = 500 ns), then one burst of 1024 launches timed
+     * by the fake's kernel records (5000 ns), the rest untimed.
+     */
+    @Test
+    void burstSamplingIsReadAndSaid() throws Exception {
+        Trace t = TraceReader.read(Path.of("data", "fake-timing-burst.phos"), null).trace();
+        GpuTimingSampling p = t.header().timingSampling();
+        assertEquals(new GpuTimingSampling.Bursts(1024, 1, 50, 0), p.bursts());
+        assertEquals(10, p.firstLaunches());
+        assertEquals("sampled: each launch shape's first 10 launches; bursts of 1024 consecutive launches (at most 50 ms) "
+                + "timed by CUPTI, the next after 999.0 times the last one's duration (with CUPTI; else 1 in N, N 16-1024); "
+                + "GPU times from CUPTI kernel records (where CUPTI is unavailable: CUDA events, the events gated (queued "
+                + "with the kernel), their span minus an event bias measured at setup)", p.describe());
+        long cupti = 0;
+        long events = 0;
+        long untimed = 0;
+        for (int l = 0; l < t.launchCount(); l++) {
+            int i = t.launchEvent(l);
+            long d = t.gpuStartNs(i) > 0 ? t.gpuEndNs(i) - t.gpuStartNs(i) : -1;
+            if (d == 5000) {
+                cupti++;
+            } else if (d == 500) {
+                events++;
+            } else {
+                assertEquals(-1, d, "launch " + i);
+                untimed++;
+            }
+        }
+        assertEquals(1024, cupti);
+        assertEquals(3000, cupti + events + untimed);
+        assertTrue(events > 0 && untimed > 1000, events + " event-timed, " + untimed + " untimed");
+        // the estimate says how its figures were made, and a written copy keeps the fields
+        assertTrue(GpuTimeEstimate.of(t).describe().contains("bursts of 1024"), GpuTimeEstimate.of(t).describe());
+        Path copy = dir.resolve("copy.phos");
+        TraceWriter.write(t, copy, TraceWriter.Options.DEFAULT);
+        assertEquals(t.header(), TraceReader.read(copy, null).trace().header());
+        assertEquals(GpuTimingSampling.Bursts.NONE, new GpuTimingSampling(true, 3, 16, 1024, 10, "function+grid+block").bursts());
+        assertEquals("bursts of 512 consecutive launches (at most 50 ms) timed by CUPTI, the next after 49.00 times the last "
+                + "one's duration (at most 1000 ms)", new GpuTimingSampling.Bursts(512, 20, 50, 1000).describe());
+    }
+
     @Test
     void olderTracesDoNotSayAndKeepTheirWords() {
         GpuTimingSampling old = new GpuTimingSampling(true, 3, 16, 1024, 10, "function+grid+block");

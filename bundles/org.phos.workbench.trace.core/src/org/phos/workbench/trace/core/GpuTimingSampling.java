@@ -14,9 +14,45 @@ package org.phos.workbench.trace.core;
  * @param budgetPermille the share of the time between launches the timed launches' extra host time may take
  * @param shapeKey       what a launch shape is ({@code "function+grid+block"})
  * @param timeSource     where the GPU times come from and how event spans were corrected (i15-timing)
+ * @param bursts         burst sampling with CUPTI (i15-burst), {@link Bursts#NONE} when not used
  */
 public record GpuTimingSampling(boolean sampled, int firstLaunches, int minInterval, int maxInterval, int budgetPermille,
-        String shapeKey, GpuTimeSource timeSource) {
+        String shapeKey, GpuTimeSource timeSource, Bursts bursts) {
+
+    /**
+     * Burst sampling (TimingSampling fields 27-30, i15-burst; native-hooks/README.md): with CUPTI the recorder switches
+     * its kernel, copy and set records on for {@code launches} consecutive launches or {@code maxMs}, whichever ends
+     * first, then off until (1000 - {@code dutyPermille}) / {@code dutyPermille} times the burst's duration has passed,
+     * at most {@code gapMaxMs} (0: no cap); each launch shape's first launches are timed too, and there is no 1-in-N
+     * draw. Copies and sets between bursts are timed by CUDA events. Where CUPTI was unavailable the 1-in-N rule applied.
+     *
+     * @param launches     launches per burst; 0: no bursts
+     * @param dutyPermille share of wall time inside bursts aimed at
+     * @param maxMs        longest burst
+     * @param gapMaxMs     longest gap between bursts; 0: not capped
+     */
+    public record Bursts(int launches, int dutyPermille, int maxMs, int gapMaxMs) {
+        /** No burst sampling. */
+        public static final Bursts NONE = new Bursts(0, 0, 0, 0);
+
+        /** Whether bursts were asked for. */
+        public boolean on() {
+            return launches > 0;
+        }
+
+        /** The bursts in words. */
+        public String describe() {
+            return "bursts of " + launches + " consecutive launches (at most " + maxMs + " ms) timed by CUPTI, the next after "
+                    + String.format(java.util.Locale.ROOT, "%.4g", (1000.0 - dutyPermille) / dutyPermille)
+                    + " times the last one's duration" + (gapMaxMs > 0 ? " (at most " + gapMaxMs + " ms)" : "");
+        }
+    }
+
+    /** A policy without burst sampling (recorders before i15-burst, or bursts not asked for). */
+    public GpuTimingSampling(boolean sampled, int firstLaunches, int minInterval, int maxInterval, int budgetPermille,
+            String shapeKey, GpuTimeSource timeSource) {
+        this(sampled, firstLaunches, minInterval, maxInterval, budgetPermille, shapeKey, timeSource, Bursts.NONE);
+    }
 
     /** A policy whose trace does not state its GPU time source (recorders before i15-timing). */
     public GpuTimingSampling(boolean sampled, int firstLaunches, int minInterval, int maxInterval, int budgetPermille,
@@ -32,7 +68,9 @@ public record GpuTimingSampling(boolean sampled, int firstLaunches, int minInter
         if (!sampled) {
             return "every launch timed";
         }
-        return "sampled: each launch shape's first " + firstLaunches + " launches, then 1 in N (N " + minInterval + "-"
-                + maxInterval + ", adapted to the launch rate)" + (timeSource.stated() ? "; " + timeSource.describe() : "");
+        String rest = bursts.on() ? "; " + bursts.describe() + " (with CUPTI; else 1 in N, N " + minInterval + "-" + maxInterval + ")"
+                : ", then 1 in N (N " + minInterval + "-" + maxInterval + ", adapted to the launch rate)";
+        return "sampled: each launch shape's first " + firstLaunches + " launches" + rest
+                + (timeSource.stated() ? "; " + timeSource.describe() : "");
     }
 }

@@ -51,6 +51,13 @@ final class Messages {
             sub.uint32(4, ts.maxInterval());
             sub.uint32(5, ts.budgetPermille());
             sub.string(6, ts.shapeKey());
+            GpuTimingSampling.Bursts b = ts.bursts();
+            if (b.on()) {   // i15-burst: fields 27-30
+                sub.uint32(27, b.launches());
+                sub.uint32(28, b.dutyPermille());
+                sub.uint32(29, b.maxMs());
+                sub.uint32(30, b.gapMaxMs());
+            }
             GpuTimeSource src = ts.timeSource();
             if (src.stated()) {   // i15-timing: fields 20-26
                 sub.string(20, src.source());
@@ -121,6 +128,7 @@ final class Messages {
         boolean gate = false;
         long probeNs = 0, biasNs = 0;
         int window = 0;
+        int[] burst = new int[4];   // i15-burst: fields 27-30
         while (r.more()) {
             int t = r.tag();
             switch (t) {
@@ -137,13 +145,17 @@ final class Messages {
                 case 24 << 3 -> biasNs = r.varint();
                 case 25 << 3 | 2 -> fallback = r.string();
                 case 26 << 3 -> window = (int) r.varint();
+                case 27 << 3, 28 << 3, 29 << 3, 30 << 3 -> burst[(t >>> 3) - 27] = (int) r.varint();
                 default -> r.skip(t);
             }
         }
         r.limit = saved;
         GpuTimeSource src = source.isEmpty() ? GpuTimeSource.UNSTATED
                 : new GpuTimeSource(source, gate, correction, probeNs, biasNs, fallback, window);
-        return mode == 0 ? GpuTimingSampling.EVERY_LAUNCH : new GpuTimingSampling(true, first, nmin, nmax, budget, key, src);
+        GpuTimingSampling.Bursts bursts = burst[0] > 0 ? new GpuTimingSampling.Bursts(burst[0], burst[1], burst[2], burst[3])
+                : GpuTimingSampling.Bursts.NONE;
+        return mode == 0 ? GpuTimingSampling.EVERY_LAUNCH
+                : new GpuTimingSampling(true, first, nmin, nmax, budget, key, src, bursts);
     }
 
     static void encodeModule(ModuleInfo m, ProtoWriter w) {
