@@ -12,17 +12,8 @@ set -u
 ROOT=$(pwd); OUTD=$1; mkdir -p "$OUTD"
 ROUNDS=${ROUNDS:-8}; WINDOWS=${WINDOWS:-4}; ITERS=${ITERS:-300}; CPUS=${CPUS:-2-5}; PNS=${PNS:-864}
 CONFIGS=${CONFIGS:-plain off full burst probe}
-export PYTHONUNBUFFERED=1
-W=/tmp/i15b-work; rm -rf "$W"; mkdir -p "$W/keep"
-NH=/tmp/i15b-nh; rm -rf "$NH"; cp -r "$ROOT/native-hooks" "$NH"; rm -rf "$NH/build"
-echo "== i15-burst $(date -u +%Y-%m-%dT%H:%M:%SZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader) nproc $(nproc)"
-python3 -c 'import torch; print("torch", torch.__version__)' 2>&1 | tail -1
-make -s -C "$NH" -j8 build/libphos_recorder.so > "$W/build.log" 2>&1
-L=$NH/build/libphos_recorder.so
-[ -f "$L" ] || { echo "recorder build failed"; tail "$W/build.log"; exit 1; }
-SL=$NH/bench/steady_loop.py
-export PYTHONPATH=$ROOT/sample-traces/programs/pytorch
-loop() { if [ -n "${LOOP_CMD:-}" ]; then $LOOP_CMD; else taskset -c "$CPUS" timeout 120 python3 "$SL" --windows "$WINDOWS" --iters "$ITERS" --warmup 30; fi; }
+. "$(dirname "$0")/steady_bench_lib.sh"
+steady_setup i15-burst "$ROOT/native-hooks"
 env_of() {
   case $1 in
     plain) echo "";;

@@ -13,18 +13,9 @@
 set -u
 ROOT=$(pwd); SRC=$1; OUTD=$2; mkdir -p "$OUTD"
 ROUNDS=${ROUNDS:-4}; WINDOWS=${WINDOWS:-4}; ITERS=${ITERS:-120}; CPUS=${CPUS:-2-5}
-export PYTHONUNBUFFERED=1
-W=/tmp/i15t-work; rm -rf "$W"; mkdir -p "$W/keep"
-NH=/tmp/i15t-nh; rm -rf "$NH"; cp -r "$SRC" "$NH"; rm -rf "$NH/build"
-echo "== i15-timing $(date -u +%Y-%m-%dT%H:%M:%SZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader) nproc $(nproc)"
-python3 -c 'import torch; print("torch", torch.__version__)' 2>&1 | tail -1
-make -s -C "$NH" -j8 build/libphos_recorder.so > "$W/build.log" 2>&1
-L=$NH/build/libphos_recorder.so
-[ -f "$L" ] || { echo "recorder build failed"; tail "$W/build.log"; exit 1; }
-SL=$NH/bench/steady_loop.py
-export PYTHONPATH=$ROOT/sample-traces/programs/pytorch
-# LOOP_CMD replaces the loop for a dry run on the CPU (the fake driver's fake_app)
-loop() { if [ -n "${LOOP_CMD:-}" ]; then $LOOP_CMD; else taskset -c "$CPUS" timeout 90 python3 "$SL" --windows "$WINDOWS" --iters "$ITERS" --warmup 30; fi; }
+. "$(dirname "$0")/steady_bench_lib.sh"
+LOOP_TIMEOUT=90
+steady_setup i15-timing "$SRC"
 
 # A. CUPTI and gated events with the probe on the same launches (skipped when PNS, the probe kernel's duration, is given)
 if [ -z "${PNS:-}" ]; then
