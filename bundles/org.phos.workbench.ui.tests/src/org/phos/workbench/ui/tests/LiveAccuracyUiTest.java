@@ -89,8 +89,22 @@ class LiveAccuracyUiTest extends LiveProcessUi {
             robot.waitUntil("the Accuracy view follows the live trace", () -> accuracyView.result() != null
                     && accuracyView.result().report() != null
                     && accuracyView.result().report().observedLaunches() == 30, Duration.ofSeconds(15));
+            // in the default layout the editor is shorter than its sections: they scroll together, and the table
+            // keeps a row for every engine instead of being squeezed (it showed two and a half)
+            int rowsHeight = table.getHeaderHeight() + table.getItemCount() * table.getItemHeight();
+            assertTrue(table.getClientArea().height >= rowsHeight - table.getHeaderHeight(), "table squeezed to "
+                    + table.getClientArea().height + " px of " + rowsHeight);
+            org.eclipse.swt.custom.ScrolledComposite scroll = robot.findByData(shell,
+                    org.eclipse.swt.custom.ScrolledComposite.class, TracesView.ROLE, "liveScroll");
+            assertTrue(scroll.getContent().getSize().y >= table.getBounds().y + table.getBounds().height,
+                    "the scroll reaches the table's last row");
             robot.screenshot(shell, "live-accuracy-light");
             screenshotEditor(live, "live-accuracy-editor-light");
+            // scrolled to its end, the last engine's row and the status lines are in sight
+            scroll.setOrigin(0, scroll.getContent().getSize().y);
+            robot.spin(300);
+            robot.screenshot(shell, "live-accuracy-scrolled");
+            scroll.setOrigin(0, 0);
 
             // more truth, in the dark theme: the figures move, and say by how much
             handlers.executeCommand(SwitchThemeHandler.DARK_COMMAND, null);

@@ -11,7 +11,6 @@ import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.jdt.annotation.Nullable;
 import org.eclipse.jface.layout.GridDataFactory;
-import org.eclipse.jface.layout.GridLayoutFactory;
 import org.eclipse.jface.resource.ColorRegistry;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.swt.SWT;
@@ -170,8 +169,22 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 	}
 
 	@Override
-	public void createPartControl(Composite parent) {
-		GridLayoutFactory.fillDefaults().margins(6, 6).spacing(4, 4).applyTo(parent);
+	public void createPartControl(Composite editorArea) {
+		// the sections scroll together when the editor is shorter than they are (the default layout gives it about
+		// 330 px: the accuracy table was squeezed to two engines and the status lines hidden)
+		editorArea.setLayout(new org.eclipse.swt.layout.FillLayout());
+		org.eclipse.swt.custom.ScrolledComposite scroll = new org.eclipse.swt.custom.ScrolledComposite(editorArea,
+				SWT.V_SCROLL);
+		scroll.setExpandHorizontal(true);
+		scroll.setExpandVertical(true);
+		Composite parent = new Composite(scroll, SWT.NONE);
+		org.eclipse.swt.layout.GridLayout grid = new org.eclipse.swt.layout.GridLayout();
+		grid.marginWidth = grid.marginHeight = 6;
+		grid.horizontalSpacing = grid.verticalSpacing = 4;
+		parent.setLayout(grid);
+		scroll.setContent(parent);
+		scroll.addListener(SWT.Resize, e -> fitScroll(scroll, parent));
+		scroll.setData(TracesView.ROLE, "liveScroll");
 		banner = new Label(parent, SWT.WRAP);
 		banner.setData(TracesView.ROLE, "banner");
 		ColorRegistry colors = PlatformUI.getWorkbench().getThemeManager().getCurrentTheme().getColorRegistry();
@@ -231,7 +244,20 @@ public final class LiveTraceEditor extends ReadOnlyEditor {
 		status.setData(TracesView.ROLE, "liveStatus");
 		GridDataFactory.fillDefaults().grab(true, true).applyTo(status);
 		status.setText("Attaching to process " + input().process().pid() + " …");
+		// a section that grows (a checkpoint message, the accuracy rows) is laid out anew, which resizes it or the
+		// status lines below: then the scroll gets the new height
+		for (org.eclipse.swt.widgets.Control section : parent.getChildren()) {
+			section.addListener(SWT.Resize, e -> fitScroll(scroll, parent));
+		}
 		start();
+	}
+
+	/** The height the sections need at the scroll's width; the scroll bar appears when the editor is shorter. */
+	private static void fitScroll(org.eclipse.swt.custom.ScrolledComposite scroll, Composite content) {
+		int width = scroll.getClientArea().width;
+		if (width > 0) {
+			scroll.setMinHeight(content.computeSize(width, SWT.DEFAULT).y); // (returns at once when unchanged)
+		}
 	}
 
 	private void start() {
