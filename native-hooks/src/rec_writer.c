@@ -92,6 +92,8 @@ static void write_header(void) {
     pb_u64(&h, 17, (uint64_t)mem);
     timing_sample_header(&h);   /* i15-cost: field 40, the sampling policy of GPU timing */
     torch_alloc_header(&h);     /* i15-alloc: field 45, the allocator whose block events were asked for */
+    char cwd[PATH_MAX];         /* field 46: where the process ran (the workbench looks for Java sources there) */
+    if (getcwd(cwd, sizeof cwd)) pb_str(&h, 46, cwd);
     write_chunk(PHOS_CHUNK_HEADER, &h, 0);
     pb_free(&h);
 }

@@ -146,6 +146,8 @@ def test_basic(env):
           "header device fields from the driver")
     check(t.header["runtime_version"] == 13000, "runtime version from cudaVersion of cuGetProcAddress calls")
     check(t.header.get("argv", [""])[0].endswith("fake_app") and t.header["argv"][1] == "basic", "header argv %s" % t.header.get("argv"))
+    check(t.header.get("working_directory") == os.getcwd(), "header working directory (field 46) is the process's: %s"
+          % t.header.get("working_directory"))
     check(not t.warnings and t.end["event_count"] == len(t.events), "clean close: %s" % t.warnings)
     kinds = [pr.body(e)[0] for e in t.events]
     expected = ["alloc", "alloc", "alloc", "memcpy", "memcpy", "memcpy", "launch", "launch", "launch", "sync", "sync",

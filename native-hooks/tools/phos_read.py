@@ -58,7 +58,8 @@ SCHEMA = {
                     12: ("clock_domain", "s"), 13: ("start_unix_ns", "u"), 14: ("start_mono_ns", "u"),
                     15: ("payload_limit", "u"), 16: ("gpu_timing", "b"), 17: ("device_memory", "u"),
                     40: ("timing_sampling", "TimingSampling"),
-                    45: ("allocator_events", "s")},   # i15-alloc
+                    45: ("allocator_events", "s"),   # i15-alloc
+                    46: ("working_directory", "s")},
     "TimingSampling": {1: ("mode", "u"), 2: ("first_launches", "u"), 3: ("min_interval", "u"), 4: ("max_interval", "u"),
                        5: ("budget_permille", "u"), 6: ("shape_key", "s"),
                        # i15-timing: how GPU times are taken and event-timed spans corrected

@@ -37,6 +37,7 @@ class InfoCommandTest {
 		assertTrue(out.startsWith(file + "\n"), out);
 		assertTrue(out.contains("recorder   phos-test 1.2 on testhost, pid 4242"), out);
 		assertTrue(out.contains("command    /usr/bin/python3 train.py --epochs 1"), out);
+		assertTrue(out.contains("directory  /home/researcher/run\n"), out); // TraceHeader field 46
 		assertTrue(out.contains("device     NVIDIA H100 80GB HBM3, compute capability 9.0, 80.0 GiB"), out);
 		assertTrue(out.contains("driver 13.0, runtime 13.0"), out);
 		assertTrue(out.contains("closed     cleanly, 19 events written, 0 dropped"), out);
@@ -90,6 +91,7 @@ class InfoCommandTest {
 		assertEquals("9.0", header.get("computeCapability"));
 		assertEquals(4242L, header.get("pid"));
 		assertEquals(List.of("/usr/bin/python3", "train.py", "--epochs", "1"), header.get("argv"));
+		assertEquals("/home/researcher/run", header.get("workingDirectory"));
 		assertEquals(6L, ((Map<String, Object>) json.get("counts")).get("launch"));
 		List<Map<String, Object>> kernels = (List<Map<String, Object>>) json.get("kernelsByLaunches");
 		assertEquals(TestTraces.SAXPY, kernels.get(0).get("name"));

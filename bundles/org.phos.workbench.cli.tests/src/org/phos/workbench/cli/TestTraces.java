@@ -40,7 +40,8 @@ final class TestTraces {
 
 	static TraceHeader header() {
 		return TraceHeader.builder("phos-test", "1.2").host("testhost").pid(4242)
-				.argv(List.of("/usr/bin/python3", "train.py", "--epochs", "1")).deviceName("NVIDIA H100 80GB HBM3")
+				.argv(List.of("/usr/bin/python3", "train.py", "--epochs", "1")).workingDirectory("/home/researcher/run")
+				.deviceName("NVIDIA H100 80GB HBM3")
 				.computeCapability(9, 0).driverVersion(13000).runtimeVersion(13000).startUnixNs(1_763_750_000_000_000_000L)
 				.payloadLimit(4096).gpuTiming(true).deviceMemory(80L << 30).build();
 	}

@@ -13,13 +13,24 @@ public record TraceHeader(int formatVersion, String recorder, String recorderVer
         List<String> argv, String deviceName, int ccMajor, int ccMinor, int driverVersion, int runtimeVersion,
         String clockDomain, long startUnixNs, long startMonoNs, long payloadLimit, boolean gpuTiming,
         long deviceMemory, GpuTimingSampling timingSampling,
-        String allocatorEvents /* i15-alloc: field 45, "" when not asked for */) {
+        String allocatorEvents /* i15-alloc: field 45, "" when not asked for */,
+        String workingDirectory /* field 46: the process's working directory at the start, "" when not recorded */) {
 
     /** The format version this code reads and writes. */
     public static final int FORMAT_VERSION = 1;
 
     public TraceHeader {
         argv = List.copyOf(argv);
+    }
+
+    /** A header of a recorder that does not record the working directory ({@link #workingDirectory()} empty). */
+    public TraceHeader(int formatVersion, String recorder, String recorderVersion, String host, int pid,
+            List<String> argv, String deviceName, int ccMajor, int ccMinor, int driverVersion, int runtimeVersion,
+            String clockDomain, long startUnixNs, long startMonoNs, long payloadLimit, boolean gpuTiming,
+            long deviceMemory, GpuTimingSampling timingSampling, String allocatorEvents) {
+        this(formatVersion, recorder, recorderVersion, host, pid, argv, deviceName, ccMajor, ccMinor, driverVersion,
+                runtimeVersion, clockDomain, startUnixNs, startMonoNs, payloadLimit, gpuTiming, deviceMemory,
+                timingSampling, allocatorEvents, "");
     }
 
     // i15-alloc: begin
@@ -72,6 +83,7 @@ public record TraceHeader(int formatVersion, String recorder, String recorderVer
         private long deviceMemory;
         private GpuTimingSampling timingSampling = GpuTimingSampling.EVERY_LAUNCH;
         private String allocatorEvents = ""; // i15-alloc
+        private String workingDirectory = "";
 
         Builder(String recorder, String recorderVersion) {
             this.recorder = recorder;
@@ -95,11 +107,13 @@ public record TraceHeader(int formatVersion, String recorder, String recorderVer
         public Builder timingSampling(GpuTimingSampling v) { timingSampling = v; return this; }
         /** i15-alloc: the allocator whose block events the recorder was asked for ({@code "pytorch"}), else "". */
         public Builder allocatorEvents(String v) { allocatorEvents = v; return this; }
+        /** The recorded process's working directory at the start (field 46), "" when not recorded. */
+        public Builder workingDirectory(String v) { workingDirectory = v; return this; }
 
         public TraceHeader build() {
             return new TraceHeader(formatVersion, recorder, recorderVersion, host, pid, argv, deviceName, ccMajor,
                     ccMinor, driverVersion, runtimeVersion, clockDomain, startUnixNs, startMonoNs, payloadLimit,
-                    gpuTiming, deviceMemory, timingSampling, allocatorEvents);
+                    gpuTiming, deviceMemory, timingSampling, allocatorEvents, workingDirectory);
         }
     }
 }

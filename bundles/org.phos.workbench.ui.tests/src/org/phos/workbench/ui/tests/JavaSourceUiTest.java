@@ -189,6 +189,11 @@ class JavaSourceUiTest {
         Files.writeString(inChosen, "class Solver {}\n");
         assertEquals(inChosen, JavaSourceLocator.find(nested.relativePath(), folders));
         assertEquals(null, JavaSourceLocator.find("com/example/Main.java", folders));
+        // the recorded process's working directory (TraceHeader field 46) comes after the chosen folders
+        Path cwd = Files.createDirectories(dir.resolve("run"));
+        assertEquals(List.of(chosen, cwd, deep, dir.resolve("a/b/c"), dir.resolve("a/b"), dir.resolve("a")),
+                JavaSourceLocator.searchedFolders(deep.resolve("t.phos"), cwd.toString()));
+        assertEquals(folders, JavaSourceLocator.searchedFolders(deep.resolve("t.phos"), "relative/not/searched"));
     }
 
     private Table open(Path folder) {

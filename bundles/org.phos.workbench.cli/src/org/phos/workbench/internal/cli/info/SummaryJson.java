@@ -65,6 +65,7 @@ public final class SummaryJson {
 		json.name("payloadLimit").unsignedValue(h.payloadLimit());
 		json.field("gpuTiming", h.gpuTiming());
 		json.field("allocatorEvents", h.allocatorEvents()); // i15-alloc: "" when not asked for
+		json.field("workingDirectory", h.workingDirectory()); // "" when not recorded
 		json.endObject();
 		TraceEnd end = s.end();
 		json.field("closedCleanly", end != null);

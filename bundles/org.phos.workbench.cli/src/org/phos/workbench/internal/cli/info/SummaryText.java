@@ -50,6 +50,9 @@ public final class SummaryText {
 		field(out, "recorder", h.recorder() + " " + h.recorderVersion()
 				+ (h.host().isEmpty() ? "" : " on " + h.host()) + ", pid " + Integer.toUnsignedString(h.pid()));
 		field(out, "command", h.argv().isEmpty() ? "(not recorded)" : Human.printable(String.join(" ", h.argv())));
+		if (!h.workingDirectory().isEmpty()) {
+			field(out, "directory", Human.printable(h.workingDirectory()));
+		}
 		String device = h.deviceName().isEmpty() ? "(unknown device)" : h.deviceName();
 		device += ", compute capability " + h.ccMajor() + "." + h.ccMinor();
 		if (h.deviceMemory() != 0) {

@@ -14,9 +14,9 @@ import org.osgi.service.prefs.BackingStoreException;
 
 /**
  * Finds the source file of a Java call site. The site's relative path ({@link JavaSourceSite#relativePath()}) is
- * looked up, in order, under the Java source folders the user chose (remembered per workbench), then in the trace
- * file's folder and its parents up to 3 levels. (The trace header records no working directory, so there is no
- * further place to look.)
+ * looked up, in order, under the Java source folders the user chose (remembered per workbench), then in the recorded
+ * process's working directory (TraceHeader field 46; traces of older recorders do not have it), then in the trace
+ * file's folder and its parents up to 3 levels.
  */
 public final class JavaSourceLocator {
     /** The preference (instance scope of the UI bundle) holding the chosen folders, one per line. */
@@ -28,7 +28,18 @@ public final class JavaSourceLocator {
 
     /** The folders searched for a site of the trace {@code traceFile} (null: none), in the order searched. */
     public static List<Path> searchedFolders(@Nullable Path traceFile) {
+        return searchedFolders(traceFile, "");
+    }
+
+    /**
+     * As above, with the recorded process's working directory {@code workingDirectory} ("" or a relative path: not
+     * searched) after the chosen folders.
+     */
+    public static List<Path> searchedFolders(@Nullable Path traceFile, String workingDirectory) {
         Set<Path> folders = new LinkedHashSet<>(configuredFolders());
+        if (!workingDirectory.isEmpty() && Path.of(workingDirectory).isAbsolute()) {
+            folders.add(Path.of(workingDirectory).normalize());
+        }
         Path dir = traceFile == null ? null : traceFile.toAbsolutePath().normalize().getParent();
         for (int up = 0; dir != null && up <= 3; up++, dir = dir.getParent()) {
             folders.add(dir);

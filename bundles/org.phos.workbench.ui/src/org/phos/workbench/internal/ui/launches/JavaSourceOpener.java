@@ -71,15 +71,19 @@ public final class JavaSourceOpener extends AbstractHandler {
                     + "JCuda agent, or this launch did not come from a Java thread.");
             return;
         }
-        open(window, site, ls.trace().file());
+        open(window, site, ls.trace().file(), ls.trace().trace().header().workingDirectory());
     }
 
-    /** Opens {@code site}'s source, searched for near {@code traceFile}; not found: the Not Found dialog. */
-    public static void open(IWorkbenchWindow window, JavaSourceSite site, @Nullable Path traceFile) {
-        List<Path> folders = JavaSourceLocator.searchedFolders(traceFile);
+    /**
+     * Opens {@code site}'s source, searched for in the process's working directory {@code workingDirectory} ("": not
+     * recorded) and near {@code traceFile}; not found: the Not Found dialog.
+     */
+    public static void open(IWorkbenchWindow window, JavaSourceSite site, @Nullable Path traceFile,
+            String workingDirectory) {
+        List<Path> folders = JavaSourceLocator.searchedFolders(traceFile, workingDirectory);
         Path found = JavaSourceLocator.find(site.relativePath(), folders);
         if (found == null) {
-            NotFoundDialog d = new NotFoundDialog(window, site, traceFile, folders);
+            NotFoundDialog d = new NotFoundDialog(window, site, traceFile, workingDirectory, folders);
             d.setBlockOnOpen(false); // not modal for the event loop: the Choose Folder button carries on
             d.open();
             return;
@@ -108,13 +112,16 @@ public final class JavaSourceOpener extends AbstractHandler {
         private final IWorkbenchWindow window;
         private final JavaSourceSite site;
         private final @Nullable Path traceFile;
+        private final String workingDirectory;
 
-        NotFoundDialog(IWorkbenchWindow window, JavaSourceSite site, @Nullable Path traceFile, List<Path> folders) {
+        NotFoundDialog(IWorkbenchWindow window, JavaSourceSite site, @Nullable Path traceFile, String workingDirectory,
+                List<Path> folders) {
             super(window.getShell(), "Java Source Not Found", null, notFoundMessage(site, folders), MessageDialog.WARNING,
                     0, "Choose Java Source Folder...", "Cancel");
             this.window = window;
             this.site = site;
             this.traceFile = traceFile;
+            this.workingDirectory = workingDirectory;
         }
 
         @Override
@@ -151,7 +158,7 @@ public final class JavaSourceOpener extends AbstractHandler {
                 return;
             }
             JavaSourceLocator.addConfiguredFolder(folder);
-            JavaSourceOpener.open(window, site, traceFile); // found now, or the dialog again with the new folder listed first
+            JavaSourceOpener.open(window, site, traceFile, workingDirectory); // found now, or the dialog again with the new folder listed first
         }
     }
 }

@@ -77,6 +77,7 @@ final class Messages {
             w.message(40, sub);
         }
         w.string(45, h.allocatorEvents()); // i15-alloc
+        w.string(46, h.workingDirectory());
     }
 
     static TraceHeader decodeHeader(ProtoReader r) throws WireFormatException {
@@ -87,6 +88,7 @@ final class Messages {
         boolean gpuTiming = false;
         GpuTimingSampling sampling = GpuTimingSampling.EVERY_LAUNCH;
         String allocatorEvents = ""; // i15-alloc
+        String workingDirectory = "";
         while (r.more()) {
             int t = r.tag();
             switch (t) {
@@ -109,11 +111,13 @@ final class Messages {
                 case 17 << 3 -> deviceMemory = r.varint();
                 case 40 << 3 | 2 -> sampling = decodeTimingSampling(r);
                 case 45 << 3 | 2 -> allocatorEvents = r.string(); // i15-alloc
+                case 46 << 3 | 2 -> workingDirectory = r.string();
                 default -> r.skip(t);
             }
         }
         return new TraceHeader(version, recorder, recorderVersion, host, pid, argv, device, ccMajor, ccMinor, driver,
-                runtime, clock, startUnix, startMono, payloadLimit, gpuTiming, deviceMemory, sampling, allocatorEvents);
+                runtime, clock, startUnix, startMono, payloadLimit, gpuTiming, deviceMemory, sampling, allocatorEvents,
+                workingDirectory);
     }
 
     /** TraceHeader.timing_sampling (i15-cost): mode 0 is every launch timed. */
