@@ -145,6 +145,14 @@ int main(int argc, char **argv) {
         get("cuLaunchKernel", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM);
     CUresult (*pSync)(CUstream) = get("cuStreamSynchronize", 13000, 0);
     OK(pInit(0));
+    /* i15-burst: FAKE_START_DELAY_MS: wait after cuInit, which starts the recorder's writer (it sets CUPTI up
+       meanwhile: a test of CUPTI timing must not depend on the writer winning that race under load) */
+    const char *delay = getenv("FAKE_START_DELAY_MS");
+    if (delay && *delay) {
+        long ms = atol(delay);
+        struct timespec dts = {ms / 1000, (ms % 1000) * 1000000L};
+        nanosleep(&dts, NULL);
+    }
 
     if (!strcmp(mode, "basic")) {
         CUdeviceptr x, y, sc;

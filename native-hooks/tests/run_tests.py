@@ -518,7 +518,7 @@ def test_timing_burst(env):
     exf = env.trace_path("burst.json")
     n = 20000
     r = env.run([env.app, "many", exf, str(n)], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_CUPTI": fake,
-                                                   "PHOS_TIMING_SOURCE": "auto",
+                                                   "PHOS_TIMING_SOURCE": "auto", "FAKE_START_DELAY_MS": "300",
                                                    "PHOS_TIMING_BURST": "50", "PHOS_TIMING_DUTY": "200", "PHOS_TIMING_FIRST": "5",
                                                    "PHOS_TIMING_NMIN": "2", "PHOS_TIMING_NMAX": "2"})
     check(r.returncode == 0, "burst: exit 0 (%s)" % r.stderr)
@@ -570,7 +570,7 @@ def test_timing_burst(env):
     # none in this short run), each shape's first 10 launches
     out = env.trace_path("burst_startup.phos")
     r = env.run([env.app, "many", "/dev/null", "20000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "startup", "PHOS_CUPTI": fake,
-                                                           "PHOS_TIMING_SOURCE": "auto"})
+                                                           "PHOS_TIMING_SOURCE": "auto", "FAKE_START_DELAY_MS": "300"})
     t = pr.read_trace(out)
     pol = t.header.get("timing_sampling", {})
     cup = [l for l in launches_of(t) if l.get("gpu_start_ns", 0) > 0 and l["gpu_end_ns"] - l["gpu_start_ns"] == 5000]
@@ -581,7 +581,8 @@ def test_timing_burst(env):
     # a burst also ends after PHOS_TIMING_BURST_MS, whatever its launches (the slow first launches of a process)
     out = env.trace_path("burst_ms.phos")
     r = env.run([env.app, "many", "/dev/null", "200000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_CUPTI": fake,
-                                                            "PHOS_TIMING_SOURCE": "auto", "PHOS_TIMING_BURST": "1000000",
+                                                            "PHOS_TIMING_SOURCE": "auto", "FAKE_START_DELAY_MS": "300",
+                                                            "PHOS_TIMING_BURST": "1000000",
                                                             "PHOS_TIMING_BURST_MS": "1", "PHOS_TIMING_DUTY": "500"})
     t = pr.read_trace(out)
     evs = [e for e in t.events if "launch" in e]
