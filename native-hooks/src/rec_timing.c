@@ -400,10 +400,11 @@ static atomic_int burst_left;
 static _Atomic uint64_t burst_next;   /* mono ns: no burst before */
 static uint64_t burst_t0;
 static pthread_mutex_t burst_mu = PTHREAD_MUTEX_INITIALIZER;
-uint64_t ts_bursts, ts_burst_ns;
+static uint64_t ts_bursts, ts_burst_ns;
 
-/* 1: this launch is one of a burst (the burst holds a reference on the CUPTI window) */
-static int burst_step(void) {
+/* 1: this launch is one of a burst (the burst holds a reference on the CUPTI window); seen: launches before it.
+   Between bursts the clock is read only every 64th launch: a burst starts at most 63 launches late */
+static int burst_step(uint64_t seen) {
     if (atomic_load_explicit(&timing_burst_on, memory_order_acquire)) {
         if (atomic_fetch_sub_explicit(&burst_left, 1, memory_order_acq_rel) > 0 && mono_ns() - burst_t0 < burst_max_ns) return 1;
         pthread_mutex_lock(&burst_mu);
@@ -419,6 +420,7 @@ static int burst_step(void) {
         pthread_mutex_unlock(&burst_mu);
         return 0;
     }
+    if (seen & 63) return 0;
     uint64_t now = mono_ns();
     if (now < atomic_load_explicit(&burst_next, memory_order_relaxed)) return 0;
     int on = 0;
@@ -452,7 +454,7 @@ int timing_sample_launch(const void *fn, const unsigned *dims) {
     uint64_t seen = atomic_fetch_add_explicit(&ts_launches, 1, memory_order_relaxed);
     unsigned c = atomic_fetch_add_explicit(shape_counter(fn, dims), 1, memory_order_relaxed);
     if (burst_len && cupti_windowed && atomic_load_explicit(&cupti_ready, memory_order_acquire)) {   /* i15-burst */
-        int timed = burst_step() || c < tsp.first;
+        int timed = burst_step(seen) || c < tsp.first;
         if (timed) __atomic_fetch_add(&ts_timed, 1, __ATOMIC_RELAXED);
         return timed;
     }

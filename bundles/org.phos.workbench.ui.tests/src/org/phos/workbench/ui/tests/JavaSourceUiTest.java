@@ -180,7 +180,7 @@ class JavaSourceUiTest {
         Path chosen = Files.createDirectories(dir.resolve("src"));
         Path deep = Files.createDirectories(dir.resolve("a/b/c/d"));
         JavaSourceLocator.setConfiguredFolders(List.of(chosen));
-        List<Path> folders = JavaSourceLocator.searchedFolders(deep.resolve("t.phos"));
+        List<Path> folders = JavaSourceLocator.searchedFolders(deep.resolve("t.phos"), "");
         assertEquals(List.of(chosen, deep, dir.resolve("a/b/c"), dir.resolve("a/b"), dir.resolve("a")), folders);
         Path inParent = Files.createDirectories(dir.resolve("a/b/com/example/gpu")).resolve("Solver.java");
         Files.writeString(inParent, "class Solver {}\n");
@@ -194,6 +194,7 @@ class JavaSourceUiTest {
         assertEquals(List.of(chosen, cwd, deep, dir.resolve("a/b/c"), dir.resolve("a/b"), dir.resolve("a")),
                 JavaSourceLocator.searchedFolders(deep.resolve("t.phos"), cwd.toString()));
         assertEquals(folders, JavaSourceLocator.searchedFolders(deep.resolve("t.phos"), "relative/not/searched"));
+        assertEquals(folders, JavaSourceLocator.searchedFolders(deep.resolve("t.phos"), "/bad\0path"));
     }
 
     private Table open(Path folder) {

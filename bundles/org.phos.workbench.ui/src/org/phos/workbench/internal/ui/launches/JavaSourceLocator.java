@@ -26,19 +26,19 @@ public final class JavaSourceLocator {
     private JavaSourceLocator() {
     }
 
-    /** The folders searched for a site of the trace {@code traceFile} (null: none), in the order searched. */
-    public static List<Path> searchedFolders(@Nullable Path traceFile) {
-        return searchedFolders(traceFile, "");
-    }
-
     /**
-     * As above, with the recorded process's working directory {@code workingDirectory} ("" or a relative path: not
-     * searched) after the chosen folders.
+     * The folders searched for a site of the trace {@code traceFile} (null: none) whose process ran in
+     * {@code workingDirectory} ("", a relative path or not a path: not searched), in the order searched.
      */
     public static List<Path> searchedFolders(@Nullable Path traceFile, String workingDirectory) {
         Set<Path> folders = new LinkedHashSet<>(configuredFolders());
-        if (!workingDirectory.isEmpty() && Path.of(workingDirectory).isAbsolute()) {
-            folders.add(Path.of(workingDirectory).normalize());
+        try {
+            Path cwd = Path.of(workingDirectory);
+            if (!workingDirectory.isEmpty() && cwd.isAbsolute()) {
+                folders.add(cwd.normalize());
+            }
+        } catch (java.nio.file.InvalidPathException e) {
+            // a damaged header's string: only the other folders
         }
         Path dir = traceFile == null ? null : traceFile.toAbsolutePath().normalize().getParent();
         for (int up = 0; dir != null && up <= 3; up++, dir = dir.getParent()) {
