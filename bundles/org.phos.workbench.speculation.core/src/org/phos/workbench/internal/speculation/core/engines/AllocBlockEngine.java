@@ -41,15 +41,13 @@ import org.phos.workbench.trace.core.Trace;
  * Its state (the live blocks) is a function of the events before the launch only, rebuilt from the start when a
  * launch comes out of order, so it remembers nothing of earlier launches: {@link #memory()} is the base engine's.
  */
-public final class AllocBlockEngine implements SpeculationEngine {
+public final class AllocBlockEngine extends ModifierEngine {
 
 	/** The suffix naming the modifier. */
 	public static final String SUFFIX = "+alloc-blocks";
 	/** The suffix naming the variant for which a pointer into a segment's free space names nothing. */
 	public static final String STRICT_SUFFIX = "+alloc-blocks-strict";
 
-	private final SpeculationEngine base;
-	private final String name;
 	private final boolean launchBounds;
 	private final boolean strict;
 	private final AllocatorBlocks blocks;
@@ -67,11 +65,10 @@ public final class AllocBlockEngine implements SpeculationEngine {
 	 *        ({@code +alloc-blocks-strict}) instead of the whole segment
 	 */
 	public AllocBlockEngine(SpeculationEngine base, Trace trace, boolean launchBounds, boolean strict) {
-		this.base = base;
+		super(base, (launchBounds ? BlockEngine.SUFFIX : "") + (strict ? STRICT_SUFFIX : SUFFIX));
 		this.launchBounds = launchBounds;
 		this.strict = strict;
 		this.blocks = new AllocatorBlocks(trace);
-		this.name = base.name() + (launchBounds ? BlockEngine.SUFFIX : "") + (strict ? STRICT_SUFFIX : SUFFIX);
 		List<String> n = new ArrayList<>(base.notes());
 		if (!hasAllocatorEvents(trace)) {
 			n.add(SUFFIX + ": the trace has no allocator block events (record with PHOS_TORCH_ALLOC=1), so it narrows "
@@ -94,21 +91,6 @@ public final class AllocBlockEngine implements SpeculationEngine {
 			return true; // a live trace before its first events (no header yet): it may have them, and without any
 							// the modifier changes nothing
 		}
-	}
-
-	@Override
-	public String name() {
-		return name;
-	}
-
-	@Override
-	public Memory memory() {
-		return base.memory();
-	}
-
-	@Override
-	public boolean usesStoredPointers() {
-		return base.usesStoredPointers();
 	}
 
 	@Override

@@ -2,7 +2,6 @@ package org.phos.workbench.internal.speculation.core.engines;
 
 import static org.phos.workbench.speculation.core.SpeculatedAccess.WHOLE_ALLOCATION;
 
-import java.util.List;
 
 import org.eclipse.jdt.annotation.Nullable;
 import org.phos.workbench.speculation.core.AccessSink;
@@ -32,16 +31,14 @@ import org.phos.workbench.trace.core.Trace;
  * Neither looks at observed accesses, and both use only what is known before the launch runs, so either could run
  * live. Where they are wrong the speculation misses bytes and {@code validate} reports missed reads or writes.
  */
-public final class BlockEngine implements SpeculationEngine {
+public final class BlockEngine extends ModifierEngine {
 
 	/** The suffix naming the modifier that bounds blocks by the launch's own pointers. */
 	public static final String SUFFIX = "+blocks";
 	/** The suffix naming the modifier that also uses the pointers and copies of earlier launches. */
 	public static final String PAST_SUFFIX = "+past-blocks";
 
-	private final SpeculationEngine base;
 	private final Trace trace;
-	private final String name;
 	/** The segments' boundaries seen so far ({@code +past-blocks}), else null. */
 	private final @Nullable SegmentBlocks past;
 	/** The first event not yet read into {@link #past}. */
@@ -56,15 +53,9 @@ public final class BlockEngine implements SpeculationEngine {
 	 * @param usePast whether earlier launches and copies bound blocks too ({@code +past-blocks})
 	 */
 	public BlockEngine(SpeculationEngine base, Trace trace, boolean usePast) {
-		this.base = base;
+		super(base, usePast ? PAST_SUFFIX : SUFFIX);
 		this.trace = trace;
 		this.past = usePast ? new SegmentBlocks() : null;
-		this.name = base.name() + (usePast ? PAST_SUFFIX : SUFFIX);
-	}
-
-	@Override
-	public String name() {
-		return name;
 	}
 
 	// i15-alloc: begin
@@ -82,16 +73,6 @@ public final class BlockEngine implements SpeculationEngine {
 	@Override
 	public Memory memory() {
 		return past != null ? Memory.EVERY_LAUNCH : base.memory();
-	}
-
-	@Override
-	public boolean usesStoredPointers() {
-		return base.usesStoredPointers();
-	}
-
-	@Override
-	public List<String> notes() {
-		return base.notes(); // no counts: the notes of a walk in parts must equal those of one walk
 	}
 
 	@Override

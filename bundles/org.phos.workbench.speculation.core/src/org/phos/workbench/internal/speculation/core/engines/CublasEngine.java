@@ -30,14 +30,12 @@ import org.phos.workbench.trace.core.Trace;
  * differently in a way the checks do not catch), the speculation misses bytes and {@code validate} reports missed
  * writes. It remembers nothing across launches ({@link Memory} of the base engine).
  */
-public final class CublasEngine implements SpeculationEngine {
+public final class CublasEngine extends ModifierEngine {
 
 	/** The suffix naming the modifier. */
 	public static final String SUFFIX = "+cublas";
 
-	private final SpeculationEngine base;
 	private final Trace trace;
-	private final String name;
 	/** The table's entry per function id, made at the function's first launch. */
 	private @Nullable Entry[] entries = new Entry[64];
 	/** The launch's bounds: parameter offsets and the ends of their ranges. */
@@ -54,29 +52,8 @@ public final class CublasEngine implements SpeculationEngine {
 	 * @param trace the trace both speculate
 	 */
 	public CublasEngine(SpeculationEngine base, Trace trace) {
-		this.base = base;
+		super(base, SUFFIX);
 		this.trace = trace;
-		this.name = base.name() + SUFFIX;
-	}
-
-	@Override
-	public String name() {
-		return name;
-	}
-
-	@Override
-	public Memory memory() {
-		return base.memory();
-	}
-
-	@Override
-	public boolean usesStoredPointers() {
-		return base.usesStoredPointers();
-	}
-
-	@Override
-	public List<String> notes() {
-		return base.notes();
 	}
 
 	@Override

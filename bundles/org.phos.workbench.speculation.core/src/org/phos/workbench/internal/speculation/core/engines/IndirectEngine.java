@@ -6,7 +6,6 @@ import static org.phos.workbench.speculation.core.SpeculatedAccess.WHOLE_ALLOCAT
 import static org.phos.workbench.speculation.core.SpeculatedAccess.WRITE;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.LongConsumer;
 
 import org.phos.workbench.speculation.core.AccessSink;
@@ -26,7 +25,7 @@ import org.phos.workbench.trace.core.Trace;
  * itself are not visible in a trace. Pointers are followed {@value #MAX_DEPTH} levels deep (a table of tables of
  * buffers): following them further makes every allocation of a pointer-rich heap reachable from every launch.
  */
-public final class IndirectEngine implements SpeculationEngine {
+public final class IndirectEngine extends ModifierEngine {
 
 	/** The suffix naming the modifier. */
 	public static final String SUFFIX = "+indirect";
@@ -35,8 +34,6 @@ public final class IndirectEngine implements SpeculationEngine {
 	/** i14-livebest: entries of the per-launch sets kept before they are cleared. */
 	private static final int SETS_KEPT = 1 << 14;
 
-	private final SpeculationEngine base;
-	private final String name;
 	/** Allocations queued for expansion this launch, and the generation-stamped sets of queued and emitted ones. */
 	private long[] queue = new long[16];
 	private int[] queueDepth = new int[16];
@@ -66,8 +63,7 @@ public final class IndirectEngine implements SpeculationEngine {
 	 * @param base the engine whose accesses are the roots
 	 */
 	public IndirectEngine(SpeculationEngine base) {
-		this.base = base;
-		this.name = base.name() + SUFFIX;
+		super(base, SUFFIX);
 		this.directions = null;
 	}
 
@@ -76,29 +72,13 @@ public final class IndirectEngine implements SpeculationEngine {
 	 * @param trace the trace it will speculate: the kernels' PTX and signatures give the direction of what is found
 	 */
 	public IndirectEngine(SpeculationEngine base, Trace trace) {
-		this.base = base;
-		this.name = base.name() + SUFFIX;
+		super(base, SUFFIX);
 		this.directions = new IndirectDirections(trace);
-	}
-
-	@Override
-	public String name() {
-		return name;
-	}
-
-	@Override
-	public Memory memory() {
-		return base.memory(); // its sets are per launch; the stored pointers are the walk's
 	}
 
 	@Override
 	public boolean usesStoredPointers() {
 		return true;
-	}
-
-	@Override
-	public List<String> notes() {
-		return base.notes();
 	}
 
 	@Override
