@@ -4,6 +4,10 @@ measured in WINDOWS windows of ITERS iterations after WARMUP iterations, in one 
 and their median, so one process gives a steady-state figure with its own spread.
 
     steady_loop.py --windows 6 --iters 150 --warmup 30
+
+i15-settle: with --turns the process is one player of bench/steady_turns.py: it prints "ready" once the model is
+built, then reads commands from standard input, one per line, and answers each on standard output: "warm" runs the
+warm-up ("ok SECONDS"), "win" one window of --iters iterations ("rate IT/S"), "end" prints the final loss and exits.
 """
 import argparse
 import os
@@ -23,6 +27,7 @@ def main():
     ap.add_argument("--iters", type=int, default=150)
     ap.add_argument("--warmup", type=int, default=30)
     ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--turns", action="store_true", help="take commands on standard input (bench/steady_turns.py)")
     a = ap.parse_args()
     if a.windows < 1 or a.iters < 1 or a.warmup < 0:
         sys.exit("steady_loop.py: --windows and --iters must be >= 1, --warmup >= 0")
@@ -46,6 +51,9 @@ def main():
         return loss.detach()
 
     it = 0
+    if a.turns:
+        turns(a, step)
+        return
     for _ in range(a.warmup):
         step(it); it += 1
     rates = []
@@ -63,6 +71,35 @@ def main():
     # i15-burst: all windows together (a cost that falls into some windows only, as a timing burst, counts in full)
     print("overall %.1f it/s (%d iterations in %.3f s)" % (a.windows * a.iters / total_t, a.windows * a.iters, total_t))
     print("steady %.1f it/s (median of %d windows of %d iterations), final loss %.6f" % (statistics.median(rates), a.windows, a.iters, loss.item()))
+
+
+def turns(a, step):
+    """i15-settle: one window per "win" command; the other players wait meanwhile (bench/steady_turns.py)."""
+    def say(msg):
+        sys.stdout.write(msg + "\n")
+        sys.stdout.flush()
+    say("ready")
+    it, loss = 0, None
+    for line in sys.stdin:
+        cmd = line.strip()
+        if cmd == "warm":
+            t0 = time.perf_counter()
+            for _ in range(a.warmup):
+                loss = step(it); it += 1
+            torch.cuda.synchronize()
+            say("ok %.3f" % (time.perf_counter() - t0))
+        elif cmd == "win":
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(a.iters):
+                loss = step(it); it += 1
+            torch.cuda.synchronize()
+            say("rate %.3f" % (a.iters / (time.perf_counter() - t0)))
+        elif cmd == "end":
+            say("end %d iterations, final loss %.6f" % (it, loss.item() if loss is not None else float("nan")))
+            return
+        else:
+            say("error unknown command %r" % cmd)
 
 
 if __name__ == "__main__":

@@ -165,6 +165,7 @@ static const char *cupti_paths[] = {"libcupti.so.13", "libcupti.so", "/usr/local
 
 static uint32_t burst_len, burst_duty_pm;   /* i15-burst: PHOS_TIMING_BURST, PHOS_TIMING_DUTY (below) */
 static uint64_t burst_max_ns, burst_gap_max_ns;   /* i15-burst: PHOS_TIMING_BURST_MS, PHOS_TIMING_BURST_GAP_MS */
+static uint64_t burst_first_max_ns;   /* i15-settle: PHOS_TIMING_FIRST_BURST_MS, 0: the first burst is like the others */
 /* the CUPTI window of sampled timing (i15-cost, below): what it switches */
 static CUptiResult (*c_enable)(CUpti_ActivityKind), (*c_disable)(CUpti_ActivityKind);
 static CUptiResult (*c_encb)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId);
@@ -344,6 +345,7 @@ static void tsp_init(void) {
     if (!burst_gap_max_ns) burst_gap_max_ns = UINT64_MAX;   /* 0: no cap (PHOS_TIMING_DUTY alone) */
     if (burst_duty_pm < 1) burst_duty_pm = 1;
     if (burst_duty_pm > 1000) burst_duty_pm = 1000;
+    burst_first_max_ns = phos_env_u64("PHOS_TIMING_FIRST_BURST_MS", startup ? 10000 : 0) * 1000000ull;   /* i15-settle */
 }
 void timing_sample_init(void) { pthread_once(&tsp_once, tsp_init); }
 
@@ -402,16 +404,27 @@ static uint64_t burst_t0;
 static pthread_mutex_t burst_mu = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t ts_bursts, ts_burst_ns;
 
-/* 1: this launch is one of a burst (the burst holds a reference on the CUPTI window); seen: launches before it.
-   Between bursts the clock is read only every 64th launch: a burst starts at most 63 launches late */
-static int burst_step(uint64_t seen) {
+/* 1: this launch is one of a burst (the burst holds a reference on the CUPTI window); seen: launches before it, c:
+   launches of its shape before it. Between bursts the clock is read only every 64th launch: a burst starts at most 63
+   launches late.
+   i15-settle: with PHOS_TIMING_FIRST_BURST_MS=T the first burst lasts until the program's launch shapes settle: a
+   launch still among its shape's first PHOS_TIMING_FIRST launches starts its B launches again, so the burst ends B
+   launches after the last such launch, or after T ms. A warm-up is thus timed whole by CUPTI's records, and no
+   shape's first launches need a window of their own (a window opened for one launch lengthens that launch's record;
+   docs/benchmarks.md block i15-settle). The next burst waits as if this one had lasted at most PHOS_TIMING_BURST_MS. */
+static atomic_int burst_first = 1;   /* the first burst is not over */
+static int burst_step(uint64_t seen, unsigned c) {
     if (atomic_load_explicit(&timing_burst_on, memory_order_acquire)) {
-        if (atomic_fetch_sub_explicit(&burst_left, 1, memory_order_acq_rel) > 0 && mono_ns() - burst_t0 < burst_max_ns) return 1;
+        int first = burst_first_max_ns && atomic_load_explicit(&burst_first, memory_order_relaxed);
+        if (first && c < tsp.first) atomic_store_explicit(&burst_left, (int)burst_len, memory_order_relaxed);
+        if (atomic_fetch_sub_explicit(&burst_left, 1, memory_order_acq_rel) > 0 &&
+            mono_ns() - burst_t0 < (first ? burst_first_max_ns : burst_max_ns)) return 1;
         pthread_mutex_lock(&burst_mu);
         if (atomic_load(&timing_burst_on)) {
-            uint64_t now = mono_ns(), d = now - burst_t0;
+            uint64_t now = mono_ns(), d = now - burst_t0, dd = d < burst_max_ns ? d : burst_max_ns;
             atomic_store(&timing_burst_on, 0);
-            uint64_t gap = d * (1000 - burst_duty_pm) / burst_duty_pm;
+            atomic_store(&burst_first, 0);
+            uint64_t gap = dd * (1000 - burst_duty_pm) / burst_duty_pm;
             atomic_store(&burst_next, now + (gap < burst_gap_max_ns ? gap : burst_gap_max_ns));
             ts_bursts++;
             ts_burst_ns += d;
@@ -454,7 +467,7 @@ int timing_sample_launch(const void *fn, const unsigned *dims) {
     uint64_t seen = atomic_fetch_add_explicit(&ts_launches, 1, memory_order_relaxed);
     unsigned c = atomic_fetch_add_explicit(shape_counter(fn, dims), 1, memory_order_relaxed);
     if (burst_len && cupti_windowed && atomic_load_explicit(&cupti_ready, memory_order_acquire)) {   /* i15-burst */
-        int timed = burst_step(seen) || c < tsp.first;
+        int timed = burst_step(seen, c) || c < tsp.first;
         if (timed) __atomic_fetch_add(&ts_timed, 1, __ATOMIC_RELAXED);
         return timed;
     }
@@ -490,6 +503,7 @@ void timing_sample_header(pbuf *h) {
         pb_u64(&s, 28, burst_duty_pm);
         pb_u64(&s, 29, burst_max_ns / 1000000ull);
         pb_u64(&s, 30, burst_gap_max_ns == UINT64_MAX ? 0 : burst_gap_max_ns / 1000000ull);
+        if (burst_first_max_ns) pb_u64(&s, 31, burst_first_max_ns / 1000000ull);   /* i15-settle */
     }
     timing_probe_header(&s);   /* i15-timing: fields 20-25, how event-timed GPU times were estimated (rec_probe.c) */
     pb_msg(h, 40, &s);

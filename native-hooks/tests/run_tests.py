@@ -576,8 +576,43 @@ def test_timing_burst(env):
     cup = [l for l in launches_of(t) if l.get("gpu_start_ns", 0) > 0 and l["gpu_end_ns"] - l["gpu_start_ns"] == 5000]
     check(r.returncode == 0 and pol.get("mode") == 1 and pol.get("first_launches") == 10 and pol.get("burst_launches") == 1024
           and pol.get("burst_duty_permille") == 1 and pol.get("burst_gap_max_ms", 0) == 0 and (t.end or {}).get("timing_bursts") == 1
-          and 1024 <= len(cup) <= 1025, "burst: PHOS_TIMING_SAMPLE=startup: the preset in the header, one burst of 1024 launches "
+          and len(cup) == 10 + 1023, "burst: PHOS_TIMING_SAMPLE=startup: the preset in the header, one burst of 1024 launches after the shape's 10th (i15-settle) "
           "(%s, %d timed by CUPTI, TraceEnd %s)" % (pol, len(cup), (t.end or {}).get("timing_bursts")))
+    # i15-settle: the preset's first burst lasts until the launch shapes settle: a launch among its shape's first 10
+    # starts the burst's 1024 launches again. A new shape every 500 launches, 6 shapes: one burst, from CUPTI ready to
+    # 1023 launches after the 6th shape's 10th launch (index 2509), so no first launch needs a window of its own.
+    # With PHOS_TIMING_FIRST_BURST_MS=0 (the earlier preset) the burst holds 1024 launches (shapes 1-3) and the first
+    # launches of shapes 4-6 are timed apart, 10 each.
+    def bursts_of(t):
+        ls = launches_of(t)
+        idx = [i for i, l in enumerate(ls) if l.get("gpu_start_ns", 0) > 0 and l["gpu_end_ns"] - l["gpu_start_ns"] == 5000]
+        runs = []
+        for i in idx:
+            if runs and i == runs[-1][1] + 1:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i])
+        return runs
+    for first_ms in ("", "0"):
+        out = env.trace_path("burst_settle%s.phos" % first_ms)
+        e = {"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "startup", "PHOS_CUPTI": fake, "PHOS_TIMING_SOURCE": "auto",
+             "FAKE_START_DELAY_MS": "300", "FAKE_NEW_SHAPE_EVERY": "500", "FAKE_SHAPES": "6"}
+        if first_ms:
+            e["PHOS_TIMING_FIRST_BURST_MS"] = first_ms
+        r = env.run([env.app, "many", "/dev/null", "20000"], env=e)
+        t = pr.read_trace(out)
+        runs = bursts_of(t)
+        pol = t.header.get("timing_sampling", {})
+        if not first_ms:
+            check(r.returncode == 0 and pol.get("first_burst_max_ms") == 10000 and (t.end or {}).get("timing_bursts") == 1
+                  and len(runs) == 1 and runs[0][0] <= 64 and runs[0][1] == 2509 + 1023,
+                  "settle: the preset's first burst runs from the start to 1024 launches after the last shape's 10th "
+                  "launch (2509), in one piece (%s; bursts %s)" % (pol.get("first_burst_max_ms"), runs[:8]))
+        else:
+            check(r.returncode == 0 and "first_burst_max_ms" not in pol and runs and runs[0][1] - runs[0][0] + 1 == 1024
+                  and runs[1:] == [[1500, 1509], [2000, 2009], [2500, 2509]],
+                  "settle: with PHOS_TIMING_FIRST_BURST_MS=0 the first burst holds 1024 launches and shapes 4-6's first "
+                  "10 launches are timed apart (bursts %s)" % runs[:8])
     # a burst also ends after PHOS_TIMING_BURST_MS, whatever its launches (the slow first launches of a process)
     out = env.trace_path("burst_ms.phos")
     r = env.run([env.app, "many", "/dev/null", "200000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_CUPTI": fake,
