@@ -5,7 +5,7 @@
                     [--player CMD] --config NAME "ENV" [--config NAME "ENV" ...]
 
 One process per configuration (ENV: space-separated NAME=VALUE pairs added to the environment; the first --config
-named "plain" is the reference), all alive at once but never running at the same time: each runs bench/steady_loop.py
+named "plain" is the reference; CPUS=LIST in ENV pins that configuration's process to LIST instead of --cpus), all alive at once but never running at the same time: each runs bench/steady_loop.py
 --turns (or --player CMD) pinned with taskset to --cpus, and the processes take turns window by window, in an order
 that rotates every window. Machine noise that drifts over seconds (the H100 machine's per-process shares ran 66-126%
 in i15-burst) then falls on neighbouring windows of all configurations alike, and each configuration's window is set
@@ -95,8 +95,8 @@ def main():
     envs = {n: parse_env(n, e) for n, e in a.config}
     cmd = shlex.split(a.player) if a.player else ["python3", os.path.join(HERE, "steady_loop.py"), "--turns",
                                                    "--iters", str(a.iters), "--warmup", str(a.warmup)]
-    if a.cpus:
-        cmd = ["taskset", "-c", a.cpus] + cmd
+    cpus = {n: envs[n].pop("CPUS", a.cpus) for n in names}
+    cmds = {n: (["taskset", "-c", cpus[n]] if cpus[n] else []) + cmd for n in names}
     work = tempfile.mkdtemp(prefix="steady-turns-")
     if a.keep:
         os.makedirs(a.keep, exist_ok=True)
@@ -108,7 +108,7 @@ def main():
         try:
             for n in names:
                 trace = os.path.join(a.keep if keep else work, "%s.set%d.phos" % (n, s))
-                players.append(Player(n, envs[n], cmd, trace, os.path.join(a.keep if keep else work, "%s.set%d.err" % (n, s))))
+                players.append(Player(n, envs[n], cmds[n], trace, os.path.join(a.keep if keep else work, "%s.set%d.err" % (n, s))))
             for p in players:
                 r = p.ask(None)
                 if r[:1] != ["ready"]:

@@ -50,6 +50,8 @@ def compare(ref, est, label):
     x["median_abs_err"], x["worst_abs_err"] = errors(x)
     worst = max(x["rows_all"], key=lambda r: abs(r["err"])) if x["rows_all"] else None
     x["worst_kernel"] = worst["kernel"][:70] if worst else ""
+    x["outside_5pct"] = [{"kernel": r["kernel"][:90], "err": round(r["err"], 4), "share": round(r["share"], 5)}
+                         for r in sorted(x["rows_all"], key=lambda r: -abs(r["err"])) if abs(r["err"]) > 0.05]   # i15-settle
     del x["rows_all"]
     return x
 

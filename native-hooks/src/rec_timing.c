@@ -166,6 +166,9 @@ static const char *cupti_paths[] = {"libcupti.so.13", "libcupti.so", "/usr/local
 static uint32_t burst_len, burst_duty_pm;   /* i15-burst: PHOS_TIMING_BURST, PHOS_TIMING_DUTY (below) */
 static uint64_t burst_max_ns, burst_gap_max_ns;   /* i15-burst: PHOS_TIMING_BURST_MS, PHOS_TIMING_BURST_GAP_MS */
 static uint64_t burst_first_max_ns;   /* i15-settle: PHOS_TIMING_FIRST_BURST_MS, 0: the first burst is like the others */
+static int release_after_first;       /* i15-settle: PHOS_TIMING_RELEASE, CUPTI released once the first burst ends */
+atomic_int cupti_retired;             /* i15-settle: it was (the writer did it); not a checkpoint's release */
+static atomic_int cupti_retire_due;
 /* the CUPTI window of sampled timing (i15-cost, below): what it switches */
 static CUptiResult (*c_enable)(CUpti_ActivityKind), (*c_disable)(CUpti_ActivityKind);
 static CUptiResult (*c_encb)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain, CUpti_CallbackId);
@@ -346,6 +349,7 @@ static void tsp_init(void) {
     if (burst_duty_pm < 1) burst_duty_pm = 1;
     if (burst_duty_pm > 1000) burst_duty_pm = 1000;
     burst_first_max_ns = phos_env_u64("PHOS_TIMING_FIRST_BURST_MS", startup ? 10000 : 0) * 1000000ull;   /* i15-settle */
+    release_after_first = burst_len && (int)phos_env_u64("PHOS_TIMING_RELEASE", 0) != 0;
 }
 void timing_sample_init(void) { pthread_once(&tsp_once, tsp_init); }
 
@@ -423,9 +427,13 @@ static int burst_step(uint64_t seen, unsigned c) {
         if (atomic_load(&timing_burst_on)) {
             uint64_t now = mono_ns(), d = now - burst_t0, dd = d < burst_max_ns ? d : burst_max_ns;
             atomic_store(&timing_burst_on, 0);
-            atomic_store(&burst_first, 0);
             uint64_t gap = dd * (1000 - burst_duty_pm) / burst_duty_pm;
             atomic_store(&burst_next, now + (gap < burst_gap_max_ns ? gap : burst_gap_max_ns));
+            if (release_after_first && atomic_load(&burst_first)) {   /* i15-settle: no burst after it; the writer releases */
+                atomic_store(&burst_next, UINT64_MAX);
+                atomic_store(&cupti_retire_due, 1);
+            }
+            atomic_store(&burst_first, 0);
             ts_bursts++;
             ts_burst_ns += d;
             cupti_window(0);
@@ -466,6 +474,10 @@ int timing_sample_launch(const void *fn, const unsigned *dims) {
     if (!tsp.sampled) return 1;
     uint64_t seen = atomic_fetch_add_explicit(&ts_launches, 1, memory_order_relaxed);
     unsigned c = atomic_fetch_add_explicit(shape_counter(fn, dims), 1, memory_order_relaxed);
+    if (atomic_load_explicit(&cupti_retired, memory_order_relaxed)) {   /* i15-settle: only first launches, by events */
+        if (c < tsp.first) __atomic_fetch_add(&ts_timed, 1, __ATOMIC_RELAXED);
+        return c < tsp.first;
+    }
     if (burst_len && cupti_windowed && atomic_load_explicit(&cupti_ready, memory_order_acquire)) {   /* i15-burst */
         int timed = burst_step(seen, c) || c < tsp.first;
         if (timed) __atomic_fetch_add(&ts_timed, 1, __ATOMIC_RELAXED);
@@ -504,6 +516,7 @@ void timing_sample_header(pbuf *h) {
         pb_u64(&s, 29, burst_max_ns / 1000000ull);
         pb_u64(&s, 30, burst_gap_max_ns == UINT64_MAX ? 0 : burst_gap_max_ns / 1000000ull);
         if (burst_first_max_ns) pb_u64(&s, 31, burst_first_max_ns / 1000000ull);   /* i15-settle */
+        if (release_after_first) pb_u64(&s, 32, 1);
     }
     timing_probe_header(&s);   /* i15-timing: fields 20-25, how event-timed GPU times were estimated (rec_probe.c) */
     pb_msg(h, 40, &s);
@@ -549,16 +562,19 @@ static struct { uint64_t t0, t1; int released; } gaps[MAX_GAPS];
 static int n_gaps;
 uint64_t cupti_lost;   /* operations whose CUPTI records did not come before the release: written untimed */
 
-/* 0: CUPTI released (what in `done`); 1: nothing to release (timing by events or off); -1: failed (why) */
-int cupti_release(char *what, size_t n) {
+/* 0: CUPTI released (what in `done`); 1: nothing to release (timing by events or off); -1: failed (why).
+   retire (i15-settle): for good, after the first burst (PHOS_TIMING_RELEASE), not for a checkpoint: always finalized,
+   and checkpoint-done does not set it up again */
+static int cupti_release_as(char *what, size_t n, int retire) {
     if (!atomic_load(&cupti_ready)) {
-        snprintf(what, n, atomic_load(&cupti_released) ? "already released" : "no CUPTI in this process: timing by CUDA events");
+        snprintf(what, n, atomic_load(&cupti_released) ? "already released" : atomic_load(&cupti_retired) ?
+                 "CUPTI released after the first timing burst: timing by CUDA events" : "no CUPTI in this process: timing by CUDA events");
         return 1;
     }
-    const char *m = getenv("PHOS_CKPT_RELEASE");
+    const char *m = retire ? NULL : getenv("PHOS_CKPT_RELEASE");
     int mode = (m && !strcmp(m, "disable")) ? 1 : (m && !strcmp(m, "unsub")) ? 2 : 3;
     atomic_store(&cupti_ready, 0);       /* new operations: CUDA events */
-    atomic_store(&cupti_released, 1);
+    atomic_store(retire ? &cupti_retired : &cupti_released, 1);
     for (int i = 0; i < 100; i++) {      /* a timed launch inside its CUPTI window finishes it first */
         pthread_mutex_lock(&win_mu);
         int open = win_open_n;
@@ -583,13 +599,20 @@ int cupti_release(char *what, size_t n) {
     }
     if (mode >= 3 && (!c_final || c_final() != CUPTI_SUCCESS)) bad |= 8;
     pthread_mutex_lock(&gap_mu);
-    if (n_gaps < MAX_GAPS) { gaps[n_gaps].t0 = mono_ns(); gaps[n_gaps].t1 = 0; gaps[n_gaps].released = 1; n_gaps++; }
+    if (n_gaps < MAX_GAPS) { gaps[n_gaps].t0 = mono_ns(); gaps[n_gaps].t1 = 0; gaps[n_gaps].released = retire ? 2 : 1; n_gaps++; }
     pthread_mutex_unlock(&gap_mu);
     snprintf(what, n, "cupti %s%s%s%s%s", mode == 1 ? "flushed,kinds-off" : mode == 2 ? "flushed,kinds-off,unsubscribed" :
              "flushed,kinds-off,unsubscribed,finalized", (bad & 1) ? " (flush failed)" : "", (bad & 2) ? " (no cuptiActivityDisable)" : "",
              (bad & 4) ? " (unsubscribe failed)" : "", (bad & 8) ? " (finalize failed)" : "");
-    DBG("checkpoint-prepare: %s; operations from now on timed by CUDA events", what);
+    DBG("%s: %s; operations from now on timed by CUDA events", retire ? "first timing burst over" : "checkpoint-prepare", what);
     return 0;
+}
+int cupti_release(char *what, size_t n) { return cupti_release_as(what, n, 0); }
+/* i15-settle: the writer's turn (rec_writer.c), once the first burst is over with PHOS_TIMING_RELEASE=1 */
+void cupti_retire_poll(void) {
+    if (!atomic_load_explicit(&cupti_retire_due, memory_order_relaxed) || !atomic_exchange(&cupti_retire_due, 0)) return;
+    char what[256];
+    cupti_release_as(what, sizeof what, 1);
 }
 
 /* after the checkpoint: CUPTI timing again; what: "cupti" or why not */
@@ -615,7 +638,7 @@ void timing_gaps_end(pbuf *end) {
         pb_u64(&g, 1, gaps[i].t0 - g_start_mono);
         pb_u64(&g, 2, (gaps[i].t1 ? gaps[i].t1 : mono_ns()) - g_start_mono);
         pb_str(&g, 3, "events");
-        pb_str(&g, 4, "checkpoint");
+        pb_str(&g, 4, gaps[i].released == 2 ? "CUPTI released after the first timing burst" : "checkpoint");
         pb_msg(end, 5, &g);
     }
     pthread_mutex_unlock(&gap_mu);

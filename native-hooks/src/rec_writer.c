@@ -250,7 +250,7 @@ static int encode_slot(slot_t *s, int force) {
             if (!head_wait_since) head_wait_since = now;
             static uint64_t last_flush_call, last_forced;
             int again = 0;
-            if (atomic_load(&cupti_released)) { s->corr = 0; cupti_lost++; goto untimed; }   /* i14-cupti: CUPTI is off for a checkpoint */
+            if (atomic_load(&cupti_released) || atomic_load(&cupti_retired)) { s->corr = 0; cupti_lost++; goto untimed; }   /* i14-cupti: CUPTI is off for a checkpoint */
             if (force && now - last_forced > 200000000ull) { c_flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); last_forced = last_flush_call = now; again = 1; }
             else if (!force && cupti_flush_ns && now - last_flush_call > cupti_flush_ns) { c_flush(0); last_flush_call = now; again = 1; }
             if (again) {
@@ -405,6 +405,7 @@ void *writer_main(void *arg) {
         drain_ring();
         process_pending(force);
         stream_poll();
+        cupti_retire_poll();   /* i15-settle */
         if (observed_due(ev_index)) { flush_batch(); observed_send(ev_index, 0); }   /* i14-liveacc */
         uint64_t now = mono_ns();
         if (force || now - last_flush >= (uint64_t)cfg.flush_ms * 1000000ull) {

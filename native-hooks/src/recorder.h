@@ -479,6 +479,8 @@ void cupti_init(void);
 extern atomic_int cupti_released;
 extern uint64_t cupti_lost;
 int cupti_release(char *what, size_t n);
+extern atomic_int cupti_retired;   /* i15-settle: released for good after the first burst (PHOS_TIMING_RELEASE) */
+void cupti_retire_poll(void);
 int cupti_resume(char *what, size_t n);
 void timing_gaps_end(pbuf *end);
 /* i14-cupti: end */

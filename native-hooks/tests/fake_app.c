@@ -431,11 +431,13 @@ int main(int argc, char **argv) {
            shape every K launches until there are S */
         long shape_every = getenv("FAKE_NEW_SHAPE_EVERY") ? atol(getenv("FAKE_NEW_SHAPE_EVERY")) : 0;
         long shapes = getenv("FAKE_SHAPES") ? atol(getenv("FAKE_SHAPES")) : 1;
+        long gap_us = getenv("FAKE_LAUNCH_GAP_US") ? atol(getenv("FAKE_LAUNCH_GAP_US")) : 0;   /* i15-settle */
         for (long i = 0; i < n_iter; i++) {
             struct { float *s; int k; } st = {(float *)(uintptr_t)sc, (int)i};
             void *kp[] = {&x, &y, &n, &st};
             unsigned gx = shape_every > 0 ? 1 + (unsigned)(i / shape_every < shapes - 1 ? i / shape_every : shapes - 1) : 1;
             OK(pLaunch(axpy, gx, 1, 1, 64, 1, 1, 0, NULL, kp, NULL));
+            if (gap_us > 0) usleep((useconds_t)gap_us);
             if (!strcmp(mode, "exec") && i == n_iter / 2) {
                 /* a child process that uses CUDA (a compile worker, a helper script), same environment */
                 char cnt[32];

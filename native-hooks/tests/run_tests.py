@@ -613,6 +613,25 @@ def test_timing_burst(env):
                   and runs[1:] == [[1500, 1509], [2000, 2009], [2500, 2509]],
                   "settle: with PHOS_TIMING_FIRST_BURST_MS=0 the first burst holds 1024 launches and shapes 4-6's first "
                   "10 launches are timed apart (bursts %s)" % runs[:8])
+    # i15-settle: PHOS_TIMING_RELEASE=1: once the first burst is over the writer releases CUPTI for good (flush,
+    # unsubscribe, finalize); no burst after it. A new shape every 2000 launches comes after the first burst (over
+    # 1023 launches after the first shape's 10th), so the first 10 launches of shapes 2 and 3 are timed by CUDA events;
+    # TraceEnd names the interval
+    out = env.trace_path("burst_release.phos")
+    r = env.run([env.app, "many", "/dev/null", "8000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "startup", "PHOS_CUPTI": fake,
+                "PHOS_TIMING_SOURCE": "auto", "FAKE_START_DELAY_MS": "300", "FAKE_NEW_SHAPE_EVERY": "2000", "FAKE_SHAPES": "3",
+                "FAKE_LAUNCH_GAP_US": "10", "PHOS_TIMING_RELEASE": "1", "PHOS_DEBUG": "1"})
+    t = pr.read_trace(out)
+    runs = bursts_of(t)
+    ls = launches_of(t)
+    ev = [i for i, l in enumerate(ls) if l.get("gpu_start_ns", 0) > 0 and l["gpu_end_ns"] - l["gpu_start_ns"] != 5000]
+    gaps = (t.end or {}).get("timing_gaps", [])
+    check(r.returncode == 0 and t.header.get("timing_sampling", {}).get("release_after_first_burst") == 1
+          and runs == [[runs[0][0], 9 + 1023]] and runs[0][0] <= 64 and ev == list(range(2000, 2010)) + list(range(4000, 4010))
+          and len(gaps) == 1 and gaps[0].get("reason") == "CUPTI released after the first timing burst"
+          and "first timing burst over: cupti flushed,kinds-off,unsubscribed,finalized" in r.stderr,
+          "settle: PHOS_TIMING_RELEASE=1 releases CUPTI after the first burst; a later shape's first launches are timed "
+          "by events (bursts %s, event-timed %s, gaps %s, %s)" % (runs[:4], ev[:12], gaps, r.stderr[-300:]))
     # a burst also ends after PHOS_TIMING_BURST_MS, whatever its launches (the slow first launches of a process)
     out = env.trace_path("burst_ms.phos")
     r = env.run([env.app, "many", "/dev/null", "200000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_CUPTI": fake,

@@ -67,7 +67,7 @@ SCHEMA = {
                        23: ("probe_kernel_ns", "u"), 24: ("event_bias_ns", "u"), 25: ("probe_fallback", "s"),
                        26: ("probe_window", "u"), 27: ("burst_launches", "u"), 28: ("burst_duty_permille", "u"),
                        29: ("burst_max_ms", "u"), 30: ("burst_gap_max_ms", "u"),
-                       31: ("first_burst_max_ms", "u")},
+                       31: ("first_burst_max_ms", "u"), 32: ("release_after_first_burst", "u")},
     "Module": {1: ("id", "u"), 2: ("kind", "u"), 3: ("image", "y"), 4: ("hash", "f64"), 5: ("origin", "s"),
                6: ("image_size", "u"), 20: ("ptx", "y"), 21: ("ptx_source", "s")},
     "ParamInfo": {1: ("offset", "u"), 2: ("size", "u")},
