@@ -26,6 +26,8 @@ env_of() {
     off8) echo "LD_PRELOAD=$L PHOS_TIMING=0 CPUS=2-9";;              # diagnosis: the writer thread with more cores
     offnz) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_COMPRESS=0";;      # diagnosis: no compression in the writer
     disabled) echo "LD_PRELOAD=$L PHOS_DISABLE=1";;                  # diagnosis: the wrappers alone, nothing recorded
+    noparams) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_DIAG_SKIP=1";;  # diagnosis: launch events without parameter bytes
+    nolaunch) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_DIAG_SKIP=2";;  # diagnosis: no launch events (all else recorded)
     full) echo "LD_PRELOAD=$L PHOS_TIMING_SAMPLE=0 $I";;
     startup) echo "LD_PRELOAD=$L PHOS_TIMING_SAMPLE=startup $I";;
     startup0) echo "LD_PRELOAD=$L PHOS_TIMING_SAMPLE=startup PHOS_TIMING_FIRST_BURST_MS=0 $I";;
@@ -63,4 +65,5 @@ for pair in $PAIRS; do
   python3 -c 'import json,sys; x=json.load(open(sys.argv[1]))["variants"][0]
 for r in x["outside_5pct"]: print("  outside 5%%: %-70s %+.1f%% (%.2f%% of GPU time)" % (r["kernel"][:70], 100*r["err"], 100*r["share"]))' "$OUTD/acc_${m}_vs_$ref.json"
 done | tee "$OUTD/accuracy.txt"
+for f in ${COPY_TRACES:-}; do cp "$f.phos" "$OUTD/" 2>/dev/null; done   # for analysis elsewhere
 echo "== done $(date -u +%H:%M:%SZ)"

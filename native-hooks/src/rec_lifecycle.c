@@ -80,6 +80,7 @@ static void start_once(void) {
     cfg.image_limit = phos_env_u64("PHOS_MODULE_IMAGE_LIMIT", 4u << 20);
     cfg.timing = (int)phos_env_u64("PHOS_TIMING", 1);
     cfg.compress = (int)phos_env_u64("PHOS_COMPRESS", 1);
+    cfg.diag_skip = (int)phos_env_u64("PHOS_DIAG_SKIP", 0);   /* i15-settle: diagnosis only */
     const char *tsrc = getenv("PHOS_TIMING_SOURCE");
     cfg.timing_source = (tsrc && !strcmp(tsrc, "cupti")) ? 1 : (tsrc && !strcmp(tsrc, "events")) ? 2 : 0;
     cfg.flush_ms = (int)phos_env_u64("PHOS_FLUSH_MS", 100);

@@ -15,13 +15,13 @@ static inline CUresult launch_common(int lkind, CUfunction f, const unsigned *di
     t_end_launch(&ts, r);
     uint64_t pos;
     slot_t *s;
-    if (r == CUDA_SUCCESS && !cap && fr && (s = ev_begin(&pos, EV_LAUNCH, t))) {
+    if (r == CUDA_SUCCESS && !cap && fr && !(cfg.diag_skip & 2) && (s = ev_begin(&pos, EV_LAUNCH, t))) {
         s->ptr = fr;
         memcpy(s->u, dims, 6 * sizeof(unsigned));
         s->u[6] = shmem;
         s->stream = sid(st, ptsz);
         s->lkind = (uint8_t)lkind;
-        fill_params(s, fr, kp, extra);
+        if (!(cfg.diag_skip & 1)) fill_params(s, fr, kp, extra);
         s->e0 = ts.e0;
         s->e1 = ts.e1;
         s->gated = ts.gate != 0 && ts.e1;

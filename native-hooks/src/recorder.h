@@ -65,6 +65,7 @@ struct phos_cfg {
     int timing;               /* PHOS_TIMING */
     int timing_source;        /* PHOS_TIMING_SOURCE: 0 auto (CUPTI, else events), 1 cupti, 2 events */
     int compress;             /* PHOS_COMPRESS */
+    int diag_skip;            /* i15-settle: PHOS_DIAG_SKIP, diagnosis of what recording a launch costs: 1 no parameter bytes, 2 no launch event */
     int flush_ms;             /* PHOS_FLUSH_MS */
     int debug;                /* PHOS_DEBUG */
 };

@@ -432,12 +432,15 @@ int main(int argc, char **argv) {
         long shape_every = getenv("FAKE_NEW_SHAPE_EVERY") ? atol(getenv("FAKE_NEW_SHAPE_EVERY")) : 0;
         long shapes = getenv("FAKE_SHAPES") ? atol(getenv("FAKE_SHAPES")) : 1;
         long gap_us = getenv("FAKE_LAUNCH_GAP_US") ? atol(getenv("FAKE_LAUNCH_GAP_US")) : 0;   /* i15-settle */
+        long spin_ns = getenv("FAKE_SPIN_NS") ? atol(getenv("FAKE_SPIN_NS")) : 0;   /* i15-settle: busy time between launches */
         for (long i = 0; i < n_iter; i++) {
             struct { float *s; int k; } st = {(float *)(uintptr_t)sc, (int)i};
             void *kp[] = {&x, &y, &n, &st};
             unsigned gx = shape_every > 0 ? 1 + (unsigned)(i / shape_every < shapes - 1 ? i / shape_every : shapes - 1) : 1;
             OK(pLaunch(axpy, gx, 1, 1, 64, 1, 1, 0, NULL, kp, NULL));
             if (gap_us > 0) usleep((useconds_t)gap_us);
+            if (spin_ns > 0) { struct timespec a0, a1; clock_gettime(CLOCK_MONOTONIC, &a0);   /* i15-settle: a host-bound loop's work */
+                do clock_gettime(CLOCK_MONOTONIC, &a1); while ((a1.tv_sec - a0.tv_sec) * 1000000000L + (a1.tv_nsec - a0.tv_nsec) < spin_ns); }
             if (!strcmp(mode, "exec") && i == n_iter / 2) {
                 /* a child process that uses CUDA (a compile worker, a helper script), same environment */
                 char cnt[32];
