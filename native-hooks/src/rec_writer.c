@@ -1,4 +1,5 @@
 #include "recorder.h"
+#include <sched.h>
 
 /* ------------------------------------------------------------------ writer thread */
 pthread_t writer_tid;
@@ -394,6 +395,14 @@ void *writer_main(void *arg) {
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
     t_internal = 1;
+    /* i15-settle: PHOS_WRITER_POLL_MS, how long the writer sleeps when idle (default 2); PHOS_WRITER_IDLE=1 runs it
+       under SCHED_IDLE (diagnosis: does the writer delay the program's threads? docs/benchmarks.md block i15-settle) */
+    uint64_t poll_ns = phos_env_u64("PHOS_WRITER_POLL_MS", 2) * 1000000ull;
+    if (!poll_ns) poll_ns = 1000000ull;
+    if (phos_env_u64("PHOS_WRITER_IDLE", 0)) {
+        struct sched_param sp = {0};
+        if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp) != 0) DBG("PHOS_WRITER_IDLE: SCHED_IDLE refused");
+    }
     stream_init();
     write_header();
     cupti_init();
@@ -421,8 +430,8 @@ void *writer_main(void *arg) {
             pthread_mutex_lock(&w_mu);
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
-            ts.tv_nsec += 2000000;
-            if (ts.tv_nsec >= 1000000000) { ts.tv_sec++; ts.tv_nsec -= 1000000000; }
+            ts.tv_nsec += (long)poll_ns;
+            while (ts.tv_nsec >= 1000000000) { ts.tv_sec++; ts.tv_nsec -= 1000000000; }
             pthread_cond_timedwait(&w_cv, &w_mu, &ts);
             pthread_mutex_unlock(&w_mu);
         } else if (stop) {
