@@ -32,6 +32,7 @@ env_of() {
     startup) echo "LD_PRELOAD=$L PHOS_TIMING_SAMPLE=startup $I";;
     startup0) echo "LD_PRELOAD=$L PHOS_TIMING_SAMPLE=startup PHOS_TIMING_FIRST_BURST_MS=0 $I";;
     startupR) echo "LD_PRELOAD=$L PHOS_TIMING_SAMPLE=startup PHOS_TIMING_RELEASE=1 $I";;   # CUPTI released after the first burst
+    startupRc) echo "LD_PRELOAD=$L PHOS_TIMING_SAMPLE=startup PHOS_TIMING_RELEASE=1 PHOS_TIMING_RELEASE_COPIES=1 $I";;   # and copies timed by events after it
     offpoll) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_WRITER_POLL_MS=20";;   # diagnosis: the writer wakes 10x less often
     offidle) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_WRITER_IDLE=1";;      # diagnosis: the writer under SCHED_IDLE
     startupRi) echo "LD_PRELOAD=$L PHOS_TIMING_SAMPLE=startup PHOS_TIMING_RELEASE=1 PHOS_WRITER_POLL_MS=20 PHOS_WRITER_IDLE=1 $I";;

@@ -168,6 +168,7 @@ static uint64_t burst_max_ns, burst_gap_max_ns;   /* i15-burst: PHOS_TIMING_BURS
 static uint64_t burst_first_max_ns;   /* i15-settle: PHOS_TIMING_FIRST_BURST_MS, 0: the first burst is like the others */
 static int release_after_first;       /* i15-settle: PHOS_TIMING_RELEASE, CUPTI released once the first burst ends */
 atomic_int cupti_retired;             /* i15-settle: it was (the writer did it); not a checkpoint's release */
+int timing_copies_retired;            /* i15-settle: PHOS_TIMING_RELEASE_COPIES=1: copies and sets still timed (events) */
 static atomic_int cupti_retire_due;
 /* the CUPTI window of sampled timing (i15-cost, below): what it switches */
 static CUptiResult (*c_enable)(CUpti_ActivityKind), (*c_disable)(CUpti_ActivityKind);
@@ -350,6 +351,7 @@ static void tsp_init(void) {
     if (burst_duty_pm > 1000) burst_duty_pm = 1000;
     burst_first_max_ns = phos_env_u64("PHOS_TIMING_FIRST_BURST_MS", startup ? 10000 : 0) * 1000000ull;   /* i15-settle */
     release_after_first = burst_len && (int)phos_env_u64("PHOS_TIMING_RELEASE", 0) != 0;
+    timing_copies_retired = (int)phos_env_u64("PHOS_TIMING_RELEASE_COPIES", 0) != 0;
 }
 void timing_sample_init(void) { pthread_once(&tsp_once, tsp_init); }
 

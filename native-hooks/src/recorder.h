@@ -505,12 +505,17 @@ typedef struct { CUevent e0, e1; CUstream st; uint32_t corr; int cupti; int win;
 extern int cupti_burst;            /* i15-burst (rec_timing.c): CUPTI on only in bursts */
 extern atomic_int timing_burst_on; /* i15-burst: a burst holds the CUPTI window open now */
 int cupti_window(int open);
-static inline void t_begin(tspan *t, CUstream st) {
+extern int timing_copies_retired;   /* i15-settle: PHOS_TIMING_RELEASE_COPIES (rec_timing.c) */
+extern atomic_int cupti_retired;
+static inline void t_begin_x(tspan *t, CUstream st, int launch) {
     t->e0 = t->e1 = NULL;
     t->st = st;
     t->corr = 0;
     t->cupti = 0;
     if (!cfg.timing || atomic_load_explicit(&g_capturing, memory_order_relaxed)) return;
+    /* i15-settle: once CUPTI is released after the first burst, copies and sets are not timed unless
+       PHOS_TIMING_RELEASE_COPIES=1 (then by CUDA events, as before) */
+    if (!launch && !timing_copies_retired && atomic_load_explicit(&cupti_retired, memory_order_relaxed)) return;
     if (t_replay) { t->e0 = t_pre_e0; t_pre_e0 = NULL; return; }   /* injection: the call ran already, its start event is older */
     if (atomic_load_explicit(&cupti_ready, memory_order_acquire)) {
         if (!cupti_burst || t->win) { t->cupti = 1; t_corr = 0; return; }   /* (a launch: its window is open) */
@@ -539,6 +544,7 @@ static inline void t_end(tspan *t, CUresult r) {
     }
     if (!t->e1) { pool_put(t->e0); t->e0 = NULL; }
 }
+static inline void t_begin(tspan *t, CUstream st) { t_begin_x(t, st, 0); }
 
 /* sampled GPU timing of launches (rec_timing.c, i15-cost): the policy, the per-launch decision, the CUPTI window */
 struct ts_policy { int sampled; uint32_t first, nmin, nmax, budget_pm; atomic_uint interval; };
@@ -579,13 +585,13 @@ static inline void t_begin_launch(tspan *t, CUstream st, const void *fn, const u
     t->gate = 0;
     t->e2 = NULL;   /* i15-timing */
     t->pcorr = 0;
-    if (!tsp.sampled) { t_begin(t, st); return; }
+    if (!tsp.sampled) { t_begin_x(t, st, 1); return; }
     uint64_t c0 = mono_ns();
     if (cupti_windowed && atomic_load_explicit(&cupti_ready, memory_order_acquire)) t->win = cupti_window(1) ? 1 : 2;
     else if (!t_replay && cfg.timing_source != 1 && (timing_both || !atomic_load_explicit(&cupti_ready, memory_order_acquire)) &&
              (atomic_load_explicit(&timing_state, memory_order_acquire) == 1 || timing_setup()) && timing_gate_on)
         t->gate = timing_gate_close(st);   /* i15-cost2: start event, kernel, end event queued before the GPU runs them */
-    t_begin(t, st);
+    t_begin_x(t, st, 1);
     if (t->cupti && t->gate) {   /* i15-timing, PHOS_TIMING_BOTH: CUPTI and gated events on the same launch */
         t->e0 = pool_get();
         if (t->e0 && p_evrecord(t->e0, st) != CUDA_SUCCESS) { pool_put(t->e0); t->e0 = NULL; }

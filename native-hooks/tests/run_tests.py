@@ -632,6 +632,19 @@ def test_timing_burst(env):
           and "first timing burst over: cupti flushed,kinds-off,unsubscribed,finalized" in r.stderr,
           "settle: PHOS_TIMING_RELEASE=1 releases CUPTI after the first burst; a later shape's first launches are timed "
           "by events (bursts %s, event-timed %s, gaps %s, %s)" % (runs[:4], ev[:12], gaps, r.stderr[-300:]))
+    # copies and sets after the release carry no GPU time (PHOS_TIMING_RELEASE_COPIES=1: timed by CUDA events)
+    for copies in ("", "1"):
+        out = env.trace_path("burst_release_copies%s.phos" % copies)
+        e = {"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "startup", "PHOS_CUPTI": fake, "PHOS_TIMING_SOURCE": "auto",
+             "FAKE_START_DELAY_MS": "300", "FAKE_LAUNCH_GAP_US": "10", "PHOS_TIMING_RELEASE": "1"}
+        if copies:
+            e["PHOS_TIMING_RELEASE_COPIES"] = copies
+        r = env.run([env.app, "many", "/dev/null", "3000"], env=e)
+        t = pr.read_trace(out)
+        last = [ev["memcpy"] for ev in t.events if "memcpy" in ev][-1:]
+        timed = bool(last) and last[0].get("gpu_end_ns", 0) > last[0].get("gpu_start_ns", 0) > 0
+        check(r.returncode == 0 and bool(last) and timed == bool(copies),
+              "settle: the copy after the release is %s (%s)" % ("timed by events with PHOS_TIMING_RELEASE_COPIES=1" if copies else "untimed", last))
     # a burst also ends after PHOS_TIMING_BURST_MS, whatever its launches (the slow first launches of a process)
     out = env.trace_path("burst_ms.phos")
     r = env.run([env.app, "many", "/dev/null", "200000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "1", "PHOS_CUPTI": fake,
