@@ -3,7 +3,9 @@
 
     timing_probe_analyse.py FULL.phos METHOD.phos [METHOD_DIAG.csv] [--both BOTH.csv] [--json OUT.json]
 
-FULL: every launch timed by CUPTI (the accuracy reference). METHOD: sampled timing by gated events with the probe
+FULL: every launch timed by CUPTI (the accuracy reference). When both runs made the same launch sequence, a second
+line applies METHOD's choice of timed launches to FULL's own durations: the sampling error without the difference
+between two processes (i15-settle). METHOD: sampled timing by gated events with the probe
 (PHOS_TIMING_PROBE=1); METHOD_DIAG its PHOS_TIMING_DIAG file (one line per timed launch, in the trace's order), from
 which other corrections of the same spans are computed: the raw span, the raw span minus a constant, the span minus
 the probe span plus a constant. Per-kernel estimate and comparison as bench/sampling_analyse.py (per launch shape the
@@ -80,6 +82,11 @@ def main():
     ref = sa.estimate(F)
     res = {"policy": MT.header.get("timing_sampling"), "launches": len(M), "timed": sum(d is not None for _, _, d in M), "variants": []}
     res["variants"].append(compare(ref, sa.estimate(M), "as recorded (%s)" % (MT.header.get("timing_sampling") or {}).get("event_correction", "?")))
+    # i15-settle: the same launches timed, but with FULL's own durations: the sampling error alone, without the
+    # difference between two processes (only when both ran the same launch sequence)
+    if len(F) == len(M) and all(f[0] == m[0] and f[1] == m[1] for f, m in zip(F, M)):
+        res["variants"].append(compare(ref, sa.estimate(F, [d is not None for _, _, d in M]),
+                                       "its timed launches, FULL's durations (same process)"))
     if len(args) > 2:
         D = read_diag(args[2])
         timed = [i for i, (_, _, d) in enumerate(M) if d is not None]

@@ -599,6 +599,7 @@ def test_timing_burst(env):
              "FAKE_START_DELAY_MS": "300", "FAKE_NEW_SHAPE_EVERY": "500", "FAKE_SHAPES": "6"}
         if first_ms:
             e["PHOS_TIMING_FIRST_BURST_MS"] = first_ms
+            e["PHOS_TIMING_RELEASE"] = "0"   # the earlier preset kept CUPTI: its later first launches in windows of their own
         r = env.run([env.app, "many", "/dev/null", "20000"], env=e)
         t = pr.read_trace(out)
         runs = bursts_of(t)

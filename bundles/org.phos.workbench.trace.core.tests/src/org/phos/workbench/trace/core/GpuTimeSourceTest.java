@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,6 +90,55 @@ class GpuTimeSourceTest {
         assertEquals(GpuTimingSampling.Bursts.NONE, new GpuTimingSampling(true, 3, 16, 1024, 10, "function+grid+block").bursts());
         assertEquals("bursts of 512 consecutive launches (at most 50 ms) timed by CUPTI, the next after 49.00 times the last "
                 + "one's duration (at most 1000 ms)", new GpuTimingSampling.Bursts(512, 20, 50, 1000).describe());
+    }
+
+    /**
+     * i15-settle: data/fake-timing-settle.phos, the fake driver's app (5,000 launches, a new launch shape at launches
+     * 0, 2000 and 4000) recorded with {@code PHOS_TIMING_SAMPLE=startup} as of i15-settle in /tmp/phos-cwd-demo: the
+     * first burst lasts until the shapes settle (1023 launches after the first shape's 10th: 1033 kernel records of
+     * 5000 ns), then CUPTI is released; the later shapes' first 10 launches are timed by events (500 ns), the copy
+     * after the release is untimed, and TraceEnd names the interval.
+     */
+    @Test
+    void settledFirstBurstAndReleaseAreReadAndSaid() throws Exception {
+        Trace t = TraceReader.read(Path.of("data", "fake-timing-settle.phos"), null).trace();
+        GpuTimingSampling p = t.header().timingSampling();
+        assertEquals(new GpuTimingSampling.Bursts(1024, 1, 50, 0, 10000, true), p.bursts());
+        assertEquals("sampled: each launch shape's first 10 launches; the first burst lasting until the launch shapes settle "
+                + "(1024 launches in a row past each shape's first ones, at most 10000 ms) timed by CUPTI, then CUPTI "
+                + "released: later shapes' first launches timed by CUDA events, copies and sets after it untimed (with "
+                + "CUPTI; else 1 in N, N 16-1024); GPU times from CUPTI kernel records (where CUPTI is unavailable: CUDA "
+                + "events, the events gated (queued with the kernel), their span minus an event bias measured at setup)",
+                p.describe());
+        List<Integer> byEvents = new ArrayList<>();
+        int cupti = 0;
+        for (int l = 0; l < t.launchCount(); l++) {
+            int i = t.launchEvent(l);
+            long d = t.gpuStartNs(i) > 0 ? t.gpuEndNs(i) - t.gpuStartNs(i) : -1;
+            if (d == 5000) {
+                cupti++;
+            } else if (d == 500) {
+                byEvents.add(l);
+            } else {
+                assertEquals(-1, d, "launch " + l);
+            }
+        }
+        assertEquals(1033, cupti);
+        List<Integer> firsts = new ArrayList<>();
+        for (int l = 0; l < 10; l++) {
+            firsts.add(2000 + l);
+        }
+        for (int l = 0; l < 10; l++) {
+            firsts.add(4000 + l);
+        }
+        assertEquals(firsts, byEvents);
+        TraceEnd end = t.end();
+        assertTrue(end != null && end.timingGaps().size() == 1, "one timing gap: " + end);
+        assertEquals("CUPTI released after the first timing burst", end.timingGaps().get(0).reason());
+        assertTrue(GpuTimeEstimate.of(t).describe().contains("then CUPTI released"), GpuTimeEstimate.of(t).describe());
+        Path copy = dir.resolve("settle-copy.phos");
+        TraceWriter.write(t, copy, TraceWriter.Options.DEFAULT);
+        assertEquals(t.header(), TraceReader.read(copy, null).trace().header());
     }
 
     @Test

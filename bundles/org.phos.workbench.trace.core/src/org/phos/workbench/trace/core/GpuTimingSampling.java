@@ -26,14 +26,27 @@ public record GpuTimingSampling(boolean sampled, int firstLaunches, int minInter
      * at most {@code gapMaxMs} (0: no cap); each launch shape's first launches are timed too, and there is no 1-in-N
      * draw. Copies and sets between bursts are timed by CUDA events. Where CUPTI was unavailable the 1-in-N rule applied.
      *
-     * @param launches     launches per burst; 0: no bursts
-     * @param dutyPermille share of wall time inside bursts aimed at
-     * @param maxMs        longest burst
-     * @param gapMaxMs     longest gap between bursts; 0: not capped
+     * <p>i15-settle (fields 31-32): with {@code firstMaxMs} the first burst lasts until the launch shapes settle, that
+     * is until {@code launches} launches in a row were all past their shape's first launches, at most
+     * {@code firstMaxMs}; with {@code releaseAfterFirst} CUPTI was released for good when the first burst ended: no
+     * burst after it, the first launches of shapes that came later were timed by CUDA events, and copies and sets
+     * after it carry no GPU time.
+     *
+     * @param launches          launches per burst; 0: no bursts
+     * @param dutyPermille      share of wall time inside bursts aimed at
+     * @param maxMs             longest burst
+     * @param gapMaxMs          longest gap between bursts; 0: not capped
+     * @param firstMaxMs        the first burst's limit when it lasts until the shapes settle; 0: like the others
+     * @param releaseAfterFirst whether CUPTI was released once the first burst ended
      */
-    public record Bursts(int launches, int dutyPermille, int maxMs, int gapMaxMs) {
+    public record Bursts(int launches, int dutyPermille, int maxMs, int gapMaxMs, int firstMaxMs, boolean releaseAfterFirst) {
         /** No burst sampling. */
         public static final Bursts NONE = new Bursts(0, 0, 0, 0);
+
+        /** Bursts all alike, CUPTI kept (recorders before i15-settle). */
+        public Bursts(int launches, int dutyPermille, int maxMs, int gapMaxMs) {
+            this(launches, dutyPermille, maxMs, gapMaxMs, 0, false);
+        }
 
         /** Whether bursts were asked for. */
         public boolean on() {
@@ -42,7 +55,15 @@ public record GpuTimingSampling(boolean sampled, int firstLaunches, int minInter
 
         /** The bursts in words. */
         public String describe() {
-            return "bursts of " + launches + " consecutive launches (at most " + maxMs + " ms) timed by CUPTI, the next after "
+            String first = firstMaxMs > 0 ? "the first burst lasting until the launch shapes settle (" + launches
+                    + " launches in a row past each shape's first ones, at most " + firstMaxMs + " ms)" : "";
+            if (releaseAfterFirst) {
+                return first + (first.isEmpty() ? "one burst of " + launches + " launches (at most " + maxMs + " ms)" : "")
+                        + " timed by CUPTI, then CUPTI released: later shapes' first launches timed by CUDA events, "
+                        + "copies and sets after it untimed";
+            }
+            return (first.isEmpty() ? "" : first + ", then ") + "bursts of " + launches + " consecutive launches (at most "
+                    + maxMs + " ms) timed by CUPTI, the next after "
                     + String.format(java.util.Locale.ROOT, "%.4g", (1000.0 - dutyPermille) / dutyPermille)
                     + " times the last one's duration" + (gapMaxMs > 0 ? " (at most " + gapMaxMs + " ms)" : "");
         }

@@ -57,6 +57,12 @@ final class Messages {
                 sub.uint32(28, b.dutyPermille());
                 sub.uint32(29, b.maxMs());
                 sub.uint32(30, b.gapMaxMs());
+                if (b.firstMaxMs() > 0) {   // i15-settle: fields 31-32
+                    sub.uint32(31, b.firstMaxMs());
+                }
+                if (b.releaseAfterFirst()) {
+                    sub.uint32(32, 1);
+                }
             }
             GpuTimeSource src = ts.timeSource();
             if (src.stated()) {   // i15-timing: fields 20-26
@@ -132,7 +138,7 @@ final class Messages {
         boolean gate = false;
         long probeNs = 0, biasNs = 0;
         int window = 0;
-        int[] burst = new int[4];   // i15-burst: fields 27-30
+        int[] burst = new int[6];   // i15-burst: fields 27-30; i15-settle: 31-32
         while (r.more()) {
             int t = r.tag();
             switch (t) {
@@ -149,14 +155,15 @@ final class Messages {
                 case 24 << 3 -> biasNs = r.varint();
                 case 25 << 3 | 2 -> fallback = r.string();
                 case 26 << 3 -> window = (int) r.varint();
-                case 27 << 3, 28 << 3, 29 << 3, 30 << 3 -> burst[(t >>> 3) - 27] = (int) r.varint();
+                case 27 << 3, 28 << 3, 29 << 3, 30 << 3, 31 << 3, 32 << 3 -> burst[(t >>> 3) - 27] = (int) r.varint();
                 default -> r.skip(t);
             }
         }
         r.limit = saved;
         GpuTimeSource src = source.isEmpty() ? GpuTimeSource.UNSTATED
                 : new GpuTimeSource(source, gate, correction, probeNs, biasNs, fallback, window);
-        GpuTimingSampling.Bursts bursts = burst[0] > 0 ? new GpuTimingSampling.Bursts(burst[0], burst[1], burst[2], burst[3])
+        GpuTimingSampling.Bursts bursts = burst[0] > 0 ? new GpuTimingSampling.Bursts(burst[0], burst[1], burst[2], burst[3],
+                burst[4], burst[5] != 0)
                 : GpuTimingSampling.Bursts.NONE;
         return mode == 0 ? GpuTimingSampling.EVERY_LAUNCH
                 : new GpuTimingSampling(true, first, nmin, nmax, budget, key, src, bursts);
