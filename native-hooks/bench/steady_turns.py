@@ -14,9 +14,14 @@ fresh processes; with --keep, the configurations' traces (PHOS_TRACE_OUT) of the
 DIR/NAME.setN.phos, the others are deleted.
 
 Prints one line per window ("set S window W NAME: RATE it/s"), then per configuration the median of its per-turn
-shares of plain with a 95% interval of that median (order statistics), the pooled rate, and the warm-up times."""
+shares of plain with a 95% interval of that median (order statistics), the pooled rate, and the warm-up times.
+
+    steady_turns.py --pool [--as RUN:NAME=NEW ...] TURNS.txt ...
+
+pools the per-turn shares of several runs' outputs (--as renames a configuration of run RUN, counted from 1; 0: all)."""
 import argparse
 import math
+import re
 import os
 import shlex
 import statistics
@@ -75,7 +80,45 @@ def median_interval(xs):
     return statistics.median(s), s[lo], s[hi]
 
 
+def pool(paths, alias):
+    """--pool: the per-turn shares of several runs' outputs together (each turn against its own plain window)"""
+    shares, seen = {}, []
+    for run, path in enumerate(paths, 1):
+        rows = {}
+        try:
+            lines = open(path).read().splitlines()
+        except OSError as e:
+            sys.exit("steady_turns.py: cannot read %s: %s" % (path, e))
+        for line in lines:
+            m = re.match(r"set (\d+) window (\d+) (\S+): ([0-9.]+) it/s", line)
+            if m:
+                rows.setdefault((int(m.group(1)), int(m.group(2))), {})[m.group(3)] = float(m.group(4))
+        for turn in rows.values():
+            for name, rate in turn.items():
+                name = alias.get((run, name), alias.get((0, name), name))
+                if name != "plain" and "plain" in turn:
+                    shares.setdefault(name, []).append(100 * rate / turn["plain"])
+                    if name not in seen:
+                        seen.append(name)
+    for name in seen:
+        m, lo, hi = median_interval(shares[name])
+        print("pooled %s: median %.1f%% of plain (95%% interval %.1f-%.1f, %d turns)" % (name, m, lo, hi, len(shares[name])))
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--pool":
+        # steady_turns.py --pool [--as RUN:NAME=NEW ...] TURNS.txt ...   (RUN 0: every file)
+        alias, files, it = {}, [], iter(sys.argv[2:])
+        for a in it:
+            if a == "--as":
+                m = re.match(r"(\d+):(\S+)=(\S+)$", next(it, ""))
+                if not m:
+                    sys.exit("steady_turns.py: --as wants RUN:NAME=NEW")
+                alias[(int(m.group(1)), m.group(2))] = m.group(3)
+            else:
+                files.append(a)
+        pool(files, alias)
+        return
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", type=int, default=3)
     ap.add_argument("--windows", type=int, default=40)
