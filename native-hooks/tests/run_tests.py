@@ -593,10 +593,14 @@ def test_timing_burst(env):
             else:
                 runs.append([i, i])
         return runs
+    def startup_env(out, **more):
+        e = {"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "startup", "PHOS_CUPTI": fake, "PHOS_TIMING_SOURCE": "auto",
+             "FAKE_START_DELAY_MS": "300"}
+        e.update(more)
+        return e
     for first_ms in ("", "0"):
         out = env.trace_path("burst_settle%s.phos" % first_ms)
-        e = {"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "startup", "PHOS_CUPTI": fake, "PHOS_TIMING_SOURCE": "auto",
-             "FAKE_START_DELAY_MS": "300", "FAKE_NEW_SHAPE_EVERY": "500", "FAKE_SHAPES": "6"}
+        e = startup_env(out, FAKE_NEW_SHAPE_EVERY="500", FAKE_SHAPES="6")
         if first_ms:
             e["PHOS_TIMING_FIRST_BURST_MS"] = first_ms
             e["PHOS_TIMING_RELEASE"] = "0"   # the earlier preset kept CUPTI: its later first launches in windows of their own
@@ -619,9 +623,8 @@ def test_timing_burst(env):
     # 1023 launches after the first shape's 10th), so the first 10 launches of shapes 2 and 3 are timed by CUDA events;
     # TraceEnd names the interval
     out = env.trace_path("burst_release.phos")
-    r = env.run([env.app, "many", "/dev/null", "8000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "startup", "PHOS_CUPTI": fake,
-                "PHOS_TIMING_SOURCE": "auto", "FAKE_START_DELAY_MS": "300", "FAKE_NEW_SHAPE_EVERY": "2000", "FAKE_SHAPES": "3",
-                "FAKE_LAUNCH_GAP_US": "10", "PHOS_TIMING_RELEASE": "1", "PHOS_DEBUG": "1"})
+    r = env.run([env.app, "many", "/dev/null", "8000"], env=startup_env(out, FAKE_NEW_SHAPE_EVERY="2000", FAKE_SHAPES="3",
+                FAKE_LAUNCH_GAP_US="10", PHOS_TIMING_RELEASE="1", PHOS_DEBUG="1"))
     t = pr.read_trace(out)
     runs = bursts_of(t)
     ls = launches_of(t)
@@ -636,8 +639,7 @@ def test_timing_burst(env):
     # copies and sets after the release carry no GPU time (PHOS_TIMING_RELEASE_COPIES=1: timed by CUDA events)
     for copies in ("", "1"):
         out = env.trace_path("burst_release_copies%s.phos" % copies)
-        e = {"PHOS_TRACE_OUT": out, "PHOS_TIMING_SAMPLE": "startup", "PHOS_CUPTI": fake, "PHOS_TIMING_SOURCE": "auto",
-             "FAKE_START_DELAY_MS": "300", "FAKE_LAUNCH_GAP_US": "10", "PHOS_TIMING_RELEASE": "1"}
+        e = startup_env(out, FAKE_LAUNCH_GAP_US="10", PHOS_TIMING_RELEASE="1")
         if copies:
             e["PHOS_TIMING_RELEASE_COPIES"] = copies
         r = env.run([env.app, "many", "/dev/null", "3000"], env=e)

@@ -66,15 +66,14 @@ class GpuTimeSourceTest {
         long cupti = 0;
         long events = 0;
         long untimed = 0;
-        for (int l = 0; l < t.launchCount(); l++) {
-            int i = t.launchEvent(l);
-            long d = t.gpuStartNs(i) > 0 ? t.gpuEndNs(i) - t.gpuStartNs(i) : -1;
-            if (d == 5000) {
+        long[] durations = launchDurations(t);
+        for (int l = 0; l < durations.length; l++) {
+            if (durations[l] == 5000) {
                 cupti++;
-            } else if (d == 500) {
+            } else if (durations[l] == 500) {
                 events++;
             } else {
-                assertEquals(-1, d, "launch " + i);
+                assertEquals(-1, durations[l], "launch " + l);
                 untimed++;
             }
         }
@@ -112,15 +111,14 @@ class GpuTimeSourceTest {
                 p.describe());
         List<Integer> byEvents = new ArrayList<>();
         int cupti = 0;
-        for (int l = 0; l < t.launchCount(); l++) {
-            int i = t.launchEvent(l);
-            long d = t.gpuStartNs(i) > 0 ? t.gpuEndNs(i) - t.gpuStartNs(i) : -1;
-            if (d == 5000) {
+        long[] durations = launchDurations(t);
+        for (int l = 0; l < durations.length; l++) {
+            if (durations[l] == 5000) {
                 cupti++;
-            } else if (d == 500) {
+            } else if (durations[l] == 500) {
                 byEvents.add(l);
             } else {
-                assertEquals(-1, d, "launch " + l);
+                assertEquals(-1, durations[l], "launch " + l);
             }
         }
         assertEquals(1033, cupti);
@@ -139,6 +137,16 @@ class GpuTimeSourceTest {
         Path copy = dir.resolve("settle-copy.phos");
         TraceWriter.write(t, copy, TraceWriter.Options.DEFAULT);
         assertEquals(t.header(), TraceReader.read(copy, null).trace().header());
+    }
+
+    /** Each launch's GPU duration in ns (the fake's CUPTI records: 5000, its events less the bias: 500), -1 untimed. */
+    private static long[] launchDurations(Trace t) {
+        long[] d = new long[t.launchCount()];
+        for (int l = 0; l < d.length; l++) {
+            int i = t.launchEvent(l);
+            d[l] = t.gpuStartNs(i) > 0 ? t.gpuEndNs(i) - t.gpuStartNs(i) : -1;
+        }
+        return d;
     }
 
     @Test
