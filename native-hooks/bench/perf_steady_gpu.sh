@@ -11,7 +11,8 @@ steady_setup i15-perf "$ROOT/native-hooks"
 mkdir -p /tmp/i15-perf && tar xzf "$PERF_TGZ" -C /tmp/i15-perf
 P() { LD_LIBRARY_PATH=/tmp/i15-perf/perf/lib /tmp/i15-perf/perf/perf "$@"; }
 P --version || exit 1
-for c in "${@:-plain off}"; do
+[ $# -gt 0 ] || set -- plain off
+for c in "$@"; do
   case $c in
     plain) e="";; off) e="LD_PRELOAD=$L PHOS_TIMING=0";; nolaunch) e="LD_PRELOAD=$L PHOS_TIMING=0 PHOS_DIAG_SKIP=2";;
     startupR) e="LD_PRELOAD=$L PHOS_TIMING_SAMPLE=startup PHOS_TIMING_RELEASE=1";; *) echo "unknown $c"; continue;;
