@@ -22,6 +22,7 @@ env_of() {
   local I="PHOS_MODULE_IMAGE_LIMIT=0"
   case $1 in
     plain) echo "";;
+    plainB) echo "";;                                                  # control: a second process without the recorder
     off) echo "LD_PRELOAD=$L PHOS_TIMING=0";;
     off8) echo "LD_PRELOAD=$L PHOS_TIMING=0 CPUS=2-9";;              # diagnosis: the writer thread with more cores
     offnz) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_COMPRESS=0";;      # diagnosis: no compression in the writer
