@@ -52,6 +52,7 @@ def compare(ref, est, label):
     x["median_abs_err"], x["worst_abs_err"] = errors(x)
     worst = max(x["rows_all"], key=lambda r: abs(r["err"])) if x["rows_all"] else None
     x["worst_kernel"] = worst["kernel"][:70] if worst else ""
+    x["worst_err"] = worst["err"] if worst else 0.0   # i15-settle: with its sign (worst_abs_err has none)
     x["outside_5pct"] = [{"kernel": r["kernel"][:90], "err": round(r["err"], 4), "share": round(r["share"], 5)}
                          for r in sorted(x["rows_all"], key=lambda r: -abs(r["err"])) if abs(r["err"]) > 0.05]   # i15-settle
     del x["rows_all"]
@@ -61,7 +62,7 @@ def compare(ref, est, label):
 def line(x):
     return ("%-58s %2d of %d within 5%% (%d of %d with >= 1%% of GPU time); median |err| %.1f%%, worst %+.1f%% (%s); "
             "total %+.2f%%" % (x["what"], x["within_5pct"], x["kernels"], x["ge_1pct_within_5pct"], x["kernels_ge_1pct_time"],
-                               100 * x["median_abs_err"], 100 * x["worst_abs_err"], x["worst_kernel"][:40], 100 * x["total_err"]))
+                               100 * x["median_abs_err"], 100 * x.get("worst_err", x["worst_abs_err"]), x["worst_kernel"][:40], 100 * x["total_err"]))
 
 
 def main():
