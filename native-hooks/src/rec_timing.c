@@ -417,8 +417,8 @@ static uint64_t ts_bursts, ts_burst_ns;
    i15-settle: with PHOS_TIMING_FIRST_BURST_MS=T the first burst lasts until the program's launch shapes settle: a
    launch still among its shape's first PHOS_TIMING_FIRST launches starts its B launches again, so the burst ends B
    launches after the last such launch, or after T ms. A warm-up is thus timed whole by CUPTI's records, and no
-   shape's first launches need a window of their own (a window opened for one launch lengthens that launch's record;
-   docs/benchmarks.md block i15-settle). The next burst waits as if this one had lasted at most PHOS_TIMING_BURST_MS. */
+   shape of it needs windows of its own for its first launches (docs/benchmarks.md block i15-settle). The next burst
+   waits as if this one had lasted at most PHOS_TIMING_BURST_MS. */
 static atomic_int burst_first = 1;   /* the first burst is not over */
 static int burst_step(uint64_t seen, unsigned c) {
     if (atomic_load_explicit(&timing_burst_on, memory_order_acquire)) {

@@ -251,7 +251,7 @@ static int encode_slot(slot_t *s, int force) {
             if (!head_wait_since) head_wait_since = now;
             static uint64_t last_flush_call, last_forced;
             int again = 0;
-            if (atomic_load(&cupti_released) || atomic_load(&cupti_retired)) { s->corr = 0; cupti_lost++; goto untimed; }   /* i14-cupti: CUPTI is off for a checkpoint */
+            if (atomic_load(&cupti_released) || atomic_load(&cupti_retired)) { s->corr = 0; cupti_lost++; goto untimed; }   /* i14-cupti: CUPTI is off for a checkpoint, or (i15-settle) for good */
             if (force && now - last_forced > 200000000ull) { c_flush(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); last_forced = last_flush_call = now; again = 1; }
             else if (!force && cupti_flush_ns && now - last_flush_call > cupti_flush_ns) { c_flush(0); last_flush_call = now; again = 1; }
             if (again) {
