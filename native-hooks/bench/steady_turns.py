@@ -30,6 +30,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import timing_rounds_pool as trp  # noqa: E402
 
 
 class Player:
@@ -80,44 +82,22 @@ def median_interval(xs):
     return statistics.median(s), s[lo], s[hi]
 
 
-def pool(paths, alias):
+def turn_row(line):
+    m = re.match(r"set (\d+) window (\d+) (\S+): ([0-9.]+) it/s", line)
+    return ((int(m.group(1)), int(m.group(2))), m.group(3), float(m.group(4))) if m else None
+
+
+def pool(argv):
     """--pool: the per-turn shares of several runs' outputs together (each turn against its own plain window)"""
-    shares, seen = {}, []
-    for run, path in enumerate(paths, 1):
-        rows = {}
-        try:
-            lines = open(path).read().splitlines()
-        except OSError as e:
-            sys.exit("steady_turns.py: cannot read %s: %s" % (path, e))
-        for line in lines:
-            m = re.match(r"set (\d+) window (\d+) (\S+): ([0-9.]+) it/s", line)
-            if m:
-                rows.setdefault((int(m.group(1)), int(m.group(2))), {})[m.group(3)] = float(m.group(4))
-        for turn in rows.values():
-            for name, rate in turn.items():
-                name = alias.get((run, name), alias.get((0, name), name))
-                if name != "plain" and "plain" in turn:
-                    shares.setdefault(name, []).append(100 * rate / turn["plain"])
-                    if name not in seen:
-                        seen.append(name)
-    for name in seen:
-        m, lo, hi = median_interval(shares[name])
-        print("pooled %s: median %.1f%% of plain (95%% interval %.1f-%.1f, %d turns)" % (name, m, lo, hi, len(shares[name])))
+    alias, files = trp.parse_pool_args(argv, "steady_turns.py")
+    for name, v in trp.pooled_shares(files, alias, turn_row, "steady_turns.py").items():
+        m, lo, hi = median_interval([x for _, x in v])
+        print("pooled %s: median %.1f%% of plain (95%% interval %.1f-%.1f, %d turns)" % (name, m, lo, hi, len(v)))
 
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--pool":
-        # steady_turns.py --pool [--as RUN:NAME=NEW ...] TURNS.txt ...   (RUN 0: every file)
-        alias, files, it = {}, [], iter(sys.argv[2:])
-        for a in it:
-            if a == "--as":
-                m = re.match(r"(\d+):(\S+)=(\S+)$", next(it, ""))
-                if not m:
-                    sys.exit("steady_turns.py: --as wants RUN:NAME=NEW")
-                alias[(int(m.group(1)), m.group(2))] = m.group(3)
-            else:
-                files.append(a)
-        pool(files, alias)
+        pool(sys.argv[2:])
         return
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", type=int, default=3)

@@ -47,9 +47,9 @@ python3 "$B/steady_turns.py" --sets "$SETS" --windows "$WINDOWS" --iters "$ITERS
 echo "turns exit $?"; grep -v "^set .* window" "$OUTD/turns.txt"; tail -3 "$OUTD/turns.err"
 cd "$W/keep" || exit 1
 ls -la | grep phos
-python3 - <<'PY' | tee "$OUTD/bursts.txt"
+python3 - "$NH/tools" <<'PY' | tee "$OUTD/bursts.txt"
 import glob, sys
-sys.path.insert(0, "/tmp/i15-settle-nh/tools")
+sys.path.insert(0, sys.argv[1])
 import phos_read as pr
 for f in sorted(glob.glob("startup*.phos")):
     t = pr.read_trace(f)

@@ -506,7 +506,6 @@ extern int cupti_burst;            /* i15-burst (rec_timing.c): CUPTI on only in
 extern atomic_int timing_burst_on; /* i15-burst: a burst holds the CUPTI window open now */
 int cupti_window(int open);
 extern int timing_copies_retired;   /* i15-settle: PHOS_TIMING_RELEASE_COPIES (rec_timing.c) */
-extern atomic_int cupti_retired;
 static inline void t_begin_x(tspan *t, CUstream st, int launch) {
     t->e0 = t->e1 = NULL;
     t->st = st;
