@@ -124,6 +124,7 @@ def main():
     if a.keep:
         os.makedirs(a.keep, exist_ok=True)
     rates = {n: [] for n in names}      # (set, window, rate)
+    threads = {n: [] for n in names}    # i15-base: per window, {"cpu main": us per iteration, ...} when the player says it
     warm = {n: [] for n in names}
     for s in range(1, a.sets + 1):
         keep = a.keep and s <= a.keep_sets
@@ -147,7 +148,8 @@ def main():
                     if r[:1] != ["rate"]:
                         raise RuntimeError("%s: expected a rate, got %s" % (p.name, r))
                     rates[p.name].append((s, w, float(r[1])))
-                    print("set %d window %d %s: %s it/s" % (s, w + 1, p.name, r[1]), flush=True)
+                    threads[p.name].append(thread_fields(r[2:]))
+                    print("set %d window %d %s: %s it/s %s" % (s, w + 1, p.name, r[1], " ".join(r[2:])), flush=True)
         except RuntimeError as e:
             sys.exit("steady_turns.py: set %d: %s" % (s, e))
         finally:
@@ -171,6 +173,37 @@ def main():
             line += "; share of plain per turn: median %.1f%% (95%% interval %.1f-%.1f, %d turns), pooled %.1f%%" % (
                 m, lo, hi, len(shares), 100 * pooled)
         print(line, flush=True)
+    thread_summary(names, threads)
+
+
+def thread_fields(words):
+    """i15-base: "cpu main=12.3 autograd=... wait main=..." -> {"cpu main": 12.3, ...}"""
+    out, kind = {}, None
+    for w in words:
+        if "=" not in w:
+            kind = w
+        elif kind:
+            k, v = w.split("=", 1)
+            out["%s %s" % (kind, k)] = float(v)
+    return out
+
+
+def thread_summary(names, threads):
+    """i15-base: per configuration, the median over its windows of each thread group's CPU time and run-queue wait
+    per iteration, and its difference from plain's (where the recorder's cost lands: more CPU in the program's own
+    threads, the writer's CPU, or waiting for a CPU)"""
+    keys = sorted({k for n in names for d in threads[n] for k in d})
+    if not keys:
+        return
+    med = {n: {k: statistics.median([d[k] for d in threads[n] if k in d]) for k in keys
+               if any(k in d for d in threads[n])} for n in names}
+    print("== per iteration, median of the windows (us): " + ", ".join(keys))
+    for n in names:
+        row = " ".join("%s=%.1f" % (k.replace(" ", "."), med[n].get(k, float("nan"))) for k in keys)
+        if n != "plain" and "plain" in med:
+            row += " | vs plain: " + " ".join("%s%+.1f" % (k.replace(" ", "."), med[n][k] - med["plain"][k])
+                                              for k in keys if k in med[n] and k in med["plain"])
+        print("threads %s: %s" % (n, row), flush=True)
 
 
 if __name__ == "__main__":

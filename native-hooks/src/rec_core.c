@@ -69,6 +69,8 @@ void *own_real(const char *abi) {
 }
 /* ------------------------------------------------------------------ event ring (bounded lock-free MPSC) */
 slot_t *ring;
+_Atomic uint64_t *ring_seq;   /* i15-base */
+uint8_t *parena;   /* i15-base */
 _Atomic uint64_t ring_head;  /* next position producers reserve */
 _Atomic uint64_t ring_tail;  /* next position the writer consumes */
 atomic_uint thread_counter;

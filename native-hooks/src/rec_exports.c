@@ -129,6 +129,10 @@ EXPORT void *dlsym(void *handle, const char *name) {
     return h->wrap;
 }
 
+/* i15-base: change PHOS_DIAG_SKIP while the program runs (bench/steady_modes.py: one process, windows in turns per
+   setting); returns the setting it replaces. Diagnosis only: a trace recorded with it is incomplete. */
+EXPORT int phos_recorder_diag(int skip) { return __atomic_exchange_n(&cfg.diag_skip, skip, __ATOMIC_RELAXED); }
+
 /* the SASS-level tool's hook (see launch_hook): set it, map a ring position to its event index, name the trace */
 EXPORT void phos_recorder_set_launch_hook(phos_launch_hook_fn fn) { atomic_store(&launch_hook, fn); }
 EXPORT uint64_t phos_recorder_event_index(uint64_t pos) {

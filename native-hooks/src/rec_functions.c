@@ -129,8 +129,24 @@ func_rec *func_get(uint64_t h) {
     return r;
 }
 
+/* a launch's parameter bytes: i15-base, into the ring slot's own area of parena by non-temporal stores (PHOS_DIAG_SKIP
+   32, diagnosis: by memcpy); PHOS_DIAG_SKIP 8 (diagnosis), larger than the area, or not a ring slot: inline in the
+   slot, else a malloc'd copy */
+static void params_store(slot_t *s, const void *d, size_t n, uint64_t pos) {
+    int m = cfg.diag_skip;
+    if (!(m & 8) && pos != UINT64_MAX && parena && n && n <= PARENA_BYTES) {
+        uint8_t *dst = parena + (size_t)(pos & (RING_CAP - 1)) * PARENA_BYTES;
+        if (m & 32) memcpy(dst, d, n); else nt_copy(dst, d, n);
+        s->dext = dst;
+        s->dlen = (uint32_t)n;
+        s->darena = 1;
+        return;
+    }
+    slot_data(s, d, n);
+}
+
 /* parameter bytes of a launch, from kernelParams (laid out by the function's layout) or from extra */
-void fill_params(slot_t *s, func_rec *fr, void **kp, void **extra) {
+void fill_params(slot_t *s, func_rec *fr, void **kp, void **extra, uint64_t pos) {
     if (extra) {
         void *buf = NULL;
         size_t n = 0;
@@ -138,7 +154,7 @@ void fill_params(slot_t *s, func_rec *fr, void **kp, void **extra) {
             if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) buf = extra[i + 1];
             else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1]) n = *(size_t *)extra[i + 1];
         }
-        if (buf && n) { slot_data(s, buf, n); return; }
+        if (buf && n) { params_store(s, buf, n, pos); return; }
     }
     if (!kp || !fr || !fr->param_bytes) return;
     uint8_t stackbuf[1024];
@@ -147,6 +163,6 @@ void fill_params(slot_t *s, func_rec *fr, void **kp, void **extra) {
     memset(b, 0, fr->param_bytes);
     for (uint32_t i = 0; i < fr->nparams; i++)
         if (kp[i]) memcpy(b + fr->off[i], kp[i], fr->size[i]);
-    slot_data(s, b, fr->param_bytes);
+    params_store(s, b, fr->param_bytes, pos);
     if (b != stackbuf) free(b);
 }

@@ -1,4 +1,5 @@
 #include "recorder.h"
+#include <sys/mman.h>
 
 /* ------------------------------------------------------------------ start, stop, signals, fork */
 static void stop_recorder(void) {
@@ -88,9 +89,14 @@ static void start_once(void) {
     const char *pat = getenv("PHOS_TRACE_OUT");
     if (!pat || !*pat) pat = "phos-%p.phos";
     phos_expand_pid(cfg.out_path, sizeof cfg.out_path, pat);
-    ring = calloc(RING_CAP, sizeof *ring);
-    if (!ring) { atomic_store(&g_state, 3); return; }
-    for (uint32_t i = 0; i < RING_CAP; i++) atomic_store(&ring[i].seq, i);
+    ring = aligned_alloc(64, (size_t)RING_CAP * sizeof *ring);
+    ring_seq = calloc(RING_CAP, sizeof *ring_seq);
+    if (!ring || !ring_seq) { atomic_store(&g_state, 3); return; }
+    memset(ring, 0, (size_t)RING_CAP * sizeof *ring);
+    for (uint32_t i = 0; i < RING_CAP; i++) atomic_store(&ring_seq[i], i);
+    /* i15-base: reserved, not touched until used (PHOS_DIAG_SKIP 8/32) */
+    void *pa = mmap(NULL, (size_t)RING_CAP * PARENA_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    parena = pa == MAP_FAILED ? NULL : pa;
     /* never blocks (a FIFO is refused), never truncates a trace a live process writes (a second one gets NAME.PID.phos) */
     if (phos_out_open(&out, cfg.out_path, "[phos]", "recording off, CUDA calls pass through unrecorded") != 0) {
         atomic_store(&g_state, 3);

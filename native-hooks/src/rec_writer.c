@@ -118,7 +118,15 @@ static void pend_push(const slot_t *s) {
         pend_cap = nc;
         pend_head = 0;
     }
-    memcpy(&pend[(pend_head + pend_n) % pend_cap], s, sizeof *s);
+    slot_t *p = &pend[(pend_head + pend_n) % pend_cap];
+    memcpy(p, s, sizeof *s);
+    if (p->darena) {   /* i15-base: the slot's area is reused once the slot is released: the writer keeps a copy */
+        uint8_t *c = malloc(p->dlen);
+        if (c) memcpy(c, p->dext, p->dlen);
+        p->dext = c;
+        if (!c) p->dlen = 0;
+        p->darena = 0;
+    }
     pend_n++;
 }
 
@@ -127,9 +135,9 @@ static int drain_ring(void) {
     for (;;) {
         uint64_t t = atomic_load_explicit(&ring_tail, memory_order_relaxed);
         slot_t *s = &ring[t & (RING_CAP - 1)];
-        if (atomic_load_explicit(&s->seq, memory_order_acquire) != t + 1) break;
+        if (atomic_load_explicit(&ring_seq[t & (RING_CAP - 1)], memory_order_acquire) != t + 1) break;
         pend_push(s);
-        atomic_store_explicit(&s->seq, t + RING_CAP, memory_order_release);
+        atomic_store_explicit(&ring_seq[t & (RING_CAP - 1)], t + RING_CAP, memory_order_release);
         atomic_store_explicit(&ring_tail, t + 1, memory_order_release);
         got++;
     }
@@ -283,6 +291,7 @@ untimed:
         timing_diag_line(((func_rec *)s->ptr)->name, s->u, diag_raw, diag_probe, diag_cupti, pc);
     }
     s->pcorr = 0;
+    if ((cfg.diag_skip & 4) && s->type == EV_LAUNCH) { free(s->dext); s->dext = NULL; return 1; }   /* i15-base: diagnosis */
     const uint8_t *data = s->dext ? s->dext : s->din;
     if (s->type == EV_MODULE) { write_module(s->ptr); return 1; }
     pb_reset(&body);
@@ -395,6 +404,7 @@ void *writer_main(void *arg) {
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
     t_internal = 1;
+    pthread_setname_np(pthread_self(), "phos-writer");   /* i15-base: its CPU time is told apart (bench/steady_loop.py) */
     /* i15-settle: PHOS_WRITER_POLL_MS, how long the writer sleeps when idle (default 2); PHOS_WRITER_IDLE=1 runs it
        under SCHED_IDLE (diagnosis: does the writer delay the program's threads? docs/benchmarks.md block i15-settle) */
     uint64_t poll_ns = phos_env_u64("PHOS_WRITER_POLL_MS", 2) * 1000000ull;

@@ -33,6 +33,8 @@
 #define _GNU_SOURCE
 #endif
 #include <cuda.h>
+#include <emmintrin.h>
+#include <stddef.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -65,7 +67,8 @@ struct phos_cfg {
     int timing;               /* PHOS_TIMING */
     int timing_source;        /* PHOS_TIMING_SOURCE: 0 auto (CUPTI, else events), 1 cupti, 2 events */
     int compress;             /* PHOS_COMPRESS */
-    int diag_skip;            /* i15-settle: PHOS_DIAG_SKIP, diagnosis of what recording a launch costs: 1 no parameter bytes, 2 no launch event */
+    int diag_skip;            /* i15-settle: PHOS_DIAG_SKIP, diagnosis of what recording a launch costs: 1 no parameter bytes, 2 no launch event,
+                                 4 (i15-base) launch events made but dropped by the writer, not encoded or written */
     int flush_ms;             /* PHOS_FLUSH_MS */
     int debug;                /* PHOS_DEBUG */
 };
@@ -295,9 +298,11 @@ void unrec_graph_nodes(uint64_t n);
 #define INLINE_BYTES 200
 #define RING_CAP (1u << 15)
 
+/* a ring slot; i15-base: its sequence number is in ring_seq (a launch's slot is written by non-temporal stores, which
+   must not share a cache line with a word the program's threads spin on), and each slot starts a cache line */
 typedef struct slot {
-    _Atomic uint64_t seq;
-    uint8_t type, kind, async, lkind;
+    _Alignas(64) uint8_t type;
+    uint8_t kind, async, lkind;
     uint32_t thread;
     uint64_t host_ns;
     uint64_t a0, a1, a2, stream;
@@ -306,6 +311,7 @@ typedef struct slot {
     CUevent e0, e1;
     uint32_t corr;  /* CUPTI correlation id when CUPTI times this operation */
     uint8_t gated;  /* i15-cost2: a launch timed by events behind a stream gate (the writer takes the event bias off) */
+    uint8_t darena; /* i15-base: dext points into parena (the slot's own area), not to a malloc'd copy */
     CUevent e2;     /* i15-timing: the in-pair probe's end event (rec_probe.c) */
     uint32_t pcorr; /* i15-timing: the probe's CUPTI correlation id (PHOS_TIMING_BOTH, diagnosis) */
     uint32_t dlen;
@@ -314,6 +320,11 @@ typedef struct slot {
 } slot_t;
 
 extern slot_t *ring;
+extern _Atomic uint64_t *ring_seq;   /* i15-base: per slot, the position it waits for (pos) or holds (pos + 1) */
+/* i15-base: per ring slot, an area for a launch's parameter bytes beyond INLINE_BYTES, so that the program's threads
+   need no malloc for them (the writer copies them out as it drains the slot); PHOS_DIAG_SKIP 8 and 32, diagnosis */
+#define PARENA_BYTES 1024
+extern uint8_t *parena;
 extern _Atomic uint64_t ring_head;  /* next position producers reserve */
 extern _Atomic uint64_t ring_tail;  /* next position the writer consumes */
 extern atomic_uint thread_counter;
@@ -353,11 +364,17 @@ static inline uint64_t ring_reserve(uint32_t n) {
     }
 }
 
+/* the slot of a reserved position once the writer has released it, as it is (i15-base: the launch path fills it
+   whole) */
+static inline slot_t *slot_wait(uint64_t pos) {
+    while (atomic_load_explicit(&ring_seq[pos & (RING_CAP - 1)], memory_order_acquire) != pos) sched_yield();
+    return &ring[pos & (RING_CAP - 1)];
+}
 static inline slot_t *slot_at(uint64_t pos) {
-    slot_t *s = &ring[pos & (RING_CAP - 1)];
-    while (atomic_load_explicit(&s->seq, memory_order_acquire) != pos) sched_yield();
+    slot_t *s = slot_wait(pos);
     s->type = s->kind = s->async = s->lkind = 0;
     s->gated = 0;
+    s->darena = 0;
     s->a0 = s->a1 = s->a2 = s->stream = 0;
     memset(s->u, 0, sizeof s->u);
     s->ptr = NULL;
@@ -370,7 +387,10 @@ static inline slot_t *slot_at(uint64_t pos) {
     s->thread = my_thread();
     return s;
 }
-static inline void slot_commit(uint64_t pos, slot_t *s) { atomic_store_explicit(&s->seq, pos + 1, memory_order_release); }
+static inline void slot_commit(uint64_t pos, slot_t *s) {
+    (void)s;
+    atomic_store_explicit(&ring_seq[pos & (RING_CAP - 1)], pos + 1, memory_order_release);
+}
 
 static inline void slot_data(slot_t *s, const void *d, size_t n) {
     if (!n || !d) return;
@@ -381,6 +401,19 @@ static inline void slot_data(slot_t *s, const void *d, size_t n) {
         memcpy(s->dext, d, n);
     }
     s->dlen = (uint32_t)n;
+}
+
+/* i15-base: n bytes copied by non-temporal stores (the program's caches are not filled with them); no byte of src
+   beyond n is read */
+static inline void nt_copy(uint8_t *dst, const uint8_t *src, size_t n) {
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) _mm_stream_si128((__m128i *)(dst + i), _mm_loadu_si128((const __m128i *)(src + i)));
+    if (i < n) {
+        uint8_t tail[16] = {0};
+        memcpy(tail, src + i, n - i);
+        _mm_stream_si128((__m128i *)(dst + i), _mm_loadu_si128((const __m128i *)tail));
+    }
+    _mm_sfence();   /* before the slot's commit (a release store does not order non-temporal stores) */
 }
 
 /* single-slot convenience: returns NULL when recording is off */
@@ -445,7 +478,7 @@ typedef struct func_rec {
     int emitted; /* writer only */
 } func_rec;
 func_rec *func_get(uint64_t h);
-void fill_params(slot_t *s, func_rec *fr, void **kp, void **extra);
+void fill_params(slot_t *s, func_rec *fr, void **kp, void **extra, uint64_t pos);   /* pos: the ring slot's, else UINT64_MAX */
 
 /* ------------------------------------------------------------------ GPU timing (rec_timing.c) */
 typedef CUresult (*pfn_evrecord)(CUevent, CUstream);

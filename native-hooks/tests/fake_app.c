@@ -433,11 +433,21 @@ int main(int argc, char **argv) {
         long shapes = getenv("FAKE_SHAPES") ? atol(getenv("FAKE_SHAPES")) : 1;
         long gap_us = getenv("FAKE_LAUNCH_GAP_US") ? atol(getenv("FAKE_LAUNCH_GAP_US")) : 0;   /* i15-settle */
         long spin_ns = getenv("FAKE_SPIN_NS") ? atol(getenv("FAKE_SPIN_NS")) : 0;   /* i15-settle: busy time between launches */
+        /* i15-base: FAKE_WIDE_PARAMS=B (>= 40): each launch passes a parameter buffer of B bytes through extra: axpy's
+           40 bytes, then byte j of launch i is (uint8_t)(i * 7 + j) */
+        long wide = getenv("FAKE_WIDE_PARAMS") ? atol(getenv("FAKE_WIDE_PARAMS")) : 0;
+        uint8_t *wb = wide >= 40 ? calloc(1, (size_t)wide) : NULL;
         for (long i = 0; i < n_iter; i++) {
             struct { float *s; int k; } st = {(float *)(uintptr_t)sc, (int)i};
             void *kp[] = {&x, &y, &n, &st};
             unsigned gx = shape_every > 0 ? 1 + (unsigned)(i / shape_every < shapes - 1 ? i / shape_every : shapes - 1) : 1;
-            OK(pLaunch(axpy, gx, 1, 1, 64, 1, 1, 0, NULL, kp, NULL));
+            if (wb) {
+                memcpy(wb, &x, 8); memcpy(wb + 8, &y, 8); memcpy(wb + 16, &n, 4); memcpy(wb + 24, &st, 16);
+                for (long j = 40; j < wide; j++) wb[j] = (uint8_t)(i * 7 + j);
+                size_t bsz = (size_t)wide;
+                void *ex[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, wb, CU_LAUNCH_PARAM_BUFFER_SIZE, &bsz, CU_LAUNCH_PARAM_END};
+                OK(pLaunch(axpy, gx, 1, 1, 64, 1, 1, 0, NULL, NULL, ex));
+            } else OK(pLaunch(axpy, gx, 1, 1, 64, 1, 1, 0, NULL, kp, NULL));
             if (gap_us > 0) usleep((useconds_t)gap_us);
             if (spin_ns > 0) { struct timespec a0, a1; clock_gettime(CLOCK_MONOTONIC, &a0);   /* i15-settle: a host-bound loop's work */
                 do clock_gettime(CLOCK_MONOTONIC, &a1); while ((a1.tv_sec - a0.tv_sec) * 1000000000L + (a1.tv_nsec - a0.tv_nsec) < spin_ns); }

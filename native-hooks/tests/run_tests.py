@@ -442,6 +442,43 @@ def test_many(env):
         print("  many (compress %s): %d events in %.2f s, %d bytes" % (comp, len(t.events), time.time() - t0, os.path.getsize(out)))
 
 
+def test_diag_skip(env):
+    """i15-settle/i15-base: the diagnosis knob PHOS_DIAG_SKIP takes away exactly what it says (1: launch parameter
+    bytes, 2: launch events, 4: launch events dropped by the writer), nothing else"""
+    n = 2000
+    base = None
+    for skip in ("0", "1", "2", "4"):
+        out = env.trace_path("diagskip%s.phos" % skip)
+        r = env.run([env.app, "many", "/dev/null", str(n)], env={"PHOS_TRACE_OUT": out, "PHOS_DIAG_SKIP": skip})
+        check(r.returncode == 0, "diag skip %s: exit 0 (%s)" % (skip, r.stderr))
+        t = pr.read_trace(out)
+        ls = launches_of(t)
+        others = sum(1 for e in t.events if "launch" not in e)
+        if skip == "0":
+            base = others
+            check(len(ls) == n and all(l.get("params") for l in ls), "diag skip 0: %d launches with parameters (%d)" % (n, len(ls)))
+        elif skip == "1":
+            check(len(ls) == n and not any(l.get("params") for l in ls), "diag skip 1: %d launches, none with parameters" % len(ls))
+        else:
+            check(not ls, "diag skip %s: no launch in the trace (%d)" % (skip, len(ls)))
+        check(others == base and others > 0, "diag skip %s: the other events kept (%d, %s without the knob)" % (skip, others, base))
+    # i15-base: parameter bytes of every size arrive whole, by every path: the ring slot's area by non-temporal stores
+    # (default), by memcpy (32), inline or a malloc'd copy (8, and beyond the area's 1024 bytes)
+    n = 3000
+    for wide in (40, 100, 600, 1024, 2000):
+        for skip in ("0", "8", "32"):
+            out = env.trace_path("wide%d-%s.phos" % (wide, skip))
+            r = env.run([env.app, "many", "/dev/null", str(n)], env={"PHOS_TRACE_OUT": out, "PHOS_DIAG_SKIP": skip,
+                                                                    "FAKE_WIDE_PARAMS": str(wide)})
+            check(r.returncode == 0, "wide %d skip %s: exit 0 (%s)" % (wide, skip, r.stderr))
+            ls = launches_of(pr.read_trace(out))
+            bad = [i for i, l in enumerate(ls) if len(l.get("params", b"")) != wide or
+                   l["params"][40:] != bytes((i * 7 + j) & 0xFF for j in range(40, wide)) or
+                   l["params"][24:40] != ls[0]["params"][24:32] + i.to_bytes(4, "little") + ls[0]["params"][36:40]]
+            check(len(ls) == n and not bad, "wide %d skip %s: %d launches, each with its %d parameter bytes (%d differ, first %s)"
+                  % (wide, skip, len(ls), wide, len(bad), bad[:3]))
+
+
 def test_timing_sample(env):
     """i15-cost: sampled GPU timing: the first PHOS_TIMING_FIRST launches of a shape and then 1 in N are timed, the
     policy is in the header; PHOS_TIMING_SAMPLE=0 times every launch and says so"""
@@ -1693,7 +1730,7 @@ def main():
     a = ap.parse_args()
     env = Env(a.build)
     ap_only = os.environ.get("PHOS_TESTS")   # e.g. PHOS_TESTS=more,inject runs only those sections
-    sections = (("format", test_format), ("basic", test_basic), ("more", test_more), ("alloc blocks", test_alloc_blocks), ("inject", test_inject), ("many", test_many), ("timing sample", test_timing_sample), ("triton ptx", test_triton_ptx), ("signals", test_signals),
+    sections = (("format", test_format), ("basic", test_basic), ("more", test_more), ("alloc blocks", test_alloc_blocks), ("inject", test_inject), ("many", test_many), ("timing sample", test_timing_sample), ("diag skip", test_diag_skip), ("triton ptx", test_triton_ptx), ("signals", test_signals),
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
                      ("write error", test_write_error), ("ring overflow", test_ring_overflow),
                      ("attach", test_attach), ("checkpoint", test_checkpoint),  # i14-ckpt: checkpoint
