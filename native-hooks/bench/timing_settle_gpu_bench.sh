@@ -30,6 +30,8 @@ env_of() {
     noparams) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_DIAG_SKIP=1";;  # diagnosis: launch events without parameter bytes
     nolaunch) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_DIAG_SKIP=2";;  # diagnosis: no launch events (all else recorded)
     offdrop) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_DIAG_SKIP=4";;   # diagnosis (i15-base): launch events made, dropped by the writer
+    offold) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_DIAG_SKIP=8";;    # i15-base: launch events written as before i15-base (in place, malloc for parameters)
+    startupold) echo "LD_PRELOAD=$L PHOS_TIMING_SAMPLE=startup PHOS_DIAG_SKIP=8 $I";;   # i15-base: the preset, launch events as before i15-base
     full) echo "LD_PRELOAD=$L PHOS_TIMING_SAMPLE=0 $I";;
     startup) echo "LD_PRELOAD=$L PHOS_TIMING_SAMPLE=startup $I";;
     startup0) echo "LD_PRELOAD=$L PHOS_TIMING_SAMPLE=startup PHOS_TIMING_FIRST_BURST_MS=0 $I";;
