@@ -23,6 +23,7 @@ import argparse
 import math
 import re
 import os
+import platform
 import shlex
 import statistics
 import subprocess
@@ -108,6 +109,9 @@ def main():
     ap.add_argument("--keep", help="folder for the traces of the first --keep-sets sets")
     ap.add_argument("--keep-sets", type=int, default=1)
     ap.add_argument("--player", help="command of a player (default: bench/steady_loop.py --turns)")
+    ap.add_argument("--no-aslr", action="store_true",
+                    help="i15-base: start the players with address space randomisation off (setarch -R), so that the "
+                         "processes lay out their memory alike (a source of the difference between processes?)")
     ap.add_argument("--config", nargs=2, action="append", metavar=("NAME", "ENV"), required=True)
     a = ap.parse_args()
     names = [n for n, _ in a.config]
@@ -119,7 +123,8 @@ def main():
     cmd = shlex.split(a.player) if a.player else ["python3", os.path.join(HERE, "steady_loop.py"), "--turns",
                                                    "--iters", str(a.iters), "--warmup", str(a.warmup)]
     cpus = {n: envs[n].pop("CPUS", a.cpus) for n in names}
-    cmds = {n: (["taskset", "-c", cpus[n]] if cpus[n] else []) + cmd for n in names}
+    norand = ["setarch", platform.machine(), "-R"] if a.no_aslr else []
+    cmds = {n: norand + (["taskset", "-c", cpus[n]] if cpus[n] else []) + cmd for n in names}
     work = tempfile.mkdtemp(prefix="steady-turns-")
     if a.keep:
         os.makedirs(a.keep, exist_ok=True)

@@ -8,7 +8,7 @@
 # WINDOWS windows of ITERS iterations after WARMUP; CONFIGS names them, below). Accuracy: bench/timing_probe_analyse.py
 # on the first KEEP sets' traces, the pairs "REFERENCE METHOD" of PAIRS (NAME.setN), e.g. a startup run against the
 # fully timed run of its own set and of the other set, and the two fully timed runs against each other (the
-# run-to-run floor of the 5% criterion).
+# run-to-run floor of the 5% criterion). NO_ASLR=1 (i15-base): the processes start with address randomisation off.
 set -u
 ROOT=$(pwd); OUTD=$1; mkdir -p "$OUTD"
 SETS=${SETS:-3}; WINDOWS=${WINDOWS:-40}; ITERS=${ITERS:-150}; WARMUP=${WARMUP:-40}; CPUS=${CPUS:-2-5}; KEEP=${KEEP:-2}
@@ -46,7 +46,7 @@ env_of() {
 args=()
 for c in $CONFIGS; do args+=(--config "$c" "$(env_of $c)"); done
 python3 "$B/steady_turns.py" --sets "$SETS" --windows "$WINDOWS" --iters "$ITERS" --warmup "$WARMUP" --cpus "$CPUS" \
-    --keep "$W/keep" --keep-sets "$KEEP" "${args[@]}" > "$OUTD/turns.txt" 2> "$OUTD/turns.err"
+    --keep "$W/keep" --keep-sets "$KEEP" ${NO_ASLR:+--no-aslr} "${args[@]}" > "$OUTD/turns.txt" 2> "$OUTD/turns.err"
 echo "turns exit $?"; grep -v "^set .* window" "$OUTD/turns.txt"; tail -3 "$OUTD/turns.err"
 cd "$W/keep" || exit 1
 ls -la | grep phos
