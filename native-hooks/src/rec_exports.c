@@ -130,7 +130,7 @@ EXPORT void *dlsym(void *handle, const char *name) {
 }
 
 /* i15-base: change PHOS_DIAG_SKIP while the program runs (bench/steady_modes.py: one process, windows in turns per
-   setting); returns the setting it replaces. Diagnosis only: a trace recorded with it is incomplete. */
+   setting); returns the setting it replaces. Diagnosis only: with bits 1, 2 or 4 the trace is incomplete. */
 EXPORT int phos_recorder_diag(int skip) { return __atomic_exchange_n(&cfg.diag_skip, skip, __ATOMIC_RELAXED); }
 
 /* the SASS-level tool's hook (see launch_hook): set it, map a ring position to its event index, name the trace */

@@ -94,7 +94,8 @@ static void start_once(void) {
     if (!ring || !ring_seq) { atomic_store(&g_state, 3); return; }
     memset(ring, 0, (size_t)RING_CAP * sizeof *ring);
     for (uint32_t i = 0; i < RING_CAP; i++) atomic_store(&ring_seq[i], i);
-    /* i15-base: reserved, not touched until used (PHOS_DIAG_SKIP 8/32) */
+    /* i15-base: the launches' parameter area, reserved; its pages are filled as slots use them (without it, parameter
+       bytes are copied as before: inline in the slot, else by malloc) */
     void *pa = mmap(NULL, (size_t)RING_CAP * PARENA_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     parena = pa == MAP_FAILED ? NULL : pa;
     /* never blocks (a FIFO is refused), never truncates a trace a live process writes (a second one gets NAME.PID.phos) */

@@ -110,7 +110,7 @@ static uint64_t head_wait_since;
 static void pend_push(const slot_t *s) {
     if (pend_n == pend_cap) {
         size_t nc = pend_cap ? pend_cap * 2 : 4096;
-        slot_t *np = malloc(nc * sizeof *np);
+        slot_t *np = aligned_alloc(_Alignof(slot_t), nc * sizeof *np);   /* i15-base: slots are cache-line aligned */
         if (!np) { atomic_fetch_add(&g_dropped, 1); return; }   /* lost, but counted */
         for (size_t i = 0; i < pend_n; i++) np[i] = pend[(pend_head + i) % (pend_cap ? pend_cap : 1)];
         free(pend);

@@ -67,8 +67,10 @@ struct phos_cfg {
     int timing;               /* PHOS_TIMING */
     int timing_source;        /* PHOS_TIMING_SOURCE: 0 auto (CUPTI, else events), 1 cupti, 2 events */
     int compress;             /* PHOS_COMPRESS */
-    int diag_skip;            /* i15-settle: PHOS_DIAG_SKIP, diagnosis of what recording a launch costs: 1 no parameter bytes, 2 no launch event,
-                                 4 (i15-base) launch events made but dropped by the writer, not encoded or written */
+    int diag_skip;            /* i15-settle: PHOS_DIAG_SKIP, diagnosis of what recording a launch costs, bits: 1 no parameter bytes,
+                                 2 no launch event; i15-base: 4 launch events made but dropped by the writer, not encoded or
+                                 written; 8 launch events written in place as before i15-base; 32 the parameter area filled
+                                 by memcpy instead of non-temporal stores */
     int flush_ms;             /* PHOS_FLUSH_MS */
     int debug;                /* PHOS_DEBUG */
 };
@@ -321,8 +323,8 @@ typedef struct slot {
 
 extern slot_t *ring;
 extern _Atomic uint64_t *ring_seq;   /* i15-base: per slot, the position it waits for (pos) or holds (pos + 1) */
-/* i15-base: per ring slot, an area for a launch's parameter bytes beyond INLINE_BYTES, so that the program's threads
-   need no malloc for them (the writer copies them out as it drains the slot); PHOS_DIAG_SKIP 8 and 32, diagnosis */
+/* i15-base: per ring slot, an area for a launch's parameter bytes (up to PARENA_BYTES), written by non-temporal stores
+   and without malloc (the writer copies them out as it drains the slot); 32 MiB of address space, filled as used */
 #define PARENA_BYTES 1024
 extern uint8_t *parena;
 extern _Atomic uint64_t ring_head;  /* next position producers reserve */
