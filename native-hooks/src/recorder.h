@@ -70,7 +70,7 @@ struct phos_cfg {
     int diag_skip;            /* i15-settle: PHOS_DIAG_SKIP, diagnosis of what recording a launch costs, bits: 1 no parameter bytes,
                                  2 no launch event; i15-base: 4 launch events made but dropped by the writer, not encoded or
                                  written; 8 launch events written in place as before i15-base; 32 the parameter area filled
-                                 by memcpy instead of non-temporal stores */
+                                 by memcpy instead of non-temporal stores; 128 every call passed through unrecorded */
     int flush_ms;             /* PHOS_FLUSH_MS */
     int debug;                /* PHOS_DEBUG */
 };
@@ -698,8 +698,9 @@ void torch_alloc_end(void);             /* at stop: one stderr line when the tra
     static CUresult body_##abi(hook_t *H, STRIP params)
 #define REAL(abi) pfn_##abi real = (pfn_##abi)hook_real(H); if (!real) return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
 /* recording is on; loaded by CUDA_INJECTION64_PATH (rec_inject.c) a wrapper records only when a CUPTI callback replays
-   it, so a call that reaches an exported name directly is recorded once, by its callback */
-#define ON() (atomic_load_explicit(&g_state, memory_order_relaxed) != 3 && (!g_inject || t_replay))
+   it, so a call that reaches an exported name directly is recorded once, by its callback. i15-base: PHOS_DIAG_SKIP bit
+   128 (diagnosis) passes every call through unrecorded while it is set, as PHOS_DISABLE=1 does for a whole run */
+#define ON() (atomic_load_explicit(&g_state, memory_order_relaxed) != 3 && !(cfg.diag_skip & 128) && (!g_inject || t_replay))
 #define PT (H->ptsz)
 #define EXP(name, target) __asm__(".globl " name "\n.type " name ", @function\n.set " name ", " target "\n");
 

@@ -447,7 +447,7 @@ def test_diag_skip(env):
     bytes, 2: launch events, 4: launch events dropped by the writer), nothing else"""
     n = 2000
     base = None
-    for skip in ("0", "1", "2", "4"):
+    for skip in ("0", "1", "2", "4", "128"):
         out = env.trace_path("diagskip%s.phos" % skip)
         r = env.run([env.app, "many", "/dev/null", str(n)], env={"PHOS_TRACE_OUT": out, "PHOS_DIAG_SKIP": skip})
         check(r.returncode == 0, "diag skip %s: exit 0 (%s)" % (skip, r.stderr))
@@ -455,10 +455,14 @@ def test_diag_skip(env):
         ls = launches_of(t)
         others = sum(1 for e in t.events if "launch" not in e)
         if skip == "0":
-            base = others
+            base, base_out = others, r.stdout
             check(len(ls) == n and all(l.get("params") for l in ls), "diag skip 0: %d launches with parameters (%d)" % (n, len(ls)))
         elif skip == "1":
             check(len(ls) == n and not any(l.get("params") for l in ls), "diag skip 1: %d launches, none with parameters" % len(ls))
+        elif skip == "128":
+            check(not t.events and r.stdout == base_out, "diag skip 128: every call passed through unrecorded (%d events), "
+                  "the program's output unchanged" % len(t.events))
+            continue
         else:
             check(not ls, "diag skip %s: no launch in the trace (%d)" % (skip, len(ls)))
         check(others == base and others > 0, "diag skip %s: the other events kept (%d, %s without the knob)" % (skip, others, base))
