@@ -129,12 +129,13 @@ func_rec *func_get(uint64_t h) {
     return r;
 }
 
-/* a launch's parameter bytes: i15-base, into the ring slot's own area of parena by non-temporal stores (PHOS_DIAG_SKIP
-   32, diagnosis: by memcpy); PHOS_DIAG_SKIP 8 (diagnosis), larger than the area, or not a ring slot: inline in the
-   slot, else a malloc'd copy */
+/* a launch's parameter bytes: up to INLINE_BYTES inline in the slot (on the launch path the slot is then copied into
+   the ring by non-temporal stores); i15-base, up to PARENA_BYTES into the ring slot's own area of parena by
+   non-temporal stores (PHOS_DIAG_SKIP 32, diagnosis: by memcpy); PHOS_DIAG_SKIP 8 (diagnosis), larger than the area,
+   or not a ring slot: a malloc'd copy beyond INLINE_BYTES */
 static void params_store(slot_t *s, const void *d, size_t n, uint64_t pos) {
     int m = cfg.diag_skip;
-    if (!(m & 8) && pos != UINT64_MAX && parena && n && n <= PARENA_BYTES) {
+    if (!(m & 8) && pos != UINT64_MAX && parena && n > INLINE_BYTES && n <= PARENA_BYTES) {
         uint8_t *dst = parena + (size_t)(pos & (RING_CAP - 1)) * PARENA_BYTES;
         if (m & 32) memcpy(dst, d, n); else nt_copy(dst, d, n);
         s->dext = dst;

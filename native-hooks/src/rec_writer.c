@@ -130,13 +130,18 @@ static void pend_push(const slot_t *s) {
     pend_n++;
 }
 
+static int encode_slot(slot_t *s, int force);
+/* i15-base: an event that waits for nothing (no GPU events, no CUPTI record) and has no pending event before it is
+   encoded in place, before its slot is released: no copy into pend, none of its parameter bytes, and the ring's
+   back-pressure holds (pend grew without bound when the program outran the writer) */
 static int drain_ring(void) {
     int got = 0;
     for (;;) {
         uint64_t t = atomic_load_explicit(&ring_tail, memory_order_relaxed);
         slot_t *s = &ring[t & (RING_CAP - 1)];
         if (atomic_load_explicit(&ring_seq[t & (RING_CAP - 1)], memory_order_acquire) != t + 1) break;
-        pend_push(s);
+        if (!pend_n && !s->e1 && !s->corr) encode_slot(s, 0);
+        else pend_push(s);
         atomic_store_explicit(&ring_seq[t & (RING_CAP - 1)], t + RING_CAP, memory_order_release);
         atomic_store_explicit(&ring_tail, t + 1, memory_order_release);
         got++;
@@ -291,7 +296,7 @@ untimed:
         timing_diag_line(((func_rec *)s->ptr)->name, s->u, diag_raw, diag_probe, diag_cupti, pc);
     }
     s->pcorr = 0;
-    if ((cfg.diag_skip & 4) && s->type == EV_LAUNCH) { free(s->dext); s->dext = NULL; return 1; }   /* i15-base: diagnosis */
+    if ((cfg.diag_skip & 4) && s->type == EV_LAUNCH) { slot_free_data(s); return 1; }   /* i15-base: diagnosis */
     const uint8_t *data = s->dext ? s->dext : s->din;
     if (s->type == EV_MODULE) { write_module(s->ptr); return 1; }
     pb_reset(&body);
@@ -362,8 +367,7 @@ untimed:
     default:
         return 1;
     }
-    free(s->dext);
-    s->dext = NULL;
+    slot_free_data(s);
     pb_reset(&evb);
     pb_u64(&evb, 1, s->host_ns > g_start_mono ? s->host_ns - g_start_mono : 0);
     pb_u64(&evb, 2, s->thread);

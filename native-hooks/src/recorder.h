@@ -418,6 +418,14 @@ static inline void nt_copy(uint8_t *dst, const uint8_t *src, size_t n) {
     _mm_sfence();   /* before the slot's commit (a release store does not order non-temporal stores) */
 }
 
+/* the slot's parameter bytes are no longer needed (the writer): a malloc'd copy is freed, the slot's area (i15-base) is
+   the ring's */
+static inline void slot_free_data(slot_t *s) {
+    if (!s->darena) free(s->dext);
+    s->dext = NULL;
+    s->darena = 0;
+}
+
 /* single-slot convenience: returns NULL when recording is off */
 static inline slot_t *ev_begin(uint64_t *pos, int type, uint64_t host_ns) {
     *pos = ring_reserve(1);

@@ -478,5 +478,11 @@ int main(int argc, char **argv) {
         if (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st)) { fprintf(stderr, "fake_app: fork child failed\n"); failures++; }
     }
     if (ex) { fprintf(ex, ", \"failures\": %d}\n", failures); fclose(ex); }
+    if (getenv("FAKE_PRINT_HWM")) {   /* i15-base: this process's peak resident memory (not its parent's, as ru_maxrss) */
+        FILE *st = fopen("/proc/self/status", "r");
+        char l[256];
+        while (st && fgets(l, sizeof l, st)) if (!strncmp(l, "VmHWM:", 6)) fprintf(stderr, "fake_app: %s", l);
+        if (st) fclose(st);
+    }
     return failures ? 1 : 0;
 }

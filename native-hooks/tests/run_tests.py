@@ -481,6 +481,20 @@ def test_diag_skip(env):
                    l["params"][24:40] != ls[0]["params"][24:32] + i.to_bytes(4, "little") + ls[0]["params"][36:40]]
             check(len(ls) == n and not bad, "wide %d skip %s: %d launches, each with its %d parameter bytes (%d differ, first %s)"
                   % (wide, skip, len(ls), wide, len(bad), bad[:3]))
+    # i15-base: a program that outruns the writer is held back by the ring, not buffered in the writer's memory: events
+    # that wait for nothing are encoded in their ring slot (before, 200,000 fast launches took the process to 118-252 MiB)
+    for wide in (40, 600):
+        out = env.trace_path("rss%d.phos" % wide)
+        r = env.run([env.app, "many", "/dev/null", "200000"], env={"PHOS_TRACE_OUT": out, "PHOS_TIMING": "0",
+                                                                 "FAKE_WIDE_PARAMS": str(wide), "FAKE_PRINT_HWM": "1"})
+        m = re.search(r"VmHWM:\s*(\d+) kB", r.stderr)
+        hwm = int(m.group(1)) / 1024 if m else float("inf")
+        n_l = len(launches_of(pr.read_trace(out)))
+        # the ring 12 MiB, the parameter area 32 MiB once every slot used it (600-byte parameters), batches, zstd
+        limit = 40 if wide == 40 else 80
+        check(r.returncode == 0 and n_l == 200000 and hwm < limit,
+              "fast program, %d-byte parameters: all 200000 launches recorded, at most %d MiB resident (%d launches, %.1f MiB)"
+              % (wide, limit, n_l, hwm))
 
 
 def test_timing_sample(env):
