@@ -40,6 +40,7 @@ static inline CUresult launch_common(int lkind, CUfunction f, const unsigned *di
         ev.pcorr = ts.pcorr;
         /* the header, and the parameter bytes where they stayed inline (no parena) */
         nt_copy((uint8_t *)slot_wait(pos), (const uint8_t *)&ev, offsetof(slot_t, din) + (ev.dext ? 0 : ev.dlen));
+        _mm_sfence();   /* the slot and its parameter area (fill_params) before the commit */
         slot_commit(pos, NULL);
         phos_launch_hook_fn hook = atomic_load_explicit(&launch_hook, memory_order_acquire);
         if (hook) hook(pos, 0, NULL);

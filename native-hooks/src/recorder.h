@@ -406,7 +406,8 @@ static inline void slot_data(slot_t *s, const void *d, size_t n) {
 }
 
 /* i15-base: n bytes copied by non-temporal stores (the program's caches are not filled with them); no byte of src
-   beyond n is read */
+   beyond n is read. The caller fences (_mm_sfence) once before the slot's commit: a release store does not order
+   non-temporal stores */
 static inline void nt_copy(uint8_t *dst, const uint8_t *src, size_t n) {
     size_t i = 0;
     for (; i + 16 <= n; i += 16) _mm_stream_si128((__m128i *)(dst + i), _mm_loadu_si128((const __m128i *)(src + i)));
@@ -415,7 +416,6 @@ static inline void nt_copy(uint8_t *dst, const uint8_t *src, size_t n) {
         memcpy(tail, src + i, n - i);
         _mm_stream_si128((__m128i *)(dst + i), _mm_loadu_si128((const __m128i *)tail));
     }
-    _mm_sfence();   /* before the slot's commit (a release store does not order non-temporal stores) */
 }
 
 /* the slot's parameter bytes are no longer needed (the writer): a malloc'd copy is freed, the slot's area (i15-base) is
