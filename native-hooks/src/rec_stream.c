@@ -460,6 +460,13 @@ void stream_poll(void) {
         }
         if (r->q_bytes > READER_HARD_LIMIT) { reader_close(r, "disconnected: it read nothing while its queue grew past the limit"); continue; }
         if (r->dead || reader_pump(r) < 0) { reader_close(r, NULL); continue; }
+        if (reader_idle(r) && (r->gap_count || r->obs_gap_batches)) {
+            /* i15-base: a reader that caught up learns at once what was dropped for it, not only with the next batch
+               (a program that goes quiet after the drops sent none, and the reader waited for events that never came) */
+            announce_gap(r);
+            announce_obs_gap(r);
+            if (reader_pump(r) < 0) { reader_close(r, NULL); continue; }
+        }
         if (reader_idle(r)) {
             /* nothing to send: a reader that closed shows as readable with 0 bytes (whatever it sends is ignored) */
             char b[256];

@@ -1231,6 +1231,22 @@ def test_attach(env):
     check(tf.end is not None and tf.damage_offset is None and len(tf.events) + tf.end.get("dropped_events", 0) == n + 1,
           "stalled reader: the trace file is whole (%s, %s, %d events)" % (tf.warnings, tf.end, len(tf.events)))
 
+    # i15-base: a reader whose drops end with the program going quiet is told of them once it has caught up (before, only
+    # with the next batch or the trace's end: it waited for events that never came)
+    app = LiveApp(env, "attach-quiet", {"PHOS_ATTACH_QUEUE": "64k"})
+    quiet = StreamReader(app.sock, read=False)
+    time.sleep(0.5)
+    n = app.cmd("launch 100000")
+    time.sleep(0.5)   # the last batches are flushed (every 100 ms) and dropped for it; the program says nothing more
+    quiet.go.set()
+    tq = quiet.wait_events(n, timeout=5)
+    behind = [g for g in tq.gaps if g[2] == 2]
+    check(behind and len(tq.events) + tq.skipped == n and not quiet.eof,
+          "quiet after drops: the reader is told what it missed without a further event (%d + %d of %d, %d events in "
+          "'reader behind' gaps)" % (len(tq.events), tq.skipped, n, sum(g[1] for g in behind)))
+    app.finish()
+    quiet.close()
+
     # another user: refused on the credentials of the connection (root only: a child becomes nobody)
     app = LiveApp(env, "attach-uid")
     if os.geteuid() == 0:
