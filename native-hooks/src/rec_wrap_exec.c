@@ -14,50 +14,37 @@ static inline CUresult launch_common(int lkind, CUfunction f, const unsigned *di
     t_cur_launch.f = NULL;                             /* i15-shapes */
     t_end_launch(&ts, r);
     uint64_t pos;
-    slot_t *s;
     int diag = cfg.diag_skip;
-    if (r == CUDA_SUCCESS && !cap && fr && !(diag & 2) && !(diag & 8) && (pos = ring_reserve(1)) != UINT64_MAX) {
+    if (r == CUDA_SUCCESS && !cap && fr && !(diag & 2) && (pos = ring_reserve(1)) != UINT64_MAX) {
         /* i15-base: the event is made in a slot on this thread's stack and copied into the ring by non-temporal
            stores, its parameter bytes into the slot's area of parena likewise: the ring's cache lines, which only the
            writer reads again, do not push the program's own data out of this core's caches (docs/benchmarks.md
-           block i15-base) */
-        slot_t ev;
-        memset(&ev, 0, offsetof(slot_t, din));
-        ev.type = EV_LAUNCH;
-        ev.host_ns = t;
-        ev.thread = my_thread();
-        ev.ptr = fr;
-        memcpy(ev.u, dims, 6 * sizeof(unsigned));
-        ev.u[6] = shmem;
-        ev.stream = sid(st, ptsz);
-        ev.lkind = (uint8_t)lkind;
-        if (!(diag & 1)) fill_params(&ev, fr, kp, extra, pos);
-        ev.e0 = ts.e0;
-        ev.e1 = ts.e1;
-        ev.gated = ts.gate != 0 && ts.e1;
-        ev.corr = ts.corr;
-        ev.e2 = ts.e2;
-        ev.pcorr = ts.pcorr;
-        /* the header, and the parameter bytes where they stayed inline (no parena) */
-        nt_copy((uint8_t *)slot_wait(pos), (const uint8_t *)&ev, offsetof(slot_t, din) + (ev.dext ? 0 : ev.dlen));
-        _mm_sfence();   /* the slot and its parameter area (fill_params) before the commit */
-        slot_commit(pos, NULL);
-        phos_launch_hook_fn hook = atomic_load_explicit(&launch_hook, memory_order_acquire);
-        if (hook) hook(pos, 0, NULL);
-    } else if (r == CUDA_SUCCESS && !cap && fr && (diag & 8) && !(diag & 2) && (s = ev_begin(&pos, EV_LAUNCH, t))) {
-        /* i15-base, PHOS_DIAG_SKIP=8 (diagnosis): the event as before i15-base, written in place */
+           block i15-base). PHOS_DIAG_SKIP=8 (diagnosis): written in place in the ring, as before i15-base */
+        slot_t ev, *s = &ev;
+        if (diag & 8) s = slot_at(pos);
+        else {
+            memset(&ev, 0, offsetof(slot_t, din));
+            ev.thread = my_thread();
+        }
+        s->type = EV_LAUNCH;
+        s->host_ns = t;
         s->ptr = fr;
         memcpy(s->u, dims, 6 * sizeof(unsigned));
         s->u[6] = shmem;
         s->stream = sid(st, ptsz);
         s->lkind = (uint8_t)lkind;
-        if (!(cfg.diag_skip & 1)) fill_params(s, fr, kp, extra, pos);
+        if (!(diag & 1)) fill_params(s, fr, kp, extra, pos);
         s->e0 = ts.e0;
         s->e1 = ts.e1;
         s->gated = ts.gate != 0 && ts.e1;
         s->corr = ts.corr;
         s->e2 = ts.e2;   /* i15-timing */
         s->pcorr = ts.pcorr;
+        if (s == &ev) {
+            /* the header, and the parameter bytes where they stayed inline (no parena) */
+            nt_copy((uint8_t *)slot_wait(pos), (const uint8_t *)&ev, offsetof(slot_t, din) + (ev.dext ? 0 : ev.dlen));
+            _mm_sfence();   /* the slot and its parameter area (fill_params) before the commit */
+        }
         slot_commit(pos, s);
         phos_launch_hook_fn hook = atomic_load_explicit(&launch_hook, memory_order_acquire);
         if (hook) hook(pos, 0, NULL);
