@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,6 +79,16 @@ class RecorderControlTest {
 	@Test
 	void aProcessWithoutSocketHasNothingToPrepare() throws Exception {
 		assertNull(RecorderControl.open(dir, 4243));
+	}
+
+	@Test
+	void aSocketNobodyListensOnIsTheLeftoverOfAKilledProcess() throws Exception {
+		Path socket = AttachDirectory.socket(dir, 4244);
+		try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+			server.bind(UnixDomainSocketAddress.of(socket)); // closed without removing the file, as SIGKILL leaves it
+		}
+		assertTrue(Files.exists(socket));
+		assertNull(RecorderControl.open(dir, 4244), "a process of that pid now has no recorder to prepare");
 	}
 
 	@Test

@@ -1,6 +1,7 @@
 package org.phos.workbench.cr.core.process;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -37,7 +38,12 @@ public final class RecorderControl implements AutoCloseable {
 		if (!Files.exists(socket)) {
 			return null;
 		}
-		SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(socket));
+		SocketChannel ch;
+		try {
+			ch = SocketChannel.open(UnixDomainSocketAddress.of(socket));
+		} catch (ConnectException e) {
+			return null; // nobody listens: the file of an earlier process of this pid, killed before it could remove it
+		}
 		ch.write(ByteBuffer.wrap("phos-ctl 1\n".getBytes(StandardCharsets.US_ASCII)));
 		return new RecorderControl(ch);
 	}
