@@ -27,6 +27,7 @@ env_of() {
     off8) echo "LD_PRELOAD=$L PHOS_TIMING=0 CPUS=2-9";;              # diagnosis: the writer thread with more cores
     offnz) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_COMPRESS=0";;      # diagnosis: no compression in the writer
     disabled) echo "LD_PRELOAD=$L PHOS_DISABLE=1";;                  # diagnosis: the wrappers alone, nothing recorded
+    pass) echo "LD_PRELOAD=$L PHOS_TIMING_SAMPLE=startup PHOS_DIAG_SKIP=128";;   # i15-final: steady_modes.py's reference (every call passed through) from the start
     noparams) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_DIAG_SKIP=1";;  # diagnosis: launch events without parameter bytes
     nolaunch) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_DIAG_SKIP=2";;  # diagnosis: no launch events (all else recorded)
     offdrop) echo "LD_PRELOAD=$L PHOS_TIMING=0 PHOS_DIAG_SKIP=4";;   # diagnosis (i15-base): launch events made, dropped by the writer
