@@ -137,7 +137,7 @@ static void params_store(slot_t *s, const void *d, size_t n, uint64_t pos) {
     int m = cfg.diag_skip;
     if (!(m & 8) && pos != UINT64_MAX && parena && n > INLINE_BYTES && n <= PARENA_BYTES) {
         uint8_t *dst = parena + (size_t)(pos & (RING_CAP - 1)) * PARENA_BYTES;
-        if (m & 32) memcpy(dst, d, n); else nt_copy(dst, d, n);
+        if (m & (16 | 32)) memcpy(dst, d, n); else nt_copy(dst, d, n);
         s->dext = dst;
         s->dlen = (uint32_t)n;
         s->darena = 1;

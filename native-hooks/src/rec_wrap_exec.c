@@ -21,7 +21,7 @@ static inline CUresult launch_common(int lkind, CUfunction f, const unsigned *di
            writer reads again, do not push the program's own data out of this core's caches (docs/benchmarks.md
            block i15-base). PHOS_DIAG_SKIP=8 (diagnosis): written in place in the ring, as before i15-base */
         slot_t ev, *s = &ev;
-        if (diag & 8) s = slot_at(pos);
+        if (diag & (8 | 16)) s = slot_at(pos);   /* i15-final: 16, in place with the parameter area (memcpy) */
         else {
             memset(&ev, 0, offsetof(slot_t, din));
             ev.thread = my_thread();
