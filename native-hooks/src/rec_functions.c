@@ -129,15 +129,15 @@ func_rec *func_get(uint64_t h) {
     return r;
 }
 
-/* a launch's parameter bytes: up to INLINE_BYTES inline in the slot (on the launch path the slot is then copied into
-   the ring by non-temporal stores); i15-base, up to PARENA_BYTES into the ring slot's own area of parena by
-   non-temporal stores (PHOS_DIAG_SKIP 32, diagnosis: by memcpy); PHOS_DIAG_SKIP 8 (diagnosis), larger than the area,
-   or not a ring slot: a malloc'd copy beyond INLINE_BYTES */
+/* a launch's parameter bytes: up to INLINE_BYTES inline in the slot; i15-base, up to PARENA_BYTES into the ring
+   slot's own area of parena (i15-final: by memcpy; with PHOS_DIAG_SKIP 16, i15-base's event, by non-temporal stores,
+   and 16 + 32 by memcpy); PHOS_DIAG_SKIP 8 (diagnosis), larger than the area, or not a ring slot: a malloc'd copy
+   beyond INLINE_BYTES */
 static void params_store(slot_t *s, const void *d, size_t n, uint64_t pos) {
     int m = cfg.diag_skip;
     if (!(m & 8) && pos != UINT64_MAX && parena && n > INLINE_BYTES && n <= PARENA_BYTES) {
         uint8_t *dst = parena + (size_t)(pos & (RING_CAP - 1)) * PARENA_BYTES;
-        if (m & (16 | 32)) memcpy(dst, d, n); else nt_copy(dst, d, n);
+        if ((m & 48) == 16) nt_copy(dst, d, n); else memcpy(dst, d, n);
         s->dext = dst;
         s->dlen = (uint32_t)n;
         s->darena = 1;

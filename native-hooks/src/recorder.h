@@ -69,8 +69,9 @@ struct phos_cfg {
     int compress;             /* PHOS_COMPRESS */
     int diag_skip;            /* i15-settle: PHOS_DIAG_SKIP, diagnosis of what recording a launch costs, bits: 1 no parameter bytes,
                                  2 no launch event; i15-base: 4 launch events made but dropped by the writer, not encoded or
-                                 written; 8 launch events written in place as before i15-base; 32 the parameter area filled
-                                 by memcpy instead of non-temporal stores; 128 every call passed through unrecorded */
+                                 written; 8 parameters beyond 200 bytes by malloc, as before i15-base; i15-final: 16
+                                 i15-base's event (on the stack, copied by non-temporal stores), 16 + 32 its parameter
+                                 area filled by memcpy; 128 every call passed through unrecorded */
     int flush_ms;             /* PHOS_FLUSH_MS */
     int debug;                /* PHOS_DEBUG */
 };
@@ -300,8 +301,8 @@ void unrec_graph_nodes(uint64_t n);
 #define INLINE_BYTES 200
 #define RING_CAP (1u << 15)
 
-/* a ring slot; i15-base: its sequence number is in ring_seq (a launch's slot is written by non-temporal stores, which
-   must not share a cache line with a word the program's threads spin on), and each slot starts a cache line */
+/* a ring slot; i15-base: its sequence number is in ring_seq (not in a cache line the slot's writer fills), and each
+   slot starts a cache line */
 typedef struct slot {
     _Alignas(64) uint8_t type;
     uint8_t kind, async, lkind;
@@ -323,8 +324,8 @@ typedef struct slot {
 
 extern slot_t *ring;
 extern _Atomic uint64_t *ring_seq;   /* i15-base: per slot, the position it waits for (pos) or holds (pos + 1) */
-/* i15-base: per ring slot, an area for a launch's parameter bytes (up to PARENA_BYTES), written by non-temporal stores
-   and without malloc (the writer copies them out as it drains the slot); 32 MiB of address space, filled as used */
+/* i15-base: per ring slot, an area for a launch's parameter bytes (up to PARENA_BYTES), written without malloc (the
+   writer copies them out as it drains the slot); 32 MiB of address space, filled as used */
 #define PARENA_BYTES 1024
 extern uint8_t *parena;
 extern _Atomic uint64_t ring_head;  /* next position producers reserve */
