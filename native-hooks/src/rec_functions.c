@@ -1,4 +1,5 @@
 #include "recorder.h"
+#include <sys/mman.h>
 
 /* ------------------------------------------------------------------ functions (lock-free lookup) */
 #define FUNC_CAP (1u << 16)
@@ -129,21 +130,58 @@ func_rec *func_get(uint64_t h) {
     return r;
 }
 
-/* a launch's parameter bytes: up to INLINE_BYTES inline in the slot; i15-base, up to PARENA_BYTES into the ring
-   slot's own area of parena (i15-final: by memcpy; with PHOS_DIAG_SKIP 16, i15-base's event, by non-temporal stores,
-   and 16 + 32 by memcpy); PHOS_DIAG_SKIP 8 (diagnosis), larger than the area, or not a ring slot: a malloc'd copy
-   beyond INLINE_BYTES */
-static void params_store(slot_t *s, const void *d, size_t n, uint64_t pos) {
-    int m = cfg.diag_skip;
-    if (!(m & 8) && pos != UINT64_MAX && parena && n > INLINE_BYTES && n <= PARENA_BYTES) {
-        uint8_t *dst = parena + (size_t)(pos & (RING_CAP - 1)) * PARENA_BYTES;
-        if ((m & 48) == 16) nt_copy(dst, d, n); else memcpy(dst, d, n);
-        s->dext = dst;
-        s->dlen = (uint32_t)n;
-        s->darena = 1;
-        return;
+/* i15-final: the big-parameter blocks: a lock-free list (head: a tag that changes with every take and give-back, so a
+   thread that read a stale head cannot swap it in, and the block index + 1; 0 when the list is empty) */
+static uint8_t *pbig;
+static _Atomic uint32_t pbig_next[PBIG_N];   /* per block: the index + 1 of the block after it in the list */
+static _Atomic uint64_t pbig_head;
+
+void pbig_init(void) {
+    void *p = mmap(NULL, (size_t)PBIG_N * PBIG_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return;
+    for (uint32_t i = 0; i < PBIG_N; i++) atomic_store_explicit(&pbig_next[i], i + 1 < PBIG_N ? i + 2 : 0, memory_order_relaxed);
+    pbig = p;
+    atomic_store_explicit(&pbig_head, 1, memory_order_release);
+}
+/* a free block, or NULL (none left, or the list is off: the caller copies by malloc) */
+static uint8_t *pbig_get(void) {
+    uint64_t h = atomic_load_explicit(&pbig_head, memory_order_acquire);
+    for (;;) {
+        uint32_t i = (uint32_t)h;
+        if (!i) return NULL;
+        uint64_t nh = (((h >> 32) + 1) << 32) | atomic_load_explicit(&pbig_next[i - 1], memory_order_relaxed);
+        if (atomic_compare_exchange_weak_explicit(&pbig_head, &h, nh, memory_order_acquire, memory_order_acquire))
+            return pbig + (size_t)(i - 1) * PBIG_BYTES;
     }
-    slot_data(s, d, n);
+}
+void pbig_put(uint8_t *p) {
+    uint32_t i = (uint32_t)((size_t)(p - pbig) / PBIG_BYTES) + 1;
+    uint64_t h = atomic_load_explicit(&pbig_head, memory_order_relaxed);
+    do {
+        atomic_store_explicit(&pbig_next[i - 1], (uint32_t)h, memory_order_relaxed);
+    } while (!atomic_compare_exchange_weak_explicit(&pbig_head, &h, (((h >> 32) + 1) << 32) | i, memory_order_release,
+                                                    memory_order_relaxed));
+}
+
+/* where a launch's n parameter bytes go: up to INLINE_BYTES inline in the slot; i15-base, up to PARENA_BYTES into the
+   ring slot's own area of parena (i15-final: by memcpy; with PHOS_DIAG_SKIP 16, i15-base's event, by non-temporal
+   stores, and 16 + 32 by memcpy); i15-final, up to PBIG_BYTES into a big-parameter block. Returns the place to fill
+   (dext set, darena telling whose it is), or NULL: inline, or (PHOS_DIAG_SKIP 8 or 64, diagnosis, larger than a
+   block, none free, not a ring slot) a malloc'd copy */
+static uint8_t *params_place(slot_t *s, size_t n, uint64_t pos) {
+    int m = cfg.diag_skip;
+    if (n <= INLINE_BYTES || (m & 8) || pos == UINT64_MAX) return NULL;
+    uint8_t *dst = NULL;
+    if (parena && n <= PARENA_BYTES) { dst = parena + (size_t)(pos & (RING_CAP - 1)) * PARENA_BYTES; s->darena = 1; }
+    else if (!(m & 64) && pbig && n <= PBIG_BYTES && (dst = pbig_get())) s->darena = 2;
+    if (dst) { s->dext = dst; s->dlen = (uint32_t)n; }
+    return dst;
+}
+static void params_store(slot_t *s, const void *d, size_t n, uint64_t pos) {
+    uint8_t *dst = params_place(s, n, pos);
+    if (!dst) slot_data(s, d, n);
+    else if ((cfg.diag_skip & 48) == 16 && s->darena == 1) nt_copy(dst, d, n);
+    else memcpy(dst, d, n);
 }
 
 /* parameter bytes of a launch, from kernelParams (laid out by the function's layout) or from extra */
@@ -158,6 +196,15 @@ void fill_params(slot_t *s, func_rec *fr, void **kp, void **extra, uint64_t pos)
         if (buf && n) { params_store(s, buf, n, pos); return; }
     }
     if (!kp || !fr || !fr->param_bytes) return;
+    if (fr->param_bytes > PARENA_BYTES) {   /* i15-final: gathered straight into its block, no malloc'd staging */
+        uint8_t *dst = params_place(s, fr->param_bytes, pos);
+        if (dst) {
+            memset(dst, 0, fr->param_bytes);
+            for (uint32_t i = 0; i < fr->nparams; i++)
+                if (kp[i]) memcpy(dst + fr->off[i], kp[i], fr->size[i]);
+            return;
+        }
+    }
     uint8_t stackbuf[1024];
     uint8_t *b = fr->param_bytes <= sizeof stackbuf ? stackbuf : calloc(1, fr->param_bytes);
     if (!b) return;

@@ -98,6 +98,7 @@ static void start_once(void) {
        bytes are copied as before: inline in the slot, else by malloc) */
     void *pa = mmap(NULL, (size_t)RING_CAP * PARENA_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     parena = pa == MAP_FAILED ? NULL : pa;
+    pbig_init();   /* i15-final */
     /* never blocks (a FIFO is refused), never truncates a trace a live process writes (a second one gets NAME.PID.phos) */
     if (phos_out_open(&out, cfg.out_path, "[phos]", "recording off, CUDA calls pass through unrecorded") != 0) {
         atomic_store(&g_state, 3);

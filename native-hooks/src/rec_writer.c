@@ -120,9 +120,11 @@ static void pend_push(const slot_t *s) {
     }
     slot_t *p = &pend[(pend_head + pend_n) % pend_cap];
     memcpy(p, s, sizeof *s);
-    if (p->darena) {   /* i15-base: the slot's area is reused once the slot is released: the writer keeps a copy */
+    if (p->darena) {   /* i15-base: the slot's area is reused once the slot is released: the writer keeps a copy
+                          (i15-final: and gives a big-parameter block back) */
         uint8_t *c = malloc(p->dlen);
         if (c) memcpy(c, p->dext, p->dlen);
+        if (p->darena == 2) pbig_put(p->dext);
         p->dext = c;
         if (!c) p->dlen = 0;
         p->darena = 0;

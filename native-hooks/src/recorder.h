@@ -314,7 +314,8 @@ typedef struct slot {
     CUevent e0, e1;
     uint32_t corr;  /* CUPTI correlation id when CUPTI times this operation */
     uint8_t gated;  /* i15-cost2: a launch timed by events behind a stream gate (the writer takes the event bias off) */
-    uint8_t darena; /* i15-base: dext points into parena (the slot's own area), not to a malloc'd copy */
+    uint8_t darena; /* i15-base: dext points into parena (the slot's own area), not to a malloc'd copy; i15-final: 2, to
+                       a block of the big-parameter list */
     CUevent e2;     /* i15-timing: the in-pair probe's end event (rec_probe.c) */
     uint32_t pcorr; /* i15-timing: the probe's CUPTI correlation id (PHOS_TIMING_BOTH, diagnosis) */
     uint32_t dlen;
@@ -328,6 +329,13 @@ extern _Atomic uint64_t *ring_seq;   /* i15-base: per slot, the position it wait
    writer copies them out as it drains the slot); 32 MiB of address space, filled as used */
 #define PARENA_BYTES 1024
 extern uint8_t *parena;
+/* i15-final: blocks for parameter bytes beyond PARENA_BYTES (PyTorch's multi-tensor kernels take 3-4 KiB by value),
+   taken by the launching threads and given back by the writer through a lock-free list, so that no malloc'd copy is
+   freed by another thread (rec_functions.c); PBIG_N blocks of PBIG_BYTES reserved, filled as used */
+#define PBIG_BYTES 8192
+#define PBIG_N 2048u
+void pbig_init(void);
+void pbig_put(uint8_t *p);
 extern _Atomic uint64_t ring_head;  /* next position producers reserve */
 extern _Atomic uint64_t ring_tail;  /* next position the writer consumes */
 extern atomic_uint thread_counter;
@@ -422,7 +430,8 @@ static inline void nt_copy(uint8_t *dst, const uint8_t *src, size_t n) {
 /* the slot's parameter bytes are no longer needed (the writer): a malloc'd copy is freed, the slot's area (i15-base) is
    the ring's */
 static inline void slot_free_data(slot_t *s) {
-    if (!s->darena) free(s->dext);
+    if (s->darena == 2) pbig_put(s->dext);
+    else if (!s->darena) free(s->dext);
     s->dext = NULL;
     s->darena = 0;
 }

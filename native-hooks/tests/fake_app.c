@@ -437,8 +437,20 @@ int main(int argc, char **argv) {
            40 bytes, then byte j of launch i is (uint8_t)(i * 7 + j) */
         long wide = getenv("FAKE_WIDE_PARAMS") ? atol(getenv("FAKE_WIDE_PARAMS")) : 0;
         uint8_t *wb = wide >= 40 ? calloc(1, (size_t)wide) : NULL;
+        /* i15-final: FAKE_WIDE_KP=S: each launch is wide_meta(y, meta) through kernelParams, meta a by-value struct of
+           S bytes whose byte j is (uint8_t)(i * 7 + j) in launch i */
+        long widekp = getenv("FAKE_WIDE_KP") ? atol(getenv("FAKE_WIDE_KP")) : 0;
+        uint8_t *meta = widekp > 0 ? calloc(1, (size_t)widekp) : NULL;
+        CUfunction wk = NULL;
+        if (meta) OK(cuModuleGetFunction(&wk, mod, "wide_meta"));
         for (long i = 0; i < n_iter; i++) {
             struct { float *s; int k; } st = {(float *)(uintptr_t)sc, (int)i};
+            if (meta) {
+                for (long j = 0; j < widekp; j++) meta[j] = (uint8_t)(i * 7 + j);
+                void *wkp[] = {&y, meta};
+                OK(pLaunch(wk, 1, 1, 1, 64, 1, 1, 0, NULL, wkp, NULL));
+                continue;
+            }
             void *kp[] = {&x, &y, &n, &st};
             unsigned gx = shape_every > 0 ? 1 + (unsigned)(i / shape_every < shapes - 1 ? i / shape_every : shapes - 1) : 1;
             if (wb) {

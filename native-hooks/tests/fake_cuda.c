@@ -136,6 +136,9 @@ static void k_tma(void **p) {
     memcpy(out, (const void *)(uintptr_t)m[0], 64);
 }
 static fk K_tma = {0xF00D, 0, "tma_copy", 2, {0, 128}, {128, 8}, k_tma};
+/* i15-final: wide_meta(float *y, struct meta m): a by-value struct of FAKE_WIDE_KP bytes (default 3000; PyTorch's
+   multi-tensor kernels take 3-4 KiB), its size read when the function is looked up; does nothing */
+static fk K_wide = {0xF00D, 0, "wide_meta", 2, {0, 16}, {8, 3000}, NULL};
 /* i15-timing: the recorder's own empty probe kernel (rec_probe.c), loaded from PTX; FAKE_CUDA_NO_PROBE=1 refuses it */
 static fk K_probe = {0xF00D, 0, "phos_timing_probe", 0, {0}, {0}, NULL};
 API CUkernel fake_hidden_kernel(void) { return (CUkernel)&K_hidden; }
@@ -238,6 +241,11 @@ FAKE_CB(cuModuleLoadData, (CUmodule *m, const void *img), (m, img)) {
 }
 FAKE_CB(cuModuleGetFunction, (CUfunction *f, CUmodule m, const char *name), (f, m, name)) {
     if (!strcmp(name, "tma_copy")) { *f = (CUfunction)&K_tma; return CUDA_SUCCESS; }
+    if (!strcmp(name, "wide_meta")) {   /* i15-final */
+        if (getenv("FAKE_WIDE_KP")) K_wide.size[1] = (size_t)atol(getenv("FAKE_WIDE_KP"));
+        *f = (CUfunction)&K_wide;
+        return CUDA_SUCCESS;
+    }
     if (!strcmp(name, "phos_timing_probe") && m == (CUmodule)&mod_dummy && probe_ptx_loaded) {
         if (getenv("FAKE_CUDA_NO_PROBE")) return CUDA_ERROR_NOT_FOUND;
         *f = (CUfunction)&K_probe;

@@ -482,6 +482,23 @@ def test_diag_skip(env):
                    l["params"][24:40] != ls[0]["params"][24:32] + i.to_bytes(4, "little") + ls[0]["params"][36:40]]
             check(len(ls) == n and not bad, "wide %d skip %s: %d launches, each with its %d parameter bytes (%d differ, first %s)"
                   % (wide, skip, len(ls), wide, len(bad), bad[:3]))
+    # i15-final: a by-value struct beyond the area's 1024 bytes, through kernelParams: gathered into a big-parameter
+    # block (default, and i15-base's event 16), a malloc'd copy (64, and beyond a block's 8192 bytes); with the writer
+    # held in the driver for a second (FAKE_CUDA_QUERY_BLOCK_MS), 5000 launches in flight outrun the 2048 blocks and
+    # the rest are copied by malloc
+    cases = [(s_, sk, {}) for s_ in (1500, 3000, 8176, 9000) for sk in ("0", "16", "64")]
+    cases.append((3000, "0", {"FAKE_CUDA_QUERY_BLOCK_MS": "1000"}))
+    for size, skip, extra in cases:
+        n = 5000 if extra else 3000
+        out = env.trace_path("widekp%d-%s%s.phos" % (size, skip, "-held" if extra else ""))
+        r = env.run([env.app, "many", "/dev/null", str(n)], env=dict({"PHOS_TRACE_OUT": out, "PHOS_DIAG_SKIP": skip,
+                                                                      "FAKE_WIDE_KP": str(size)}, **extra))
+        check(r.returncode == 0, "wide kernelParams %d skip %s%s: exit 0 (%s)" % (size, skip, " held" if extra else "", r.stderr))
+        ls = [l for l in launches_of(pr.read_trace(out)) if len(l.get("params", b"")) == 16 + size]
+        bad = [i for i, l in enumerate(ls) if l["params"][:8] != ls[0]["params"][:8] or l["params"][8:16] != bytes(8) or
+               l["params"][16:] != bytes((i * 7 + j) & 0xFF for j in range(size))]
+        check(len(ls) == n and not bad, "wide kernelParams %d skip %s%s: %d launches, each with its %d parameter bytes "
+              "(%d differ, first %s)" % (size, skip, " held" if extra else "", len(ls), 16 + size, len(bad), bad[:3]))
     # i15-base: a program that outruns the writer is held back by the ring, not buffered in the writer's memory: events
     # that wait for nothing are encoded in their ring slot (before, 200,000 fast launches took the process to 118-252 MiB)
     for wide in (40, 600):
