@@ -71,7 +71,8 @@ struct phos_cfg {
                                  2 no launch event; i15-base: 4 launch events made but dropped by the writer, not encoded or
                                  written; 8 parameters beyond 200 bytes by malloc, as before i15-base; i15-final: 16
                                  i15-base's event (on the stack, copied by non-temporal stores), 16 + 32 its parameter
-                                 area filled by memcpy; 128 every call passed through unrecorded */
+                                 area filled by memcpy; 64 no big-parameter blocks (malloc beyond 1 KiB); 128 every call
+                                 passed through unrecorded */
     int flush_ms;             /* PHOS_FLUSH_MS */
     int debug;                /* PHOS_DEBUG */
 };
