@@ -515,6 +515,32 @@ def test_diag_skip(env):
               % (wide, limit, n_l, hwm))
 
 
+def test_phos_record(env):
+    """i15-final: phos-record's options: -o, --timing all|startup|off (PHOS_TIMING and PHOS_TIMING_SAMPLE for the
+    program), and a clear one-line refusal of a wrong value or option, before the program runs"""
+    rec = os.path.join(os.path.dirname(env.build), "phos-record")
+    base = {"PHOS_RECORDER_LIB": env.lib}
+    for timing in ("all", "startup", "off"):
+        out = env.trace_path("rec-%s.phos" % timing)
+        r = env.run([rec, "-o", out, "--timing", timing, "--", env.app, "many", "/dev/null", "300"], record=False, env=base)
+        t = pr.read_trace(out) if os.path.exists(out) else None
+        pol = t.header.get("timing_sampling") if t else None
+        timed = sum(1 for l in launches_of(t) if l.get("gpu_start_ns", 0) > 0) if t else -1
+        want = {"all": pol is not None and pol.get("mode", 0) == 0 and timed == 300,
+                "startup": pol is not None and pol.get("mode") == 1 and pol.get("first_launches") == 10,
+                "off": pol is None and timed == 0}[timing]
+        check(r.returncode == 0 and t is not None and len(launches_of(t)) == 300 and want,
+              "phos-record --timing %s: 300 launches, the timing asked for (policy %s, %d timed, %s)" % (timing, pol, timed, r.stderr.strip()))
+    for args, says in ((["--timing", "most"], "--timing 'most': expected all, startup or off"),
+                       (["--timing"], "--timing needs all, startup or off"),
+                       (["-x"], "unknown option '-x'"), (["-o"], "-o needs a file name"), ([], "usage: phos-record")):
+        out = env.trace_path("rec-bad.phos")
+        r = env.run([rec] + args + (["--", env.app, "many", out, "10"] if args and args != ["-o"] and args != ["--timing"] else []),
+                    record=False, env=base)
+        check(r.returncode == 2 and says in r.stderr and r.stderr.count("\n") == 1 and not os.path.exists(out),
+              "phos-record %s: exit 2 with one line saying %r, the program not run (%d, %r)" % (" ".join(args), says, r.returncode, r.stderr))
+
+
 def test_timing_sample(env):
     """i15-cost: sampled GPU timing: the first PHOS_TIMING_FIRST launches of a shape and then 1 in N are timed, the
     policy is in the header; PHOS_TIMING_SAMPLE=0 times every launch and says so"""
@@ -1782,7 +1808,7 @@ def main():
     a = ap.parse_args()
     env = Env(a.build)
     ap_only = os.environ.get("PHOS_TESTS")   # e.g. PHOS_TESTS=more,inject runs only those sections
-    sections = (("format", test_format), ("basic", test_basic), ("more", test_more), ("alloc blocks", test_alloc_blocks), ("inject", test_inject), ("many", test_many), ("timing sample", test_timing_sample), ("diag skip", test_diag_skip), ("triton ptx", test_triton_ptx), ("signals", test_signals),
+    sections = (("format", test_format), ("basic", test_basic), ("more", test_more), ("alloc blocks", test_alloc_blocks), ("inject", test_inject), ("many", test_many), ("timing sample", test_timing_sample), ("diag skip", test_diag_skip), ("phos-record", test_phos_record), ("triton ptx", test_triton_ptx), ("signals", test_signals),
                      ("other processes", test_other_processes), ("two processes", test_two_processes), ("fifo", test_fifo),
                      ("write error", test_write_error), ("ring overflow", test_ring_overflow),
                      ("attach", test_attach), ("checkpoint", test_checkpoint),  # i14-ckpt: checkpoint
