@@ -184,7 +184,16 @@ static void params_store(slot_t *s, const void *d, size_t n, uint64_t pos) {
     else memcpy(dst, d, n);
 }
 
-/* parameter bytes of a launch, from kernelParams (laid out by the function's layout) or from extra */
+/* kernelParams laid out by the function's layout into dst (fr->param_bytes bytes; gaps zero) */
+static void params_gather(uint8_t *dst, const func_rec *fr, void **kp) {
+    memset(dst, 0, fr->param_bytes);
+    for (uint32_t i = 0; i < fr->nparams; i++)
+        if (kp[i]) memcpy(dst + fr->off[i], kp[i], fr->size[i]);
+}
+
+/* parameter bytes of a launch, from kernelParams or from extra. i15-final: kernelParams are gathered straight into
+   their place (inline, the slot's area, a block); staged on the stack only for a malloc'd copy and for i15-base's
+   event (PHOS_DIAG_SKIP 16), whose area is filled by non-temporal stores */
 void fill_params(slot_t *s, func_rec *fr, void **kp, void **extra, uint64_t pos) {
     if (extra) {
         void *buf = NULL;
@@ -196,21 +205,20 @@ void fill_params(slot_t *s, func_rec *fr, void **kp, void **extra, uint64_t pos)
         if (buf && n) { params_store(s, buf, n, pos); return; }
     }
     if (!kp || !fr || !fr->param_bytes) return;
-    if (fr->param_bytes > PARENA_BYTES) {   /* i15-final: gathered straight into its block, no malloc'd staging */
-        uint8_t *dst = params_place(s, fr->param_bytes, pos);
-        if (dst) {
-            memset(dst, 0, fr->param_bytes);
-            for (uint32_t i = 0; i < fr->nparams; i++)
-                if (kp[i]) memcpy(dst + fr->off[i], kp[i], fr->size[i]);
-            return;
-        }
+    size_t n = fr->param_bytes;
+    int nt = (cfg.diag_skip & 48) == 16;
+    uint8_t *dst = n <= INLINE_BYTES ? s->din : nt ? NULL : params_place(s, n, pos);
+    if (dst) {
+        params_gather(dst, fr, kp);
+        s->dlen = (uint32_t)n;
+        return;
     }
-    uint8_t stackbuf[1024];
-    uint8_t *b = fr->param_bytes <= sizeof stackbuf ? stackbuf : calloc(1, fr->param_bytes);
+    uint8_t stackbuf[PARENA_BYTES];
+    uint8_t *b = n <= sizeof stackbuf ? stackbuf : malloc(n);
     if (!b) return;
-    memset(b, 0, fr->param_bytes);
-    for (uint32_t i = 0; i < fr->nparams; i++)
-        if (kp[i]) memcpy(b + fr->off[i], kp[i], fr->size[i]);
-    params_store(s, b, fr->param_bytes, pos);
+    params_gather(b, fr, kp);
+    if (nt) params_store(s, b, n, pos);
+    else if (b == stackbuf) slot_data(s, b, n);
+    else { s->dext = b; s->dlen = (uint32_t)n; return; }   /* the staging is the malloc'd copy */
     if (b != stackbuf) free(b);
 }

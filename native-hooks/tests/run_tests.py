@@ -482,11 +482,12 @@ def test_diag_skip(env):
                    l["params"][24:40] != ls[0]["params"][24:32] + i.to_bytes(4, "little") + ls[0]["params"][36:40]]
             check(len(ls) == n and not bad, "wide %d skip %s: %d launches, each with its %d parameter bytes (%d differ, first %s)"
                   % (wide, skip, len(ls), wide, len(bad), bad[:3]))
-    # i15-final: a by-value struct beyond the area's 1024 bytes, through kernelParams: gathered into a big-parameter
-    # block (default, and i15-base's event 16), a malloc'd copy (64, and beyond a block's 8192 bytes); with the writer
+    # i15-final: a by-value struct through kernelParams, gathered straight into the slot's area (616 bytes) or a
+    # big-parameter block (default), staged on the stack (i15-base's event 16), a malloc'd copy (64, and beyond a
+    # block's 8192 bytes); with the writer
     # held in the driver for a second (FAKE_CUDA_QUERY_BLOCK_MS), 5000 launches in flight outrun the 2048 blocks and
     # the rest are copied by malloc
-    cases = [(s_, sk, {}) for s_ in (1500, 3000, 8176, 9000) for sk in ("0", "16", "64")]
+    cases = [(s_, sk, {}) for s_ in (600, 1500, 3000, 8176, 9000) for sk in ("0", "16", "64")]
     cases.append((3000, "0", {"FAKE_CUDA_QUERY_BLOCK_MS": "1000"}))
     for size, skip, extra in cases:
         n = 5000 if extra else 3000
